@@ -1,0 +1,171 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BINARIES, type BinaryName, ETCD_VERSION, KUBERNETES_VERSION } from './versions';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const goDir = join(here, 'go');
+
+export type Binaries = Record<BinaryName, string> & { dir: string; source: 'cache' | 'built' | 'KUBEBUILDER_ASSETS' };
+
+export class BuildError extends Error {
+  constructor(message: string, readonly hint: string) {
+    super(`${message}\n  how to fix: ${hint}`);
+    this.name = 'BuildError';
+  }
+}
+
+/** Where built binaries live: outside the repository, keyed by the pinned versions. */
+export function cacheDir(): string {
+  const base = process.env.KUBE_EXPLORER_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kube-api-explorer');
+  return join(base, `k8s-${KUBERNETES_VERSION}-etcd-${ETCD_VERSION}`);
+}
+
+/** A fingerprint of the wrapper modules, so that an edited go.mod/go.sum also invalidates the cache. */
+function sourceStamp(): string {
+  const h = createHash('sha256');
+  for (const f of ['kube/go.mod', 'kube/go.sum', 'etcd/go.mod', 'etcd/go.sum', 'etcd/main.go']) {
+    h.update(f).update(readFileSync(join(goDir, f)));
+  }
+  return `${KUBERNETES_VERSION} ${ETCD_VERSION} ${h.digest('hex').slice(0, 16)}`;
+}
+
+function complete(dir: string): boolean {
+  return BINARIES.every((b) => existsSync(join(dir, b)));
+}
+
+function withPaths(dir: string, source: Binaries['source']): Binaries {
+  const out = { dir, source } as Binaries;
+  for (const b of BINARIES) out[b] = join(dir, b);
+  return out;
+}
+
+export interface EnsureOptions {
+  /** Progress lines for a person watching a build that takes minutes. */
+  log?: (line: string) => void;
+}
+
+/**
+ * Returns the control-plane binaries, building them on first use. Honours the envtest convention:
+ * when KUBEBUILDER_ASSETS names a folder holding the binaries, those are used as they are.
+ */
+export async function ensureBinaries(opts: EnsureOptions = {}): Promise<Binaries> {
+  const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const assets = process.env.KUBEBUILDER_ASSETS;
+  if (assets) {
+    if (complete(assets)) return withPaths(assets, 'KUBEBUILDER_ASSETS');
+    const missing = BINARIES.filter((b) => !existsSync(join(assets, b)));
+    log(`KUBEBUILDER_ASSETS=${assets} lacks ${missing.join(', ')}; building our own instead.`);
+  }
+  const dir = cacheDir();
+  const stampFile = join(dir, 'STAMP');
+  const stamp = sourceStamp();
+  if (complete(dir) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
+    return withPaths(dir, 'cache');
+  }
+  await buildAll(dir, stamp, log);
+  return withPaths(dir, 'built');
+}
+
+async function buildAll(dir: string, stamp: string, log: (l: string) => void): Promise<void> {
+  await checkGo();
+  // Build into a scratch folder and rename at the end, so an interrupted build never leaves a
+  // half-filled cache that a later start would trust.
+  const tmp = `${dir}.partial-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const started = Date.now();
+  log(`Building Kubernetes ${KUBERNETES_VERSION} (kube-apiserver, kube-controller-manager, kubectl) and etcd ${ETCD_VERSION} from Go modules.`);
+  log('A first build takes several minutes (about 10 to 20 on 2 cores); later starts reuse the cache:');
+  log(`  ${dir}`);
+  const [major, minor] = KUBERNETES_VERSION.replace(/^v/, '').split('.');
+  const buildDate = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  // Without these, /version reports v0.0.0-master (component-base/version defaults).
+  const kubeLdflags = [
+    '-s -w',
+    ...['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version'].flatMap((pkg) => [
+      `-X ${pkg}.gitVersion=${KUBERNETES_VERSION}`,
+      `-X ${pkg}.gitMajor=${major}`,
+      `-X ${pkg}.gitMinor=${minor}`,
+      `-X ${pkg}.gitTreeState=clean`,
+      `-X ${pkg}.buildDate=${buildDate}`,
+    ]),
+  ].join(' ');
+  await goBuild(join(goDir, 'kube'), ['-ldflags', kubeLdflags, '-o', `${tmp}/`, 'k8s.io/kubernetes/cmd/kube-apiserver', 'k8s.io/kubernetes/cmd/kube-controller-manager', 'k8s.io/kubernetes/cmd/kubectl'], 'Kubernetes', log);
+  await goBuild(join(goDir, 'etcd'), ['-ldflags', '-s -w', '-o', join(tmp, 'etcd'), '.'], 'etcd', log);
+  writeFileSync(join(tmp, 'STAMP'), stamp);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dirname(dir), { recursive: true });
+  renameSync(tmp, dir);
+  log(`Built in ${Math.round((Date.now() - started) / 1000)} s.`);
+}
+
+async function checkGo(): Promise<void> {
+  const out = await run('go', ['version'], process.cwd()).catch(() => null);
+  if (!out || out.code !== 0) {
+    throw new BuildError('the Go toolchain was not found (`go version` failed)', 'install Go 1.26 or newer and put `go` on PATH, or point KUBEBUILDER_ASSETS at a folder with etcd, kube-apiserver, kube-controller-manager and kubectl');
+  }
+  const m = /go(\d+)\.(\d+)/.exec(out.output);
+  if (m && (Number(m[1]) < 1 || (Number(m[1]) === 1 && Number(m[2]) < 26))) {
+    throw new BuildError(`Kubernetes ${KUBERNETES_VERSION} needs Go 1.26 or newer; found ${m[0]}`, 'install a newer Go toolchain');
+  }
+}
+
+async function goBuild(cwd: string, args: string[], what: string, log: (l: string) => void): Promise<void> {
+  const env = { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod -buildvcs=false', GOTOOLCHAIN: 'local' };
+  let packages = 0;
+  let last = '';
+  const began = Date.now();
+  const timer = setInterval(() => {
+    log(`  … ${what}: ${packages} packages compiled, ${Math.round((Date.now() - began) / 1000)} s${last ? ` (last: ${last})` : ''}`);
+  }, 20_000);
+  try {
+    // -v prints each package as it is compiled: that is the progress a person sees.
+    const res = await run('go', ['build', '-v', '-trimpath', ...args], cwd, env, (line) => {
+      if (/^[\w.-]+(\/[\w.@~-]+)*$/.test(line)) {
+        packages += 1;
+        last = line;
+      }
+    });
+    if (res.code !== 0) {
+      const tail = res.output.split('\n').filter((l) => l && !/^[\w.-]+(\/[\w.@~-]+)*$/.test(l)).slice(-15).join('\n');
+      const net = /proxy\.golang\.org|dial tcp|403 Forbidden|no such host|i\/o timeout/.test(tail);
+      throw new BuildError(
+        `building ${what} failed (go build exited ${res.code}):\n${tail}`,
+        net
+          ? 'the Go module proxy could not serve a module: check network access to it (GOPROXY), then run `npm run cluster:build` again'
+          : `run \`cd ${cwd} && go build ./...\` to see the full error; \`go clean -cache\` helps after a toolchain change`,
+      );
+    }
+    log(`  ${what}: done (${packages} packages, ${Math.round((Date.now() - began) / 1000)} s)`);
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+interface RunResult { code: number; output: string }
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env, onLine?: (l: string) => void): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let partial = '';
+    const take = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      output += text;
+      if (output.length > 1_000_000) output = output.slice(-500_000);
+      if (!onLine) return;
+      partial += text;
+      const lines = partial.split('\n');
+      partial = lines.pop() ?? '';
+      for (const l of lines) onLine(l.trim());
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}

@@ -1,0 +1,402 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { type Binaries, ensureBinaries } from './build';
+import { ensurePki, pem, type Pki, USERS, type UserName } from './pki';
+import { ETCD_VERSION, KUBERNETES_VERSION } from './versions';
+
+export interface StartOptions {
+  /** State folder: PKI, etcd data, logs, kubeconfig. `.cluster/` for `npm run cluster`, a temp folder in tests. */
+  dir: string;
+  /** Wipe etcd data first. */
+  fresh?: boolean;
+  /** Run kube-controller-manager too (default true): namespace deletion, GC, Deployments, service accounts. */
+  controllerManager?: boolean;
+  log?: (line: string) => void;
+  binaries?: Binaries;
+}
+
+export interface Credentials { ca: string; cert: string; key: string }
+
+/** A running local control plane; what tests and the proxy get from {@link startControlPlane}. */
+export interface ControlPlane {
+  dir: string;
+  /** Path of the kubeconfig with one context per user; `local-admin` is current. */
+  kubeconfig: string;
+  /** https://127.0.0.1:PORT */
+  server: string;
+  etcdUrl: string;
+  kubernetesVersion: string;
+  etcdVersion: string;
+  binaries: Binaries;
+  contexts: { admin: string; viewer: string };
+  /** PEM credentials of a user, for tests that call the API server directly. */
+  credentials(user: 'admin' | 'viewer'): Credentials;
+  /**
+   * Compacts etcd up to its current revision, so that older resourceVersions and continue tokens
+   * become "too old" (410 Gone). Returns the revision compacted at, as etcd reports it.
+   */
+  compact(): Promise<string>;
+  /** Stops and starts kube-apiserver on the same port: open watches drop, data stays. */
+  restartApiServer(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export class StartError extends Error {
+  override name = 'StartError';
+}
+
+export const CONTEXTS = { admin: 'local-admin', viewer: 'local-viewer' } as const;
+const CLUSTER_NAME = 'kube-api-explorer-local';
+const DATA_STAMP = `etcd ${ETCD_VERSION} for kubernetes ${KUBERNETES_VERSION}`;
+
+interface Proc { name: string; child: ChildProcess; log: string; exited: Promise<number | null> }
+interface State { apiserverPort?: number }
+interface Lock { pid: number; children: number[] }
+
+export async function freePort(preferred?: number): Promise<number> {
+  const tryPort = (p: number) =>
+    new Promise<number>((ok, fail) => {
+      const s = createServer();
+      s.once('error', fail);
+      s.listen(p, '127.0.0.1', () => {
+        const addr = s.address();
+        s.close(() => ok(typeof addr === 'object' && addr ? addr.port : p));
+      });
+    });
+  if (preferred) {
+    try {
+      return await tryPort(preferred);
+    } catch {
+      /* taken: fall through to an ephemeral port */
+    }
+  }
+  return tryPort(0);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * One control plane per state folder. A lock left by a process that died without cleaning up
+ * (SIGKILL) is taken over: its children, if still running from our binaries, are stopped first so
+ * that etcd's data-dir lock and the ports are free again.
+ */
+function takeLock(dir: string, binDir: string): string {
+  const file = join(dir, 'lock.json');
+  if (existsSync(file)) {
+    let lock: Lock | null = null;
+    try {
+      lock = JSON.parse(readFileSync(file, 'utf8')) as Lock;
+    } catch {
+      /* unreadable lock: treat as stale */
+    }
+    if (lock && lock.pid !== process.pid && alive(lock.pid)) {
+      throw new StartError(`a local control plane is already running from ${dir} (pid ${lock.pid}); stop it first (Ctrl-C in its terminal, or kill ${lock.pid})`);
+    }
+    for (const pid of lock?.children ?? []) {
+      if (alive(pid) && cmdline(pid).startsWith(binDir)) process.kill(pid, 'SIGKILL');
+    }
+  }
+  writeFileSync(file, JSON.stringify({ pid: process.pid, children: [] } satisfies Lock));
+  return file;
+}
+
+function tail(file: string, lines = 12): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).map((l) => `    ${l}`).join('\n');
+  } catch {
+    return '    (no log)';
+  }
+}
+
+function explain(name: string, logText: string): string {
+  if (/address already in use/i.test(logText)) return `${name}: a port it needs is already in use`;
+  if (/unsupported|cannot downgrade|incompatible|version/i.test(logText) && name === 'etcd') return `${name}: its data folder may come from another etcd version; start with --fresh to wipe it`;
+  return `${name} exited during start`;
+}
+
+function spawnLogged(name: string, bin: string, args: string[], logDir: string): Proc {
+  const log = join(logDir, `${name}.log`);
+  const fd = openSync(log, 'a');
+  const child = spawn(bin, args, { stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const exited = new Promise<number | null>((res) => {
+    child.once('exit', (code) => res(code));
+    child.once('error', () => res(-1));
+  });
+  return { name, child, log, exited };
+}
+
+async function stopProc(p: Proc, graceMs = 10_000): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  p.child.kill('SIGTERM');
+  const timer = setTimeout(() => p.child.kill('SIGKILL'), graceMs);
+  await p.exited;
+  clearTimeout(timer);
+}
+
+/** Polls `check` until it resolves true, failing early when the process exits. */
+async function waitFor(p: Proc, what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void p.exited.then(() => {
+    exited = true;
+  });
+  while (Date.now() < deadline) {
+    if (exited) {
+      const text = tail(p.log, 15);
+      throw new StartError(`${explain(p.name, text)} (log: ${p.log}):\n${text}`);
+    }
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new StartError(`${p.name} did not become ${what} within ${timeoutMs / 1000} s (log: ${p.log}):\n${tail(p.log)}`);
+}
+
+export interface HttpResult { status: number; body: string; headers: Record<string, string | string[] | undefined> }
+
+/** A small HTTPS client with client-certificate auth, for bootstrap and readiness checks. */
+export function kubeRequest(server: string, creds: Credentials, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
+  return new Promise((ok, fail) => {
+    const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const req = httpsRequest(
+      new URL(path, server),
+      { method, ca: creds.ca, cert: creds.cert, key: creds.key, headers: { Accept: 'application/json', ...(data ? { 'Content-Type': 'application/json' } : {}), ...headers }, timeout: 10_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+        res.on('error', fail);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', fail);
+    req.end(data);
+  });
+}
+
+async function etcdPost(etcdUrl: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  // etcd's gRPC gateway (JSON over HTTP on the client URL): no etcdctl needed.
+  const res = await fetch(`${etcdUrl}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`etcd ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** Compacts etcd at its current revision (etcd's JSON gateway); returns that revision. */
+export async function compactEtcd(etcdUrl: string): Promise<string> {
+  const range = await etcdPost(etcdUrl, '/v3/kv/range', { key: b64('/registry/'), limit: 1 });
+  const revision = String((range.header as { revision: string }).revision);
+  await etcdPost(etcdUrl, '/v3/kv/compaction', { revision, physical: true });
+  return revision;
+}
+
+function b64(s: string): string {
+  return Buffer.from(s).toString('base64');
+}
+
+function kubeconfigYaml(server: string, pki: Pki, current: string): string {
+  const ca = b64(pem(pki.caCert));
+  const user = (u: UserName) => `- name: ${USERS[u].cn}\n  user:\n    client-certificate-data: ${b64(pem(pki.users[u].cert))}\n    client-key-data: ${b64(pem(pki.users[u].key))}\n`;
+  return `apiVersion: v1
+kind: Config
+clusters:
+- name: ${CLUSTER_NAME}
+  cluster:
+    server: ${server}
+    certificate-authority-data: ${ca}
+users:
+${user('admin')}${user('viewer')}contexts:
+- name: ${CONTEXTS.admin}
+  context:
+    cluster: ${CLUSTER_NAME}
+    user: ${USERS.admin.cn}
+    namespace: default
+- name: ${CONTEXTS.viewer}
+  context:
+    cluster: ${CLUSTER_NAME}
+    user: ${USERS.viewer.cn}
+    namespace: default
+current-context: ${current}
+`;
+}
+
+function controllerManagerKubeconfig(server: string, pki: Pki): string {
+  return `apiVersion: v1
+kind: Config
+clusters:
+- name: local
+  cluster:
+    server: ${server}
+    certificate-authority: ${pki.caCert}
+users:
+- name: kcm
+  user:
+    client-certificate: ${pki.users['controller-manager'].cert}
+    client-key: ${pki.users['controller-manager'].key}
+contexts:
+- name: kcm
+  context: {cluster: local, user: kcm}
+current-context: kcm
+`;
+}
+
+/**
+ * Starts etcd, kube-apiserver and (by default) kube-controller-manager on free loopback ports.
+ * Builds the binaries first if needed. On any failure, whatever was started is stopped again.
+ */
+export async function startControlPlane(opts: StartOptions): Promise<ControlPlane> {
+  const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const dir = resolve(opts.dir);
+  mkdirSync(dir, { recursive: true });
+  const binaries = opts.binaries ?? (await ensureBinaries({ log }));
+  const lockFile = takeLock(dir, binaries.dir);
+  const procs: Proc[] = [];
+  const recordChildren = () =>
+    writeFileSync(lockFile, JSON.stringify({ pid: process.pid, children: procs.map((p) => p.child.pid).filter((x): x is number => !!x) } satisfies Lock));
+  const stopAll = async () => {
+    for (const p of [...procs].reverse()) await stopProc(p);
+    procs.length = 0;
+  };
+
+  try {
+    const logDir = join(dir, 'logs');
+    mkdirSync(logDir, { recursive: true });
+    const dataDir = join(dir, 'etcd');
+    const stampFile = join(dir, 'etcd-data-version');
+    if (opts.fresh) {
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(stampFile, { force: true });
+    }
+    if (existsSync(dataDir) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') !== DATA_STAMP) {
+      throw new StartError(`the etcd data in ${dataDir} was written by ${readFileSync(stampFile, 'utf8')}, not ${DATA_STAMP}; start with --fresh to wipe it (the data is lost)`);
+    }
+    const pki = await ensurePki(join(dir, 'pki'));
+    const statePath = join(dir, 'state.json');
+    const state: State = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as State) : {};
+
+    // etcd: client and peer ports on loopback. --unsafe-no-fsync: a disposable dev/test store.
+    const etcdPort = await freePort();
+    const peerPort = await freePort();
+    const etcdUrl = `http://127.0.0.1:${etcdPort}`;
+    const etcd = spawnLogged('etcd', binaries.etcd, [
+      '--name=local', `--data-dir=${dataDir}`,
+      `--listen-client-urls=${etcdUrl}`, `--advertise-client-urls=${etcdUrl}`,
+      `--listen-peer-urls=http://127.0.0.1:${peerPort}`, `--initial-advertise-peer-urls=http://127.0.0.1:${peerPort}`,
+      `--initial-cluster=local=http://127.0.0.1:${peerPort}`,
+      '--unsafe-no-fsync', '--quota-backend-bytes=8589934592', '--log-level=warn',
+    ], logDir);
+    procs.push(etcd);
+    recordChildren();
+    await waitFor(etcd, 'healthy', async () => {
+      const r = await fetch(`${etcdUrl}/health`);
+      return r.ok && ((await r.json()) as { health?: string }).health === 'true';
+    }, 60_000);
+    writeFileSync(stampFile, DATA_STAMP);
+
+    // kube-apiserver: keep the previous port when free, so an existing kubeconfig keeps working.
+    const apiPort = await freePort(state.apiserverPort);
+    writeFileSync(statePath, JSON.stringify({ ...state, apiserverPort: apiPort }));
+    const server = `https://127.0.0.1:${apiPort}`;
+    const admin: Credentials = { ca: pem(pki.caCert), cert: pem(pki.users.admin.cert), key: pem(pki.users.admin.key) };
+    const apiArgs = [
+      `--etcd-servers=${etcdUrl}`,
+      `--cert-dir=${join(dir, 'apiserver-certs')}`,
+      `--tls-cert-file=${pki.servingCert}`, `--tls-private-key-file=${pki.servingKey}`,
+      `--client-ca-file=${pki.caCert}`,
+      '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${apiPort}`,
+      '--service-cluster-ip-range=10.0.0.0/24', '--allow-privileged=true',
+      '--authorization-mode=RBAC',
+      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+      `--service-account-key-file=${pki.saPub}`, `--service-account-signing-key-file=${pki.saKey}`,
+      // A single apiserver on loopback: no `kubernetes` Service endpoint reconciling (it would try to publish 127.0.0.1).
+      '--endpoint-reconciler-type=none',
+      // CBOR is alpha and off by default; WatchList (streaming lists) is on by default and stays on.
+      '--feature-gates=CBORServingAndStorage=true',
+      '--profiling=false', '--shutdown-delay-duration=0s', '--shutdown-watch-termination-grace-period=0s',
+    ];
+    const startApi = async (): Promise<Proc> => {
+      const p = spawnLogged('kube-apiserver', binaries['kube-apiserver'], apiArgs, logDir);
+      procs.push(p);
+      recordChildren();
+      await waitFor(p, 'ready', async () => (await kubeRequest(server, admin, 'GET', '/readyz')).status === 200, 120_000);
+      return p;
+    };
+    let api = await startApi();
+
+    // The restricted user may read (built-in `view` ClusterRole) and nothing else.
+    const crb = {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding',
+      metadata: { name: 'explorer-viewer-view' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: USERS.viewer.cn }],
+    };
+    const r = await kubeRequest(server, admin, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', crb);
+    if (r.status !== 201 && r.status !== 409) throw new StartError(`creating the viewer's ClusterRoleBinding failed: ${r.status} ${r.body}`);
+
+    if (opts.controllerManager !== false) {
+      const kcmConfig = join(dir, 'controller-manager.kubeconfig');
+      writeFileSync(kcmConfig, controllerManagerKubeconfig(server, pki));
+      const kcm = spawnLogged('kube-controller-manager', binaries['kube-controller-manager'], [
+        `--kubeconfig=${kcmConfig}`, `--authentication-kubeconfig=${kcmConfig}`, `--authorization-kubeconfig=${kcmConfig}`,
+        `--root-ca-file=${pki.caCert}`, `--service-account-private-key-file=${pki.saKey}`,
+        '--use-service-account-credentials=true', '--leader-elect=false',
+        '--bind-address=127.0.0.1', `--secure-port=${await freePort()}`,
+        `--cert-dir=${join(dir, 'controller-manager-certs')}`,
+        '--controllers=*,-nodeipam,-nodelifecycle,-cloud-node-lifecycle,-route,-service,-persistentvolume-binder,-attachdetach',
+      ], logDir);
+      procs.push(kcm);
+      recordChildren();
+      // Healthy enough when it stays up briefly; its controllers start asynchronously.
+      await Promise.race([kcm.exited.then((code) => { throw new StartError(`kube-controller-manager exited (${code}):\n${tail(kcm.log)}`); }), new Promise((r2) => setTimeout(r2, 500))]);
+    }
+
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, kubeconfigYaml(server, pki, CONTEXTS.admin), { mode: 0o600 });
+
+    let stopped = false;
+    const cp: ControlPlane = {
+      dir, kubeconfig, server, etcdUrl, binaries,
+      kubernetesVersion: KUBERNETES_VERSION, etcdVersion: ETCD_VERSION,
+      contexts: { ...CONTEXTS },
+      credentials: (user) => ({ ca: pem(pki.caCert), cert: pem(pki.users[user].cert), key: pem(pki.users[user].key) }),
+      compact: () => compactEtcd(etcdUrl),
+      async restartApiServer() {
+        await stopProc(api);
+        procs.splice(procs.indexOf(api), 1);
+        api = await startApi();
+        // Keep kube-controller-manager last so that stop() stops it first.
+        const kcmIdx = procs.findIndex((p) => p.name === 'kube-controller-manager');
+        if (kcmIdx >= 0) procs.push(...procs.splice(kcmIdx, 1));
+      },
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await stopAll();
+        rmSync(lockFile, { force: true });
+      },
+    };
+    return cp;
+  } catch (e) {
+    await stopAll();
+    rmSync(lockFile, { force: true });
+    throw e;
+  }
+}

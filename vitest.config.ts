@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  oxc: { jsx: { runtime: 'automatic' } },
+  test: {
+    include: ['src/**/*.test.{ts,tsx}', 'proxy/**/*.test.ts'],
+    // Integration tests share one real control plane, started once (see proxy/cluster/vitest-setup.ts).
+    globalSetup: ['proxy/cluster/vitest-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});

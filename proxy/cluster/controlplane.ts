@@ -170,7 +170,7 @@ async function waitFor(p: Proc, what: string, check: () => Promise<boolean>, tim
   throw new StartError(`${p.name} did not become ${what} within ${timeoutMs / 1000} s (log: ${p.log}):\n${tail(p.log)}`);
 }
 
-export interface HttpResult { status: number; body: string; headers: Record<string, string | string[] | undefined> }
+export interface HttpResult { status: number; body: string; bytes: Buffer; headers: Record<string, string | string[] | undefined> }
 
 /** A small HTTPS client with client-certificate auth, for bootstrap and readiness checks. */
 export function kubeRequest(server: string, creds: Credentials, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
@@ -182,7 +182,10 @@ export function kubeRequest(server: string, creds: Credentials, method: string, 
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          ok({ status: res.statusCode ?? 0, body: bytes.toString('utf8'), bytes, headers: res.headers });
+        });
         res.on('error', fail);
       },
     );
@@ -204,6 +207,11 @@ async function etcdPost(etcdUrl: string, path: string, body: unknown): Promise<R
 export async function compactEtcd(etcdUrl: string): Promise<string> {
   const range = await etcdPost(etcdUrl, '/v3/kv/range', { key: b64('/registry/'), limit: 1 });
   const revision = String((range.header as { revision: string }).revision);
+  // kube-apiserver learns of compactions by watching this key (apiserver storage/etcd3/compact.go:
+  // its own compactor writes the compacted revision there). Writing it too makes the watch cache
+  // and its list snapshots forget history up to `revision`, as after the server's own compaction;
+  // without it, lists served from the cache would still succeed at the compacted revision.
+  await etcdPost(etcdUrl, '/v3/kv/put', { key: b64('compact_rev_key'), value: b64(revision) });
   await etcdPost(etcdUrl, '/v3/kv/compaction', { revision, physical: true });
   return revision;
 }
@@ -360,12 +368,15 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
         '--use-service-account-credentials=true', '--leader-elect=false',
         '--bind-address=127.0.0.1', `--secure-port=${await freePort()}`,
         `--cert-dir=${join(dir, 'controller-manager-certs')}`,
-        '--controllers=*,-nodeipam,-nodelifecycle,-cloud-node-lifecycle,-route,-service,-persistentvolume-binder,-attachdetach',
       ], logDir);
       procs.push(kcm);
       recordChildren();
-      // Healthy enough when it stays up briefly; its controllers start asynchronously.
-      await Promise.race([kcm.exited.then((code) => { throw new StartError(`kube-controller-manager exited (${code}):\n${tail(kcm.log)}`); }), new Promise((r2) => setTimeout(r2, 500))]);
+      // `view` is an aggregated ClusterRole: its rules are filled in by the controller manager's
+      // clusterrole-aggregation controller. Until then the viewer could read nothing, so wait.
+      await waitFor(kcm, 'running (view ClusterRole aggregated)', async () => {
+        const role = await kubeRequest(server, admin, 'GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/view');
+        return role.status === 200 && ((JSON.parse(role.body) as { rules?: unknown[] }).rules ?? []).length > 0;
+      }, 60_000);
     }
 
     const kubeconfig = join(dir, 'kubeconfig');

@@ -1,0 +1,109 @@
+import { useQuery } from '@tanstack/react-query';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { hrefFor, navigate, type Route, useRoute, type View, VIEWS } from '../../app/route';
+import { ErrorBox } from '../../ui/ErrorBox';
+import { ThemeToggle } from '../../ui/ThemeToggle';
+import { contextsQuery, namespacesQuery } from './queries';
+
+// Each feature is its own chunk: the console's Monaco editor, for one, is large.
+const views: Record<View, React.LazyExoticComponent<(p: { route: Route; context: string }) => ReactNode>> = {
+  discovery: lazy(() => import('../discovery/DiscoveryView').then((m) => ({ default: m.DiscoveryView }))),
+  console: lazy(() => import('../console/ConsoleView').then((m) => ({ default: m.ConsoleView }))),
+  lists: lazy(() => import('../lists/ListsView').then((m) => ({ default: m.ListsView }))),
+  watch: lazy(() => import('../watch/WatchView').then((m) => ({ default: m.WatchView }))),
+  edit: lazy(() => import('../edit/EditView').then((m) => ({ default: m.EditView }))),
+  ownership: lazy(() => import('../ownership/OwnershipView').then((m) => ({ default: m.OwnershipView }))),
+  lessons: lazy(() => import('../lessons/LessonsView').then((m) => ({ default: m.LessonsView }))),
+};
+
+const LABELS: Record<View, string> = {
+  discovery: 'Discovery',
+  console: 'Console',
+  lists: 'Lists',
+  watch: 'Watch',
+  edit: 'Edit',
+  ownership: 'Ownership',
+  lessons: 'Lessons',
+};
+
+export function Shell() {
+  const route = useRoute();
+  const contexts = useQuery(contextsQuery());
+  const context = route.context ?? contexts.data?.current ?? contexts.data?.contexts[0]?.name;
+  const ctxInfo = contexts.data?.contexts.find((c) => c.name === context);
+  const namespaces = useQuery({ ...namespacesQuery(context ?? ''), enabled: !!context });
+
+  // Put the chosen context into the URL once known, so the view is shareable as it is.
+  useEffect(() => {
+    if (!route.context && context) navigate({ context, namespace: route.namespace ?? ctxInfo?.namespace }, { replace: true });
+  }, [route.context, context, route.namespace, ctxInfo?.namespace]);
+
+  const View = views[route.view];
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <a className="brand" href={hrefFor({ view: 'discovery' })}>Kube API Explorer</a>
+        <label className="picker">
+          <span>Context</span>
+          <select
+            aria-label="Context"
+            value={context ?? ''}
+            onChange={(e) => navigate({ context: e.target.value, namespace: contexts.data?.contexts.find((c) => c.name === e.target.value)?.namespace })}
+          >
+            {contexts.data?.contexts.map((c) => (
+              <option key={c.name} value={c.name}>
+                {c.name}
+                {c.current ? ' (current)' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="picker">
+          <span>Namespace</span>
+          <select aria-label="Namespace" value={route.namespace ?? ''} onChange={(e) => navigate({ namespace: e.target.value || undefined })}>
+            <option value="">All namespaces</option>
+            {(namespaces.data ?? (route.namespace ? [route.namespace] : [])).map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        {ctxInfo && (
+          <span className="muted small" title={`cluster ${ctxInfo.cluster}, user ${ctxInfo.user}`}>
+            {ctxInfo.server}
+          </span>
+        )}
+        <span className="spacer" />
+        <ThemeToggle />
+      </header>
+      <nav className="tabs" aria-label="Views">
+        {VIEWS.map((v) => (
+          <a
+            key={v}
+            href={hrefFor({ view: v, context: route.context, namespace: route.namespace, group: route.group, version: route.version, resource: route.resource, name: route.name })}
+            aria-current={route.view === v ? 'page' : undefined}
+            onClick={(e) => {
+              if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+              e.preventDefault();
+              navigate({ view: v }, { keepExtra: false });
+            }}
+          >
+            {LABELS[v]}
+          </a>
+        ))}
+      </nav>
+      <main className="content">
+        {contexts.error ? (
+          <ErrorBox error={contexts.error} title="Could not read the contexts from the proxy" />
+        ) : !context ? (
+          <p className="muted">{contexts.isLoading ? 'Loading contexts…' : 'No context in the kubeconfig.'}</p>
+        ) : (
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            <View key={context} route={route} context={context} />
+          </Suspense>
+        )}
+      </main>
+    </div>
+  );
+}

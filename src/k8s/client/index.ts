@@ -1,0 +1,2 @@
+export * from './kubeFetch';
+export * from './token';

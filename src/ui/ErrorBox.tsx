@@ -1,0 +1,60 @@
+import { KubeApiError, type Status } from '../k8s/client';
+
+/** Renders a Kubernetes Status (or any error) as what it is: code, reason, message, details, causes. */
+export function StatusView({ status, fromProxy }: { status: Status; fromProxy?: boolean }) {
+  return (
+    <div className="status-view" role="alert">
+      <div>
+        <strong>
+          {status.code ?? ''} {status.reason ?? status.status ?? 'Failure'}
+        </strong>
+        {fromProxy && <span className="badge warn">from the explorer's proxy, not the API server</span>}
+      </div>
+      {status.message && <p className="status-message">{status.message}</p>}
+      {status.details && (
+        <dl className="kv small">
+          {status.details.kind && (
+            <>
+              <dt>kind</dt>
+              <dd>{status.details.group ? `${status.details.kind}.${status.details.group}` : status.details.kind}</dd>
+            </>
+          )}
+          {status.details.name && (
+            <>
+              <dt>name</dt>
+              <dd>{status.details.name}</dd>
+            </>
+          )}
+          {status.details.retryAfterSeconds !== undefined && (
+            <>
+              <dt>retryAfterSeconds</dt>
+              <dd>{status.details.retryAfterSeconds}</dd>
+            </>
+          )}
+        </dl>
+      )}
+      {status.details?.causes && status.details.causes.length > 0 && (
+        <ul className="causes small">
+          {status.details.causes.map((c, i) => (
+            <li key={i}>
+              {c.reason && <code>{c.reason}</code>} {c.field && <code>{c.field}</code>} {c.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function ErrorBox({ error, title }: { error: unknown; title?: string }) {
+  return (
+    <div className="error-box">
+      {title && <h3>{title}</h3>}
+      {error instanceof KubeApiError ? (
+        <StatusView status={error.status} fromProxy={error.fromProxy} />
+      ) : (
+        <p role="alert">{error instanceof Error ? error.message : String(error)}</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+// Fixtures for end-to-end specs: the explorer's URL, direct access to the real API server
+// (admin or viewer client certificates) for setup and checks, and a fresh namespace per test.
+import { test as base, expect } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { testCluster, type TestCluster } from '../proxy/cluster/testing';
+import { KUBERNETES_VERSION } from '../proxy/cluster/versions';
+
+export interface E2EFixtures {
+  /** Base URL of the explorer server (serves the SPA and the proxy). */
+  explorerUrl: string;
+  /** The real local control plane, reached directly (not through the proxy). */
+  kube: TestCluster & { kubectl: string; restartApiServer(): Promise<void> };
+  /** A namespace created for this test and deleted after it. */
+  ns: string;
+}
+
+function env(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run the specs with playwright.config.ts (its global setup starts the control plane)`);
+  return v;
+}
+
+export const test = base.extend<E2EFixtures>({
+  explorerUrl: async ({}, use) => {
+    await use(env('EXPLORER_URL'));
+  },
+  kube: async ({}, use) => {
+    const cluster = testCluster({ dir: env('KUBE_TEST_DIR'), server: env('KUBE_TEST_SERVER'), etcdUrl: env('KUBE_TEST_ETCD'), kubeconfig: env('KUBE_TEST_KUBECONFIG'), kubernetesVersion: KUBERNETES_VERSION });
+    await use({
+      ...cluster,
+      kubectl: env('KUBE_TEST_KUBECTL'),
+      async restartApiServer() {
+        const r = await fetch(`${env('KUBE_TEST_CONTROL')}/restart-apiserver`, { method: 'POST' });
+        if (!r.ok) throw new Error(`restart-apiserver: ${r.status} ${await r.text()}`);
+      },
+    });
+  },
+  ns: async ({ kube }, use, testInfo) => {
+    const name = `e2e-${testInfo.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 30).replace(/-+$/, '')}-${randomBytes(3).toString('hex')}`;
+    const r = await kube.request('admin', 'POST', '/api/v1/namespaces', { metadata: { name } });
+    if (r.status !== 201) throw new Error(`creating namespace ${name}: ${r.status} ${r.body}`);
+    await use(name);
+    await kube.request('admin', 'DELETE', `/api/v1/namespaces/${name}`);
+  },
+});
+
+export { expect };

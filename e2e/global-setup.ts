@@ -1,0 +1,50 @@
+// Playwright global setup: a real local control plane and the explorer server in front of it,
+// both on loopback, for the whole run. Workers learn the addresses from environment variables
+// (set here, before the workers start) and use e2e/fixtures.ts.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startControlPlane } from '../proxy/cluster/controlplane';
+import { startExplorerServer } from '../proxy/src/server';
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-e2e-'));
+  const cp = await startControlPlane({ dir });
+  const explorer = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => {} });
+
+  // A loopback control endpoint for what only this process can do: restart kube-apiserver
+  // (to drop every open watch, as a real outage would).
+  const control = createServer((req, res) => {
+    if (req.method === 'POST' && req.url === '/restart-apiserver') {
+      cp.restartApiServer().then(
+        () => res.end('ok'),
+        (e: unknown) => {
+          res.statusCode = 500;
+          res.end(String(e));
+        },
+      );
+      return;
+    }
+    res.statusCode = 404;
+    res.end();
+  });
+  await new Promise<void>((r) => control.listen(0, '127.0.0.1', r));
+  const addr = control.address();
+  const controlPort = typeof addr === 'object' && addr ? addr.port : 0;
+
+  process.env.EXPLORER_URL = explorer.url;
+  process.env.KUBE_TEST_DIR = cp.dir;
+  process.env.KUBE_TEST_SERVER = cp.server;
+  process.env.KUBE_TEST_ETCD = cp.etcdUrl;
+  process.env.KUBE_TEST_KUBECONFIG = cp.kubeconfig;
+  process.env.KUBE_TEST_KUBECTL = cp.binaries.kubectl;
+  process.env.KUBE_TEST_CONTROL = `http://127.0.0.1:${controlPort}`;
+
+  return async () => {
+    control.close();
+    await explorer.close();
+    await cp.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}

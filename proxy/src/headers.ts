@@ -1,0 +1,102 @@
+// Which headers cross the proxy. The rule is "pass everything through" (the explorer shows what the
+// server sent), minus what belongs to one hop of HTTP and what would leak or confuse credentials.
+
+/** RFC 9110 §7.6.1 connection-specific fields, plus Proxy-Connection which clients still send. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade']);
+
+/**
+ * Request headers the browser may send that must not reach the cluster: the browser's own
+ * credentials and identity (the kubeconfig provides the real ones), our token, and Host (set for the
+ * upstream). Expect is answered by Node itself. Impersonate-* is not a feature: a page that holds
+ * the token must not be able to act as someone else than the kubeconfig user.
+ */
+const DROP_REQUEST = new Set(['authorization', 'cookie', 'x-explorer-token', 'origin', 'referer', 'host', 'expect']);
+const DROP_REQUEST_PREFIXES = ['proxy-', 'impersonate-'];
+
+/**
+ * Response headers dropped: cookies would be set on the proxy's origin by a remote party (and are
+ * credentials of sorts); CORS grants are the proxy's to make, and it makes none.
+ */
+const DROP_RESPONSE = new Set(['set-cookie', 'set-cookie2']);
+const DROP_RESPONSE_PREFIXES = ['proxy-', 'access-control-'];
+
+function connectionListed(raw: readonly string[]): Set<string> {
+  const listed = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.toLowerCase() === 'connection') {
+      for (const token of raw[i + 1]!.split(',')) {
+        const t = token.trim().toLowerCase();
+        if (t) listed.add(t);
+      }
+    }
+  }
+  return listed;
+}
+
+function filterRaw(raw: readonly string[], drop: Set<string>, prefixes: string[]): [string, string][] {
+  const listed = connectionListed(raw);
+  const out: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || listed.has(lower) || drop.has(lower) || prefixes.some((p) => lower.startsWith(p))) continue;
+    out.push([name, raw[i + 1]!]);
+  }
+  return out;
+}
+
+/** Request headers to forward upstream, from Node's `rawHeaders` (flat name/value list). */
+export function upstreamRequestHeaders(raw: readonly string[]): [string, string][] {
+  return filterRaw(raw, DROP_REQUEST, DROP_REQUEST_PREFIXES);
+}
+
+/** Response headers to pass back to the browser, from the upstream `rawHeaders`. */
+export function clientResponseHeaders(raw: readonly string[]): [string, string][] {
+  return filterRaw(raw, DROP_RESPONSE, DROP_RESPONSE_PREFIXES);
+}
+
+/** Turns a plain record (the mux's `open.headers`) into the flat list the filters take. */
+export function recordToRaw(headers: Record<string, unknown> | undefined): string[] {
+  const raw: string[] = [];
+  for (const [k, v] of Object.entries(headers ?? {})) {
+    if (typeof v === 'string' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) && !/[\r\n\0]/.test(v)) raw.push(k, v);
+  }
+  return raw;
+}
+
+/** Merges header pairs into the object form node:http takes; repeated names become arrays. */
+export function toHeaderObject(pairs: readonly [string, string][]): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of pairs) {
+    const key = k.toLowerCase();
+    const prev = out[key];
+    out[key] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/** Page-hardening headers sent on every response, API or not. */
+export function securityHeaders(port: number): Record<string, string> {
+  // connect-src: 'self' covers same-origin ws: in CSP3 browsers; the explicit ws:// origins cover the
+  // rest (the mux at /proxy/mux and Vite's HMR socket in --dev) without allowing ws: anywhere.
+  const ws = ['localhost', '127.0.0.1', '[::1]'].map((h) => `ws://${h}:${port}`).join(' ');
+  return {
+    'content-security-policy': [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "font-src 'self' data:",
+      "worker-src 'self' blob:",
+      `connect-src 'self' ${ws}`,
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
+    ].join('; '),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+  };
+}

@@ -1,0 +1,277 @@
+// Clusters and credentials come from the kubeconfig, through @kubernetes/client-node's KubeConfig
+// (client certificates, tokens, exec plugins, auth providers, custom CAs, insecure-skip-tls-verify).
+// This module adds what the library lacks for a proxy: kubectl's merge rules for KUBECONFIG lists,
+// every context usable at once (not just the current one), token files re-read as they rotate, and
+// one keep-alive Agent per context and credential.
+import { readFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
+import { homedir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import './node20-compat';
+import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
+import { parse as parseYaml } from 'yaml';
+import { ProxyError } from './errors';
+
+export interface ContextSummary {
+  name: string;
+  cluster: string;
+  /** API server URL, without any user:password part. */
+  server: string;
+  user: string;
+  namespace: string;
+  current: boolean;
+}
+
+export interface ContextList {
+  contexts: ContextSummary[];
+  current: string;
+}
+
+/** Where and how to send one request for a context. */
+export interface UpstreamTarget {
+  context: string;
+  server: string;
+  secure: boolean;
+  hostname: string;
+  port: number;
+  /** Path prefix of the server URL (Rancher-style `https://host/k8s/clusters/c-1`), without trailing `/`. */
+  basePath: string;
+  agent: HttpAgent;
+  /** Authorization and Impersonate-User from the kubeconfig. */
+  headers: Record<string, string>;
+}
+
+/**
+ * The kubeconfig files to use, as kubectl picks them: an explicit path, else KUBECONFIG (a list;
+ * missing files are skipped), else ~/.kube/config. Null when there is none at all.
+ */
+export function findKubeconfig(opts: { path?: string; env?: NodeJS.ProcessEnv; home?: string } = {}): string[] | null {
+  if (opts.path) {
+    if (!existsSync(opts.path)) throw new Error(`kubeconfig ${opts.path} does not exist`);
+    return [resolve(opts.path)];
+  }
+  const env = opts.env ?? process.env;
+  if (env.KUBECONFIG) {
+    const files = env.KUBECONFIG.split(delimiter).filter((f) => f && existsSync(f)).map((f) => resolve(f));
+    return files.length ? [...new Set(files)] : null;
+  }
+  const def = join(opts.home ?? homedir(), '.kube', 'config');
+  return existsSync(def) ? [def] : null;
+}
+
+interface RawFile {
+  clusters: Cluster[];
+  users: User[];
+  contexts: Context[];
+  current: string;
+  tokenFiles: Map<string, string>;
+}
+
+function asList(v: unknown): Record<string, unknown>[] {
+  return Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : [];
+}
+
+function loadFile(file: string): RawFile {
+  const dir = dirname(file);
+  let doc: Record<string, unknown>;
+  try {
+    doc = (parseYaml(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
+  } catch (e) {
+    throw new Error(`cannot read kubeconfig ${file}: ${(e as Error).message}`);
+  }
+  // token-file is kept out of client-node (it would read it once, relative to the working
+  // directory) and read by us per request, relative to the file, like kubectl.
+  const tokenFiles = new Map<string, string>();
+  for (const u of asList(doc.users)) {
+    const user = u.user as Record<string, unknown> | undefined;
+    if (!user || typeof u.name !== 'string') continue;
+    const tf = user['token-file'];
+    if (typeof tf === 'string' && tf) {
+      if (!user.token) tokenFiles.set(u.name, isAbsolute(tf) ? tf : join(dir, tf));
+      delete user['token-file'];
+    }
+    const exec = user.exec as Record<string, unknown> | undefined;
+    if (exec && typeof exec.command === 'string' && exec.command.includes('/') && !isAbsolute(exec.command)) {
+      exec.command = join(dir, exec.command);
+    }
+  }
+  const kc = new KubeConfig();
+  try {
+    kc.loadFromString(JSON.stringify(doc));
+  } catch (e) {
+    throw new Error(`invalid kubeconfig ${file}: ${(e as Error).message}`);
+  }
+  kc.makePathsAbsolute(dir);
+  return { clusters: kc.clusters ?? [], users: kc.users ?? [], contexts: kc.contexts ?? [], current: kc.currentContext ?? '', tokenFiles };
+}
+
+function firstWins<T extends { name: string }>(lists: T[][]): T[] {
+  const seen = new Map<string, T>();
+  for (const list of lists) for (const item of list) if (!seen.has(item.name)) seen.set(item.name, item);
+  return [...seen.values()];
+}
+
+function withoutUserinfo(server: string): string {
+  try {
+    const u = new URL(server);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return server.replace(/\/\/[^/@]*@/, '//');
+  }
+}
+
+interface CachedOptions {
+  opts: RequestOptions;
+  at: number;
+}
+
+/** How long file-based credentials are reused before files are read again (rotation). */
+const FILE_CREDENTIALS_TTL_MS = 60_000;
+
+export class Kubeconfig {
+  readonly clusters: Cluster[];
+  readonly users: User[];
+  readonly contexts: Context[];
+  readonly current: string;
+  private readonly tokenFiles = new Map<string, string>();
+  private readonly perContext = new Map<string, KubeConfig>();
+  private readonly optionsCache = new Map<string, CachedOptions>();
+  private readonly agents = new Map<string, HttpAgent>();
+
+  /** Merges files as kubectl does: the first definition of a name wins, and the first current-context set. */
+  constructor(readonly files: string[]) {
+    const loaded = files.map(loadFile);
+    this.clusters = firstWins(loaded.map((l) => l.clusters));
+    this.users = firstWins(loaded.map((l) => l.users));
+    this.contexts = firstWins(loaded.map((l) => l.contexts));
+    this.current = loaded.find((l) => l.current)?.current ?? '';
+    for (const l of [...loaded].reverse()) for (const [k, v] of l.tokenFiles) this.tokenFiles.set(k, v);
+    // A user defined in an earlier file without token-file wins over a later one that has it.
+    for (const u of this.users) {
+      const fromFile = loaded.find((l) => l.users.some((x) => x.name === u.name));
+      if (fromFile && !fromFile.tokenFiles.has(u.name)) this.tokenFiles.delete(u.name);
+    }
+  }
+
+  list(): ContextList {
+    return {
+      current: this.current,
+      contexts: this.contexts.map((c) => ({
+        name: c.name,
+        cluster: c.cluster,
+        server: withoutUserinfo(this.clusters.find((x) => x.name === c.cluster)?.server ?? ''),
+        user: c.user,
+        namespace: c.namespace ?? 'default',
+        current: c.name === this.current,
+      })),
+    };
+  }
+
+  private kubeConfigFor(context: string): KubeConfig {
+    let kc = this.perContext.get(context);
+    if (!kc) {
+      kc = new KubeConfig();
+      kc.loadFromOptions({ clusters: this.clusters, users: this.users, contexts: this.contexts, currentContext: context });
+      this.perContext.set(context, kc);
+    }
+    return kc;
+  }
+
+  /** Resolves a context to a target with fresh credentials. Throws ProxyError. */
+  async target(context: string): Promise<UpstreamTarget> {
+    const ctx = this.contexts.find((c) => c.name === context);
+    if (!ctx) throw new ProxyError(404, 'NotFound', 'UnknownContext', `context ${JSON.stringify(context)} is not in the kubeconfig (${this.files.join(delimiter)})`, context);
+    const cluster = this.clusters.find((c) => c.name === ctx.cluster);
+    if (!cluster?.server) throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', `context "${context}" refers to cluster "${ctx.cluster}", which has no server in the kubeconfig`, context);
+    let url: URL;
+    try {
+      url = new URL(cluster.server);
+    } catch {
+      throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', `the server of cluster "${ctx.cluster}" is not a URL`, context);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', `the server of cluster "${ctx.cluster}" is not an http(s) URL`, context);
+    const user = this.users.find((u) => u.name === ctx.user);
+    const opts = await this.requestOptions(context, user, url);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(opts.headers ?? {})) if (typeof v === 'string') headers[k] = v;
+    if (typeof opts.auth === 'string') headers.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
+    if (url.username) headers.Authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    const tokenFile = user && this.tokenFiles.get(user.name);
+    if (tokenFile && !user?.exec && !user?.authProvider) {
+      try {
+        headers.Authorization = `Bearer ${readFileSync(tokenFile, 'utf8').trim()}`;
+      } catch (e) {
+        throw new ProxyError(502, 'ServiceUnavailable', 'CredentialsFailed', `cannot read the token file of user "${user.name}" (context "${context}"): ${(e as NodeJS.ErrnoException).code ?? 'error'} ${tokenFile}`, context);
+      }
+    }
+    const secure = url.protocol === 'https:';
+    return {
+      context,
+      server: withoutUserinfo(cluster.server),
+      secure,
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port ? Number(url.port) : secure ? 443 : 80,
+      basePath: url.pathname.replace(/\/+$/, ''),
+      agent: cluster.proxyUrl && opts.agent ? (opts.agent as HttpAgent) : this.agentFor(context, secure, opts),
+      headers,
+    };
+  }
+
+  /** client-node applies TLS material and auth headers to request options; cached for file-based users. */
+  private async requestOptions(context: string, user: User | undefined, url: URL): Promise<RequestOptions> {
+    const dynamic = !!(user?.exec || user?.authProvider);
+    const cached = this.optionsCache.get(context);
+    if (!dynamic && cached && Date.now() - cached.at < FILE_CREDENTIALS_TTL_MS) return cached.opts;
+    const opts: RequestOptions = { headers: {} };
+    try {
+      await this.kubeConfigFor(context).applyToHTTPSOptions(opts);
+    } catch (e) {
+      // client-node builds its own Agent last and refuses plain-http servers there; the credentials
+      // are applied by then, and kubectl accepts http servers, so we do too.
+      const plainHttpRefusal = url.protocol === 'http:' && /HTTP protocol is not allowed/.test((e as Error).message);
+      if (!plainHttpRefusal) {
+        throw new ProxyError(502, 'ServiceUnavailable', 'CredentialsFailed', `could not get credentials for context "${context}" (user "${user?.name ?? ''}"): ${(e as Error).message}`, context);
+      }
+    }
+    if (!dynamic) this.optionsCache.set(context, { opts, at: Date.now() });
+    return opts;
+  }
+
+  /** One keep-alive Agent per context and TLS material, so rotated exec certificates get new sockets. */
+  private agentFor(context: string, secure: boolean, opts: RequestOptions): HttpAgent {
+    const h = createHash('sha256').update(context).update(secure ? 'https' : 'http');
+    for (const v of [opts.ca, opts.cert, opts.key, opts.pfx, opts.passphrase, opts.servername, String(opts.rejectUnauthorized)]) {
+      h.update('\0');
+      if (v !== undefined) h.update(Array.isArray(v) ? v.map(String).join('\n') : String(v));
+    }
+    const key = h.digest('hex');
+    let agent = this.agents.get(key);
+    if (!agent) {
+      // Keep-alive: a small GET then costs no TCP+TLS handshake. No socket timeout: watches idle for minutes.
+      agent = secure
+        ? new HttpsAgent({
+            keepAlive: true,
+            ca: opts.ca,
+            cert: opts.cert,
+            key: opts.key,
+            pfx: opts.pfx,
+            passphrase: opts.passphrase,
+            servername: opts.servername,
+            ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
+          })
+        : new HttpAgent({ keepAlive: true });
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  /** Closes pooled upstream sockets. */
+  destroy(): void {
+    for (const a of this.agents.values()) a.destroy();
+    this.agents.clear();
+  }
+}

@@ -1,0 +1,214 @@
+// /proxy/mux: many watches over one WebSocket (see mux-protocol.ts for the wire format). Each
+// stream is an upstream GET through the same path filter and credentials as /k8s/; its bytes are
+// relayed unchanged, each chunk prefixed with the stream id.
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { ProxyError, proxyErrorHeaders } from './errors';
+import { normalizeApiPath, refusal } from './filter';
+import { openUpstream, type ProxyStats, serverTiming, type Upstream } from './forward';
+import { tokenMatches } from './guard';
+import { clientResponseHeaders, recordToRaw, upstreamRequestHeaders } from './headers';
+import type { Kubeconfig } from './kubeconfig';
+import { MUX_CLOSE_PROTOCOL_ERROR, MUX_CLOSE_UNAUTHORIZED, MUX_ID_BYTES, type MuxServerMessage } from './mux-protocol';
+
+/** Pause upstreams while more than this is queued on the socket; resume below the low mark. */
+export const MUX_HIGH_WATER = 4 * 1024 * 1024;
+const MUX_LOW_WATER = 1024 * 1024;
+/** Bounds per-socket state; the SPA needs tens of panes, not thousands. */
+const MAX_STREAMS = 256;
+
+export interface MuxOptions {
+  token: string;
+  kubeconfig: Kubeconfig;
+  stats: ProxyStats;
+  allowExec: boolean;
+  log: (l: string) => void;
+  authTimeoutMs: number;
+}
+
+interface Stream {
+  id: number;
+  upstream?: Upstream;
+  response?: IncomingMessage;
+  closed: boolean;
+}
+
+export interface Mux {
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): void;
+}
+
+function isUint32(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
+}
+
+export function createMux(opts: MuxOptions): Mux {
+  // Client messages are small JSON; a cap keeps a misbehaving page from making us buffer megabytes.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, perMessageDeflate: false });
+  wss.on('connection', (ws) => serve(ws, opts));
+  return {
+    handleUpgrade(req, socket, head) {
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    },
+    close() {
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+    },
+  };
+}
+
+function serve(ws: WebSocket, opts: MuxOptions): void {
+  let authed = false;
+  const streams = new Map<number, Stream>();
+  const paused = new Set<Stream>();
+  let resumeTimer: NodeJS.Timeout | undefined;
+  const authTimer = setTimeout(() => ws.close(MUX_CLOSE_UNAUTHORIZED, 'no auth message in time'), opts.authTimeoutMs);
+
+  const sendJson = (m: MuxServerMessage) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+  };
+  // Resumes paused upstreams once the socket has drained; called from send callbacks, which fire
+  // as queued data is written out.
+  const maybeResume = () => {
+    if (paused.size === 0 || ws.bufferedAmount > MUX_LOW_WATER) return;
+    for (const s of paused) if (!s.closed) s.response?.resume();
+    paused.clear();
+    clearInterval(resumeTimer);
+    resumeTimer = undefined;
+  };
+  const sendFrame = (s: Stream, chunk: Buffer) => {
+    if (ws.readyState !== ws.OPEN) return;
+    const frame = Buffer.allocUnsafe(MUX_ID_BYTES + chunk.length);
+    frame.writeUInt32BE(s.id, 0);
+    chunk.copy(frame, MUX_ID_BYTES);
+    ws.send(frame, { binary: true }, maybeResume);
+  };
+  const finish = (s: Stream, error?: string) => {
+    if (s.closed) return;
+    s.closed = true;
+    streams.delete(s.id);
+    sendJson(error ? { type: 'end', id: s.id, error } : { type: 'end', id: s.id });
+  };
+  const fail = (s: Stream, err: ProxyError) => {
+    if (s.closed) return;
+    const body = Buffer.from(JSON.stringify(err.toStatus()));
+    sendJson({ type: 'response', id: s.id, status: err.code, headers: proxyErrorHeaders(body) });
+    sendFrame(s, body);
+    finish(s);
+  };
+  const protocolError = (why: string) => ws.close(MUX_CLOSE_PROTOCOL_ERROR, why.slice(0, 120));
+
+  const open = async (s: Stream, msg: Record<string, unknown>) => {
+    if (msg.method !== undefined && msg.method !== 'GET') {
+      return fail(s, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'the mux only carries GET requests (watches and lists); send other requests over HTTP'));
+    }
+    if (typeof msg.context !== 'string' || typeof msg.path !== 'string') return fail(s, new ProxyError(400, 'BadRequest', 'InvalidPath', 'open needs a string context and path'));
+    let apiPath;
+    try {
+      apiPath = normalizeApiPath(msg.path);
+    } catch (e) {
+      return fail(s, e as ProxyError);
+    }
+    const refused = opts.allowExec ? null : refusal(apiPath.segments);
+    if (refused) return fail(s, refused);
+    let target;
+    try {
+      target = await opts.kubeconfig.target(msg.context);
+    } catch (e) {
+      return fail(s, e instanceof ProxyError ? e : new ProxyError(500, 'InternalError', 'UpstreamError', String(e)));
+    }
+    if (s.closed) return;
+    const headers = upstreamRequestHeaders(recordToRaw(msg.headers as Record<string, unknown> | undefined));
+    const upstream = openUpstream(target, 'GET', apiPath.path + apiPath.query, headers, opts.stats, {
+      onResponse(up, ttfbMs) {
+        if (s.closed) return upstream.abort();
+        const out: Record<string, string> = {};
+        for (const [k, v] of clientResponseHeaders(up.rawHeaders)) {
+          const key = k.toLowerCase();
+          out[key] = out[key] === undefined ? v : `${out[key]}, ${v}`;
+        }
+        out['server-timing'] = out['server-timing'] ? `${out['server-timing']}, ${serverTiming(ttfbMs)}` : serverTiming(ttfbMs);
+        s.response = up;
+        sendJson({ type: 'response', id: s.id, status: up.statusCode ?? 502, headers: out });
+        up.on('data', (chunk: Buffer) => {
+          if (s.closed) return;
+          sendFrame(s, chunk);
+          if (ws.bufferedAmount > MUX_HIGH_WATER) {
+            up.pause();
+            paused.add(s);
+            // Send callbacks normally resume; the poll is a safety net should none be pending.
+            resumeTimer ??= setInterval(maybeResume, 50);
+          }
+        });
+        up.on('end', () => finish(s));
+        up.on('close', () => {
+          if (!up.complete) finish(s, 'the connection to the API server was lost');
+        });
+      },
+      onError(err) {
+        opts.log(`proxy mux: ${err.message}`);
+        fail(s, err);
+      },
+    });
+    s.upstream = upstream;
+    upstream.req.end();
+  };
+
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return protocolError('binary messages are not expected from clients');
+    let msg: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(data.toString());
+      if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object');
+      msg = parsed as Record<string, unknown>;
+    } catch {
+      return authed ? protocolError('messages must be JSON objects') : ws.close(MUX_CLOSE_UNAUTHORIZED, 'expected an auth message');
+    }
+    if (!authed) {
+      if (msg.type === 'auth' && tokenMatches(msg.token, opts.token)) {
+        authed = true;
+        clearTimeout(authTimer);
+        return;
+      }
+      return ws.close(MUX_CLOSE_UNAUTHORIZED, 'wrong or missing token');
+    }
+    switch (msg.type) {
+      case 'open': {
+        if (!isUint32(msg.id)) return protocolError('open needs an unsigned 32-bit integer id');
+        if (streams.has(msg.id)) return protocolError(`stream id ${msg.id} is already open`);
+        const s: Stream = { id: msg.id, closed: false };
+        if (streams.size >= MAX_STREAMS) {
+          return fail(s, new ProxyError(429, 'TooManyRequests', 'TooManyStreams', `at most ${MAX_STREAMS} streams per mux connection`));
+        }
+        streams.set(s.id, s);
+        void open(s, msg);
+        return;
+      }
+      case 'close': {
+        if (!isUint32(msg.id)) return protocolError('close needs an unsigned 32-bit integer id');
+        const s = streams.get(msg.id);
+        if (!s) return;
+        s.closed = true;
+        streams.delete(s.id);
+        s.upstream?.abort();
+        return;
+      }
+      default:
+        // Unknown types are ignored, so a newer SPA can talk to an older proxy.
+        return;
+    }
+  });
+
+  ws.on('close', () => {
+    clearTimeout(authTimer);
+    for (const s of streams.values()) {
+      s.closed = true;
+      s.upstream?.abort();
+    }
+    streams.clear();
+    paused.clear();
+    clearInterval(resumeTimer);
+  });
+  ws.on('error', () => ws.terminate());
+}

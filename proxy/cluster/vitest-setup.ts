@@ -17,18 +17,28 @@ export interface InjectedControlPlane {
 declare module 'vitest' {
   export interface ProvidedContext {
     controlPlane: InjectedControlPlane;
+    /** The explorer server (proxy) in front of it, for tests of the SPA's client code. */
+    explorer: { url: string; token: string };
   }
 }
 
 let cp: ControlPlane | undefined;
+let explorer: { close(): Promise<void> } | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-vitest-'));
   cp = await startControlPlane({ dir });
   project.provide('controlPlane', { dir, kubeconfig: cp.kubeconfig, server: cp.server, etcdUrl: cp.etcdUrl, kubernetesVersion: cp.kubernetesVersion });
+  // Imported lazily so that the control plane's own tests do not depend on the proxy's code.
+  const { startExplorerServer } = await import('../src/server');
+  // staticDir: unit tests never load the page, so no build is needed; an empty folder will do.
+  const server = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: mkdtempSync(join(tmpdir(), 'kube-explorer-static-')), log: () => {} });
+  explorer = server;
+  project.provide('explorer', { url: server.url, token: server.token });
 }
 
 export async function teardown(): Promise<void> {
+  await explorer?.close();
   if (!cp) return;
   await cp.stop();
   rmSync(cp.dir, { recursive: true, force: true });

@@ -26,6 +26,9 @@ const LABELS: Record<View, string> = {
   lessons: 'Lessons',
 };
 
+// Views with a page of their own; edit, ownership and lessons join as they are built.
+const NAV_VIEWS: View[] = VIEWS.filter((v) => ['discovery', 'console', 'lists', 'watch'].includes(v));
+
 export function Shell() {
   const route = useRoute();
   const contexts = useQuery(contextsQuery());
@@ -78,7 +81,7 @@ export function Shell() {
         <ThemeToggle />
       </header>
       <nav className="tabs" aria-label="Views">
-        {VIEWS.map((v) => (
+        {NAV_VIEWS.map((v) => (
           <a
             key={v}
             href={hrefFor({ view: v, context: route.context, namespace: route.namespace, group: route.group, version: route.version, resource: route.resource, name: route.name })}

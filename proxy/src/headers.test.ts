@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { checkHost, checkOrigin, checkToken, tokenMatches } from './guard';
+import { clientResponseHeaders, recordToRaw, securityHeaders, toHeaderObject, upstreamRequestHeaders } from './headers';
+
+const names = (pairs: [string, string][]) => pairs.map(([k]) => k.toLowerCase());
+
+describe('upstreamRequestHeaders', () => {
+  it('passes content negotiation and body headers through', () => {
+    const out = upstreamRequestHeaders(['Accept', 'application/vnd.kubernetes.protobuf', 'Accept-Encoding', 'gzip', 'Content-Type', 'application/apply-patch+yaml', 'Content-Length', '12', 'User-Agent', 'ua', 'If-None-Match', '"e"']);
+    expect(out).toEqual([
+      ['Accept', 'application/vnd.kubernetes.protobuf'],
+      ['Accept-Encoding', 'gzip'],
+      ['Content-Type', 'application/apply-patch+yaml'],
+      ['Content-Length', '12'],
+      ['User-Agent', 'ua'],
+      ['If-None-Match', '"e"'],
+    ]);
+  });
+
+  it('drops hop-by-hop headers and those named in Connection', () => {
+    const out = upstreamRequestHeaders([
+      'Connection', 'keep-alive, X-Secret-Hop', 'Keep-Alive', 'timeout=5', 'Proxy-Connection', 'x', 'TE', 'trailers', 'Trailer', 'x', 'Transfer-Encoding', 'chunked', 'Upgrade', 'websocket', 'X-Secret-Hop', '1', 'Accept', 'a',
+    ]);
+    expect(names(out)).toEqual(['accept']);
+  });
+
+  it('never forwards browser credentials, the token, Host, Origin, Referer, Proxy-* or Impersonate-*', () => {
+    const out = upstreamRequestHeaders([
+      'Authorization', 'Bearer browser', 'Cookie', 'a=b', 'X-Explorer-Token', 't', 'Origin', 'http://localhost:1', 'Referer', 'http://x/', 'Host', 'evil',
+      'Proxy-Authorization', 'Basic x', 'Impersonate-User', 'admin', 'Impersonate-Group', 'system:masters', 'Impersonate-Extra-Scopes', 'x', 'Expect', '100-continue', 'Accept', 'a',
+    ]);
+    expect(names(out)).toEqual(['accept']);
+  });
+});
+
+describe('clientResponseHeaders', () => {
+  it('keeps what the server sent, including repeated Warning headers and Content-Encoding', () => {
+    const out = clientResponseHeaders(['Content-Type', 'application/json', 'Content-Encoding', 'gzip', 'Warning', '299 - "a"', 'Warning', '299 - "b"', 'Audit-Id', 'x', 'Content-Length', '5']);
+    expect(out).toHaveLength(6);
+    expect(toHeaderObject(out).warning).toEqual(['299 - "a"', '299 - "b"']);
+  });
+
+  it('drops hop-by-hop headers, cookies and CORS grants', () => {
+    const out = clientResponseHeaders(['Connection', 'close', 'Transfer-Encoding', 'chunked', 'Keep-Alive', 'x', 'Set-Cookie', 'session=1', 'Access-Control-Allow-Origin', '*', 'Proxy-Authenticate', 'x', 'Content-Type', 'a']);
+    expect(names(out)).toEqual(['content-type']);
+  });
+});
+
+describe('recordToRaw', () => {
+  it('accepts only well-formed header names and single-line string values', () => {
+    expect(recordToRaw({ Accept: 'a', 'Bad Name': 'x', 'X-Split': 'a\r\nInjected: 1', 'X-Num': 3 as unknown as string })).toEqual(['Accept', 'a']);
+  });
+});
+
+describe('securityHeaders', () => {
+  it('sets a CSP without inline scripts and the framing and sniffing guards', () => {
+    const h = securityHeaders(7780);
+    expect(h['content-security-policy']).toContain("script-src 'self';");
+    expect(h['content-security-policy']).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(h['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(h['content-security-policy']).toContain('ws://127.0.0.1:7780');
+    expect(h['x-content-type-options']).toBe('nosniff');
+    expect(h['referrer-policy']).toBe('no-referrer');
+    expect(h['x-frame-options']).toBe('DENY');
+  });
+});
+
+describe('guard', () => {
+  it.each(['localhost:7780', '127.0.0.1:7780', '[::1]:7780', 'LOCALHOST:7780'])('accepts Host %s', (host) => {
+    expect(checkHost(host, 7780)).toBeNull();
+  });
+  it.each([undefined, '', 'localhost', '127.0.0.1:7781', 'evil.example:7780', 'localhost.evil.example:7780', '127.0.0.1.nip.io:7780', '0.0.0.0:7780', '[::ffff:127.0.0.1]:7780'])(
+    'refuses Host %s',
+    (host) => {
+      expect(checkHost(host, 7780)?.code).toBe(403);
+    },
+  );
+  it.each(['http://localhost:7780', 'http://127.0.0.1:7780', 'http://[::1]:7780'])('accepts Origin %s', (origin) => {
+    expect(checkOrigin({ origin }, 7780)).toBeNull();
+  });
+  it.each(['null', 'http://evil.example', 'http://localhost:3000', 'https://localhost:7780', 'http://localhost:7780.evil.example', 'file://', 'http://user@localhost:7780'])(
+    'refuses Origin %s',
+    (origin) => {
+      expect(checkOrigin({ origin }, 7780)?.proxyCause).toBe('ForbiddenOrigin');
+    },
+  );
+  it('refuses cross-site fetches, but lets a cross-site navigation open the page when allowed', () => {
+    expect(checkOrigin({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' }, 1)?.proxyCause).toBe('CrossSiteRequest');
+    expect(checkOrigin({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }, 1)?.proxyCause).toBe('CrossSiteRequest');
+    expect(checkOrigin({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }, 1, true)).toBeNull();
+    expect(checkOrigin({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script' }, 1, true)?.proxyCause).toBe('CrossSiteRequest');
+    expect(checkOrigin({ 'sec-fetch-site': 'same-origin' }, 1)).toBeNull();
+  });
+  it('compares tokens', () => {
+    expect(tokenMatches('abc', 'abc')).toBe(true);
+    expect(tokenMatches('abd', 'abc')).toBe(false);
+    expect(tokenMatches('ab', 'abc')).toBe(false);
+    expect(tokenMatches(undefined, 'abc')).toBe(false);
+    expect(checkToken(undefined, 'abc')?.proxyCause).toBe('MissingToken');
+    expect(checkToken('x', 'abc')?.proxyCause).toBe('WrongToken');
+    expect(checkToken(['abc', 'abc'], 'abc')?.proxyCause).toBe('WrongToken');
+    expect(checkToken('abc', 'abc')).toBeNull();
+  });
+});

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { type Binaries, ensureBinaries } from './build';
 import { ensurePki, pem, type Pki, USERS, type UserName } from './pki';
-import { ETCD_VERSION, KUBERNETES_VERSION } from './versions';
+import { BINARIES, ETCD_VERSION, KUBERNETES_VERSION } from './versions';
 
 export interface StartOptions {
   /** State folder: PKI, etcd data, logs, kubeconfig. `.cluster/` for `npm run cluster`, a temp folder in tests. */
@@ -275,6 +275,10 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
   const dir = resolve(opts.dir);
   mkdirSync(dir, { recursive: true });
   const binaries = opts.binaries ?? (await ensureBinaries({ log }));
+  const missing = BINARIES.filter((b) => b !== 'kubectl' && !existsSync(binaries[b]));
+  if (missing.length) {
+    throw new StartError(`missing binaries in ${binaries.dir}: ${missing.join(', ')}; run \`npm run cluster:build\` (or fix KUBEBUILDER_ASSETS)`);
+  }
   const lockFile = takeLock(dir, binaries.dir);
   const procs: Proc[] = [];
   const recordChildren = () =>

@@ -1,0 +1,125 @@
+// One chunk of a list, in one of three representations, reduced at once to what a row needs.
+// The server pins every chunk of a paginated list to the first chunk's resourceVersion and hands
+// back an opaque `continue` token for the next (API concepts, "Retrieving large results sets in
+// chunks"); the caller threads the token through.
+import { errorFromResponse, kubeFetch } from '../client';
+import { type ResourceRef, resourcePath, withQuery } from '../paths';
+import { type AnyList, isTable, type ListMeta, type ObjectMetaLite, type TableColumnDefinition } from './types';
+
+/**
+ * Table first, plain JSON as a fallback: a server (or aggregated API) that cannot render a Table
+ * answers with the ordinary list. The Content-Type is `application/json` either way, so the body's
+ * `kind` tells which one came back.
+ */
+export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json';
+/** Only metadata per item (PartialObjectMetadataList): no spec, status or data. */
+export const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+export const FULL_ACCEPT = 'application/json';
+
+export type ListMode = 'table' | 'metadata' | 'full';
+
+export const ACCEPT_BY_MODE: Record<ListMode, string> = { table: TABLE_ACCEPT, metadata: METADATA_ACCEPT, full: FULL_ACCEPT };
+
+/** The columns we show when there is no server Table: the ones every object has. */
+export const GENERIC_COLUMNS: TableColumnDefinition[] = [
+  { name: 'Name', type: 'string', format: 'name', description: 'metadata.name', priority: 0 },
+  { name: 'Namespace', type: 'string', format: '', description: 'metadata.namespace', priority: 0 },
+  { name: 'Created', type: 'date', format: '', description: 'metadata.creationTimestamp', priority: 0 },
+];
+
+/** A row as kept in memory: the cells and the object's coordinates, never the object. */
+export interface ListRow {
+  name: string;
+  namespace?: string;
+  cells: unknown[];
+}
+
+export interface ListPageRequest {
+  context: string;
+  ref: ResourceRef;
+  mode: ListMode;
+  limit?: number;
+  continueToken?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /**
+   * Table mode only. None keeps rows to cells; Metadata adds each object's metadata, which we need
+   * for one thing: the namespace of rows listed across all namespaces (the Table has no column for it).
+   */
+  includeObject?: 'None' | 'Metadata';
+  signal?: AbortSignal;
+}
+
+export interface ListPage {
+  /** The body's kind: `Table`, `PartialObjectMetadataList`, `ConfigMapList`, ... */
+  kind: string;
+  /** True when the server rendered a Table; false for metadata/full modes and for the fallback. */
+  table: boolean;
+  columns: TableColumnDefinition[];
+  rows: ListRow[];
+  metadata: ListMeta;
+  /** Decoded body size in bytes, what the page cost on the wire before compression. */
+  bytes: number;
+  /** The API path and query and the Accept header sent. */
+  path: string;
+  accept: string;
+  /** The first item of the body as received (metadata and full modes), so the difference shows. */
+  sample?: unknown;
+}
+
+export function listPath(req: Omit<ListPageRequest, 'context' | 'signal'>): string {
+  return withQuery(resourcePath({ ...req.ref, name: undefined, subresource: undefined }), {
+    limit: req.limit,
+    continue: req.continueToken,
+    labelSelector: req.labelSelector,
+    fieldSelector: req.fieldSelector,
+    includeObject: req.mode === 'table' ? (req.includeObject ?? 'None') : undefined,
+  });
+}
+
+/** Fetches one chunk. Throws KubeApiError on failure; a 410 Expired's Status carries the server's inconsistent-continue token in metadata.continue. */
+export async function fetchListPage(req: ListPageRequest): Promise<ListPage> {
+  const path = listPath(req);
+  const accept = ACCEPT_BY_MODE[req.mode];
+  const res = await kubeFetch({ context: req.context, path, headers: { Accept: accept }, signal: req.signal });
+  if (!res.ok) throw await errorFromResponse(res);
+  const buf = await res.arrayBuffer();
+  const body: unknown = JSON.parse(new TextDecoder().decode(buf));
+  return { ...pageFromBody(body, req.mode), bytes: buf.byteLength, path, accept };
+}
+
+/** Reduces a response body to rows; exported for tests. */
+export function pageFromBody(body: unknown, mode: ListMode): Omit<ListPage, 'bytes' | 'path' | 'accept'> {
+  if (isTable(body)) {
+    const nameCol = body.columnDefinitions.findIndex((c) => c.format === 'name');
+    const rows: ListRow[] = new Array(body.rows.length);
+    for (let i = 0; i < body.rows.length; i++) {
+      const r = body.rows[i]!;
+      const meta = r.object?.metadata;
+      const name = meta?.name ?? String(nameCol >= 0 ? r.cells[nameCol] : r.cells[0]);
+      rows[i] = meta?.namespace ? { name, namespace: meta.namespace, cells: r.cells } : { name, cells: r.cells };
+    }
+    return { kind: 'Table', table: true, columns: body.columnDefinitions, rows, metadata: body.metadata ?? {} };
+  }
+  const list = body as AnyList;
+  const items = list.items ?? [];
+  const rows = items.map((it) => genericRow(it.metadata ?? {}));
+  return {
+    kind: list.kind ?? 'List',
+    table: false,
+    columns: GENERIC_COLUMNS,
+    rows,
+    metadata: list.metadata ?? {},
+    sample: mode === 'table' ? undefined : items[0],
+  };
+}
+
+function genericRow(m: ObjectMetaLite): ListRow {
+  const name = m.name ?? '';
+  return { name, namespace: m.namespace, cells: [name, m.namespace ?? '', m.creationTimestamp ?? ''] };
+}
+
+/** Stable identity of a row within one list. */
+export function rowKey(r: ListRow): string {
+  return r.namespace ? `${r.namespace}/${r.name}` : r.name;
+}

@@ -1,0 +1,4 @@
+export * from './warnings';
+export * from './mediaTypes';
+export * from './hex';
+export * from './text';

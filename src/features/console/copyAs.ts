@@ -1,0 +1,100 @@
+// "Copy as" for a console request: curl against the API server, and the kubectl command that sends
+// the same request (`kubectl get|create|replace|delete --raw`, which send a path as-is, or the
+// matching `kubectl patch` / `kubectl apply --server-side`, since --raw has no PATCH).
+import { baseType } from '../../codecs';
+import { parseResourcePath } from '../../k8s/paths';
+import { headerValue, queryOf, type ExchangeRequest } from './exchange';
+
+/** POSIX shell single-quoting: nothing inside '...' is special except the quote itself. */
+export function shellQuote(s: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s)) return s;
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function heredoc(body: string): { marker: string; text: string } {
+  let marker = 'EOF';
+  for (let i = 0; body.split('\n').includes(marker); i++) marker = `EOF${i}`;
+  return { marker, text: `${body.endsWith('\n') ? body : `${body}\n`}${marker}` };
+}
+
+export interface CurlOptions {
+  /** The API server URL (from the kubeconfig context). Credentials are left for the user to add. */
+  server: string;
+}
+
+export function toCurl(req: ExchangeRequest, opts: CurlOptions): string {
+  const parts = ['curl'];
+  if (req.method !== 'GET') parts.push('-X', req.method);
+  const q = queryOf(req.path);
+  // A watch never ends: -N prints each event as it arrives instead of buffering.
+  if (q.watch === '1' || q.watch === 'true') parts.push('-N');
+  parts.push(shellQuote(`${opts.server.replace(/\/$/, '')}${req.path}`));
+  for (const [k, v] of req.headers) parts.push('-H', shellQuote(`${k}: ${v}`));
+  const hasBody = req.body !== undefined && req.body !== '' && req.method !== 'GET';
+  if (hasBody) parts.push('--data-binary', '@-');
+  let cmd = parts.join(' ');
+  if (hasBody) {
+    const h = heredoc(req.body!);
+    cmd += ` <<'${h.marker}'\n${h.text}`;
+  }
+  return cmd;
+}
+
+const PATCH_TYPES: Record<string, string> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+};
+
+export interface KubectlOptions {
+  context?: string;
+}
+
+/** The kubectl command for a request, and notes on what kubectl cannot reproduce exactly. */
+export function toKubectl(req: ExchangeRequest, opts: KubectlOptions = {}): { command: string; notes: string[] } {
+  const notes: string[] = [];
+  const ctx = opts.context ? ` --context ${shellQuote(opts.context)}` : '';
+  const path = shellQuote(req.path);
+  const body = req.body ?? '';
+  const withBody = (cmd: string) => {
+    if (!body) return cmd;
+    const h = heredoc(body);
+    return `${cmd} -f - <<'${h.marker}'\n${h.text}`;
+  };
+  const accept = headerValue(req.headers, 'Accept');
+  const contentType = baseType(headerValue(req.headers, 'Content-Type'));
+  if (accept && req.method !== 'PATCH') notes.push(`kubectl --raw chooses its own Accept header; this request sent "${accept}".`);
+  switch (req.method) {
+    case 'GET':
+      return { command: `kubectl get --raw ${path}${ctx}`, notes };
+    case 'POST':
+      if (contentType && contentType !== 'application/json' && contentType !== 'application/yaml') notes.push(`kubectl create --raw sends the file as it is read; this request's Content-Type was "${contentType}".`);
+      return { command: withBody(`kubectl create --raw ${path}${ctx}`), notes };
+    case 'PUT':
+      return { command: withBody(`kubectl replace --raw ${path}${ctx}`), notes };
+    case 'DELETE':
+      if (body) notes.push('kubectl delete --raw sends no body; put DeleteOptions in query parameters (propagationPolicy, gracePeriodSeconds) instead.');
+      return { command: `kubectl delete --raw ${path}${ctx}`, notes };
+    case 'PATCH': {
+      const ref = parseResourcePath(req.path);
+      const q = queryOf(req.path);
+      if (!ref || !ref.name) {
+        notes.push('kubectl has no raw PATCH; this path does not name one object.');
+        return { command: `# no kubectl equivalent for PATCH ${req.path}`, notes };
+      }
+      const target = `${ref.group ? `${ref.resource}.${ref.version}.${ref.group}` : ref.resource} ${shellQuote(ref.name)}`;
+      const ns = ref.namespace ? ` -n ${shellQuote(ref.namespace)}` : '';
+      const sub = ref.subresource ? ` --subresource=${shellQuote(ref.subresource)}` : '';
+      const extra = [q.dryRun === 'All' ? ' --dry-run=server' : '', q.fieldManager ? ` --field-manager=${shellQuote(q.fieldManager)}` : ''].join('');
+      if (contentType === 'application/apply-patch+yaml') {
+        const force = q.force === 'true' ? ' --force-conflicts' : '';
+        return { command: withBody(`kubectl apply --server-side${force}${extra}${sub}${ns}${ctx}`), notes };
+      }
+      const type = PATCH_TYPES[contentType] ?? 'strategic';
+      return { command: `kubectl patch ${target}${ns}${sub} --type=${type} -p ${shellQuote(body)}${extra}${ctx}`, notes };
+    }
+    default:
+      notes.push(`kubectl cannot send ${req.method}.`);
+      return { command: `# no kubectl equivalent for ${req.method} ${req.path}`, notes };
+  }
+}

@@ -1,0 +1,175 @@
+// One request/response exchange as the console shows it, records it in the history and exports it
+// to HAR. Bodies are kept as the bytes received (the browser has already undone any
+// Content-Encoding), so that binary media types (protobuf, CBOR) can be shown as hex and exported
+// faithfully.
+import { isWatchRequest } from '../../codecs';
+import { kubeFetch } from '../../k8s/client';
+
+export type HeaderList = [name: string, value: string][];
+
+export interface ExchangeRequest {
+  method: string;
+  /** The API path with its query string, exactly as sent to the API server: `/api/v1/pods?limit=5`. */
+  path: string;
+  /** Headers the user set (the proxy token and what the browser adds are not part of the exchange). */
+  headers: HeaderList;
+  body?: string;
+}
+
+export interface ExchangeResponse {
+  status: number;
+  statusText: string;
+  headers: HeaderList;
+  body: Uint8Array;
+  /** True when the body was cut at the console's size limit. */
+  truncated?: boolean;
+}
+
+export interface Exchange {
+  id: string;
+  context: string;
+  /** ISO 8601 time the request started. */
+  startedAt: string;
+  request: ExchangeRequest;
+  response?: ExchangeResponse;
+  /** A network failure or abort before any response. */
+  error?: string;
+  /** Milliseconds: total as the browser saw it; upstream as the proxy measured the API server (Server-Timing). */
+  timings: { totalMs?: number; upstreamMs?: number };
+  /** Bytes as transferred (before decoding Content-Encoding), when the browser tells us. */
+  wireSize?: number;
+  watch: boolean;
+  /** The user stopped a streaming response. */
+  stopped?: boolean;
+  /** Where it came from: run here, or imported from a HAR file. */
+  source: 'live' | 'har';
+}
+
+const MAX_BODY = 8 * 1024 * 1024;
+
+export function headerValue(headers: HeaderList, name: string): string | undefined {
+  const n = name.toLowerCase();
+  const all = headers.filter(([k]) => k.toLowerCase() === n).map(([, v]) => v);
+  return all.length ? all.join(', ') : undefined;
+}
+
+/** `upstream;dur=12.5, other;dur=3` → 12.5 (the proxy measures the API server's answer time). */
+export function parseServerTiming(value: string | undefined, metric = 'upstream'): number | undefined {
+  if (!value) return undefined;
+  for (const entry of value.split(',')) {
+    const [name, ...params] = entry.split(';').map((s) => s.trim());
+    if (name !== metric) continue;
+    for (const p of params) {
+      const m = /^dur=("?)([\d.]+)\1$/.exec(p);
+      if (m) return Number(m[2]);
+    }
+  }
+  return undefined;
+}
+
+export function queryOf(path: string): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(path.split('?')[1] ?? ''));
+}
+
+let seq = 0;
+export function newExchangeId(): string {
+  seq += 1;
+  return `${Date.now().toString(36)}-${seq}`;
+}
+
+export function decodeText(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Called with the exchange as it grows: once at the response head, then per received chunk. */
+  onUpdate?: (x: Exchange) => void;
+}
+
+/**
+ * Sends a request through the proxy and reads the response body incrementally, so that a watch
+ * (which the server never ends by itself) is visible as events arrive and can be stopped.
+ */
+export async function runExchange(context: string, request: ExchangeRequest, opts: RunOptions = {}): Promise<Exchange> {
+  const x: Exchange = {
+    id: newExchangeId(),
+    context,
+    startedAt: new Date().toISOString(),
+    request,
+    timings: {},
+    watch: isWatchRequest(request.path, queryOf(request.path)),
+    source: 'live',
+  };
+  const t0 = performance.now();
+  let res: Response;
+  try {
+    res = await kubeFetch({
+      context,
+      path: request.path,
+      method: request.method,
+      headers: Object.fromEntries(request.headers),
+      body: request.body !== undefined && request.body !== '' && request.method !== 'GET' && request.method !== 'HEAD' ? request.body : null,
+      signal: opts.signal,
+    });
+  } catch (e) {
+    x.error = e instanceof Error ? e.message : String(e);
+    x.stopped = opts.signal?.aborted;
+    x.timings.totalMs = performance.now() - t0;
+    return x;
+  }
+  const headers: HeaderList = [];
+  res.headers.forEach((v, k) => headers.push([k, v]));
+  x.response = { status: res.status, statusText: res.statusText, headers, body: new Uint8Array() };
+  x.timings.upstreamMs = parseServerTiming(res.headers.get('Server-Timing') ?? undefined);
+  opts.onUpdate?.({ ...x });
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  if (res.body) {
+    const reader = res.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (length + value.length > MAX_BODY) {
+          chunks.push(value.subarray(0, MAX_BODY - length));
+          length = MAX_BODY;
+          x.response.truncated = true;
+          await reader.cancel();
+          break;
+        }
+        chunks.push(value);
+        length += value.length;
+        x.response = { ...x.response, body: concat(chunks, length) };
+        if (x.watch) opts.onUpdate?.({ ...x, timings: { ...x.timings } });
+      }
+    } catch (e) {
+      if (opts.signal?.aborted) x.stopped = true;
+      else x.error = e instanceof Error ? e.message : String(e);
+    }
+  }
+  x.response = { ...x.response, body: concat(chunks, length) };
+  x.timings.totalMs = performance.now() - t0;
+  x.wireSize = wireSizeOf(res.url, res.headers.get('Content-Length'));
+  return x;
+}
+
+/** Bytes on the wire: the Resource Timing entry's encodedBodySize when there is one, else Content-Length. */
+function wireSizeOf(url: string, contentLength: string | null): number | undefined {
+  if (typeof performance !== 'undefined' && typeof performance.getEntriesByName === 'function' && url) {
+    const entries = performance.getEntriesByName(url) as PerformanceResourceTiming[];
+    const last = entries[entries.length - 1];
+    if (last && last.encodedBodySize > 0) return last.encodedBodySize;
+  }
+  return contentLength !== null ? Number(contentLength) : undefined;
+}

@@ -1,0 +1,161 @@
+// HAR 1.2 (the HTTP Archive format browser developer tools export) for console exchanges, so an
+// exchange can be attached to a bug report or loaded again for teaching. Text bodies are stored as
+// text; binary ones (protobuf, CBOR) base64-encoded, as HAR's `content.encoding` allows. Our own
+// fields start with `_`, which HAR reserves for custom data.
+import { bodyKind } from '../../codecs';
+import { decodeText, headerValue, type Exchange, type HeaderList } from './exchange';
+
+interface HarHeader {
+  name: string;
+  value: string;
+}
+
+export interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: [];
+    headers: HarHeader[];
+    queryString: HarHeader[];
+    postData?: { mimeType: string; text: string };
+    headersSize: -1;
+    bodySize: number;
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: [];
+    headers: HarHeader[];
+    content: { size: number; compression?: number; mimeType: string; text?: string; encoding?: 'base64' };
+    redirectURL: '';
+    headersSize: -1;
+    bodySize: number;
+    _error?: string;
+  };
+  cache: Record<string, never>;
+  timings: { send: number; wait: number; receive: number };
+  _context: string;
+  _apiPath: string;
+  _upstreamMs?: number;
+  _watch?: boolean;
+  _stopped?: boolean;
+}
+
+export interface Har {
+  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[] };
+}
+
+const toHarHeaders = (h: HeaderList): HarHeader[] => h.map(([name, value]) => ({ name, value }));
+
+function base64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+function fromBase64(text: string): Uint8Array {
+  const s = atob(text);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+/** `servers` maps a context to its API server URL, so that the HAR's URLs are the cluster's own. */
+export function toHar(exchanges: Exchange[], servers: Record<string, string> = {}): Har {
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'Kube API Explorer', version: '0.1.0' },
+      entries: exchanges.map((x) => {
+        const server = (servers[x.context] ?? `https://${x.context}.invalid`).replace(/\/$/, '');
+        const url = new URL(`${server}${x.request.path}`);
+        const reqType = headerValue(x.request.headers, 'Content-Type') ?? 'application/json';
+        const resType = x.response ? (headerValue(x.response.headers, 'Content-Type') ?? '') : '';
+        const body = x.response?.body ?? new Uint8Array();
+        const kind = bodyKind(resType, body.length);
+        const binary = kind === 'protobuf' || kind === 'cbor' || kind === 'binary';
+        const total = Math.max(0, Math.round(x.timings.totalMs ?? 0));
+        const wait = Math.min(total, Math.round(x.timings.upstreamMs ?? total));
+        const entry: HarEntry = {
+          startedDateTime: x.startedAt,
+          time: total,
+          request: {
+            method: x.request.method,
+            url: url.toString(),
+            httpVersion: 'HTTP/1.1',
+            cookies: [],
+            headers: toHarHeaders(x.request.headers),
+            queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+            headersSize: -1,
+            bodySize: x.request.body ? new TextEncoder().encode(x.request.body).length : 0,
+          },
+          response: {
+            status: x.response?.status ?? 0,
+            statusText: x.response?.statusText ?? '',
+            httpVersion: 'HTTP/1.1',
+            cookies: [],
+            headers: toHarHeaders(x.response?.headers ?? []),
+            content: {
+              size: body.length,
+              mimeType: resType,
+              ...(body.length ? (binary ? { text: base64(body), encoding: 'base64' as const } : { text: decodeText(body) }) : {}),
+            },
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: x.wireSize ?? body.length,
+          },
+          cache: {},
+          timings: { send: 0, wait, receive: total - wait },
+          _context: x.context,
+          _apiPath: x.request.path,
+        };
+        if (x.request.body) entry.request.postData = { mimeType: reqType, text: x.request.body };
+        if (x.error) entry.response._error = x.error;
+        if (x.response?.body && x.wireSize !== undefined && x.wireSize !== body.length) entry.response.content.compression = body.length - x.wireSize;
+        if (x.timings.upstreamMs !== undefined) entry._upstreamMs = x.timings.upstreamMs;
+        if (x.watch) entry._watch = true;
+        if (x.stopped) entry._stopped = true;
+        return entry;
+      }),
+    },
+  };
+}
+
+export class HarError extends Error {
+  override name = 'HarError';
+}
+
+/** Reads a HAR file (ours or a browser's) back into exchanges. Entries that are not API requests keep their URL path. */
+export function fromHar(input: unknown, fallbackContext: string): Exchange[] {
+  const log = (input as { log?: { entries?: unknown } } | null)?.log;
+  if (!log || !Array.isArray(log.entries)) throw new HarError('not a HAR file: no log.entries');
+  return (log.entries as Partial<HarEntry>[]).map((e, i) => {
+    if (!e.request?.method || !e.request.url) throw new HarError(`entry ${i}: request.method and request.url are required`);
+    const url = new URL(e.request.url);
+    // A browser's HAR of the explorer itself carries proxy URLs: /k8s/<context>/<api path>.
+    const proxied = /^\/k8s\/([^/]+)(\/.*)$/.exec(url.pathname);
+    const path = e._apiPath ?? (proxied ? `${proxied[2]}${url.search}` : `${url.pathname}${url.search}`);
+    const context = e._context ?? (proxied ? decodeURIComponent(proxied[1]!) : fallbackContext);
+    const content = e.response?.content;
+    const body = content?.text ? (content.encoding === 'base64' ? fromBase64(content.text) : new TextEncoder().encode(content.text)) : new Uint8Array();
+    const hdrs = (h: HarHeader[] | undefined): HeaderList => (h ?? []).filter((x) => !x.name.toLowerCase().startsWith('x-explorer-token')).map((x) => [x.name, x.value]);
+    const x: Exchange = {
+      id: `har-${i}-${Date.now().toString(36)}`,
+      context,
+      startedAt: e.startedDateTime ?? new Date(0).toISOString(),
+      request: { method: e.request.method, path, headers: hdrs(e.request.headers), ...(e.request.postData?.text ? { body: e.request.postData.text } : {}) },
+      timings: { totalMs: e.time, ...(e._upstreamMs !== undefined ? { upstreamMs: e._upstreamMs } : {}) },
+      watch: e._watch ?? false,
+      source: 'har',
+    };
+    if (e.response && e.response.status) x.response = { status: e.response.status, statusText: e.response.statusText ?? '', headers: hdrs(e.response.headers), body };
+    if (e.response?._error) x.error = e.response._error;
+    if (e.response?.bodySize !== undefined && e.response.bodySize >= 0) x.wireSize = e.response.bodySize;
+    if (e._stopped) x.stopped = true;
+    return x;
+  });
+}

@@ -19,6 +19,8 @@ export interface ProxyStats {
   upstreamOpen: number;
   /** Upstream requests started since launch. */
   upstreamTotal: number;
+  /** Mux streams currently paused because their WebSocket has too much unsent data. */
+  muxPaused: number;
 }
 
 export interface Upstream {

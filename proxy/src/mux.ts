@@ -73,6 +73,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
   const maybeResume = () => {
     if (paused.size === 0 || ws.bufferedAmount > MUX_LOW_WATER) return;
     for (const s of paused) if (!s.closed) s.response?.resume();
+    opts.stats.muxPaused -= paused.size;
     paused.clear();
     clearInterval(resumeTimer);
     resumeTimer = undefined;
@@ -136,6 +137,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
           sendFrame(s, chunk);
           if (ws.bufferedAmount > MUX_HIGH_WATER) {
             up.pause();
+            if (!paused.has(s)) opts.stats.muxPaused++;
             paused.add(s);
             // Send callbacks normally resume; the poll is a safety net should none be pending.
             resumeTimer ??= setInterval(maybeResume, 50);
@@ -207,6 +209,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
       s.upstream?.abort();
     }
     streams.clear();
+    opts.stats.muxPaused -= paused.size;
     paused.clear();
     clearInterval(resumeTimer);
   });

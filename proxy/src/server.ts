@@ -57,7 +57,7 @@ export interface ExplorerServer {
 export async function startExplorerServer(opts: ExplorerServerOptions = {}): Promise<ExplorerServer> {
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const token = randomBytes(32).toString('hex');
-  const stats: ProxyStats = { upstreamOpen: 0, upstreamTotal: 0 };
+  const stats: ProxyStats = { upstreamOpen: 0, upstreamTotal: 0, muxPaused: 0 };
   const allowExec = opts.allowExec ?? false;
 
   let controlPlane: ControlPlane | undefined;

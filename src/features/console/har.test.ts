@@ -1,0 +1,68 @@
+// HAR export and import of real exchanges, run through the real proxy against the real server.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { decodeText, type Exchange, runExchange } from './exchange';
+import { fromHar, toHar } from './har';
+
+let exchanges: Exchange[];
+
+beforeAll(async () => {
+  useRealProxy();
+  exchanges = [
+    await runExchange(TEST_CONTEXT, { method: 'GET', path: '/api/v1/namespaces?limit=2', headers: [['Accept', 'application/json']] }),
+    await runExchange(TEST_CONTEXT, {
+      method: 'POST',
+      path: '/api/v1/namespaces/default/configmaps?dryRun=All&fieldValidation=Strict',
+      headers: [['Content-Type', 'application/json']],
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'har' }, bogus: 1 }),
+    }),
+    // Protobuf: a binary body, which HAR carries base64-encoded.
+    await runExchange(TEST_CONTEXT, { method: 'GET', path: '/api/v1/namespaces/default', headers: [['Accept', 'application/vnd.kubernetes.protobuf']] }),
+  ];
+});
+
+describe('HAR', () => {
+  it('records real exchanges: statuses, Server-Timing, bodies', () => {
+    expect(exchanges.map((x) => x.response?.status)).toEqual([200, 400, 200]);
+    expect(exchanges[0]!.timings.upstreamMs).toBeGreaterThanOrEqual(0);
+    expect(JSON.parse(decodeText(exchanges[1]!.response!.body))).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+    expect(Array.from(exchanges[2]!.response!.body.subarray(0, 4))).toEqual([0x6b, 0x38, 0x73, 0x00]);
+  });
+
+  it('round-trips: exported and imported exchanges have the same requests, statuses, headers and body bytes', () => {
+    const har = toHar(exchanges, { [TEST_CONTEXT]: 'https://127.0.0.1:6443' });
+    // Through JSON text, as a file would be.
+    const back = fromHar(JSON.parse(JSON.stringify(har)), 'other');
+    expect(back).toHaveLength(exchanges.length);
+    back.forEach((b, i) => {
+      const a = exchanges[i]!;
+      expect(b.context).toBe(TEST_CONTEXT);
+      expect(b.request).toEqual(a.request);
+      expect(b.response?.status).toBe(a.response?.status);
+      expect(b.response?.headers).toEqual(a.response?.headers);
+      expect(Buffer.from(b.response!.body).equals(Buffer.from(a.response!.body))).toBe(true);
+      expect(b.source).toBe('har');
+    });
+  });
+
+  it('writes HAR 1.2 with the cluster URL, query string, postData and base64 for binary content', () => {
+    const har = toHar(exchanges, { [TEST_CONTEXT]: 'https://127.0.0.1:6443' });
+    expect(har.log.version).toBe('1.2');
+    const [get, post, proto] = har.log.entries;
+    expect(get!.request.url).toBe('https://127.0.0.1:6443/api/v1/namespaces?limit=2');
+    expect(get!.request.queryString).toEqual([{ name: 'limit', value: '2' }]);
+    expect(post!.request.postData?.mimeType).toBe('application/json');
+    expect(post!.response.content.encoding).toBeUndefined();
+    expect(proto!.response.content.encoding).toBe('base64');
+    expect(proto!.response.content.mimeType).toBe('application/vnd.kubernetes.protobuf');
+  });
+
+  it('reads a browser HAR of the explorer, taking context and path from proxy URLs', () => {
+    const har = toHar(exchanges.slice(0, 1));
+    const e = har.log.entries[0]!;
+    const browserLike = { log: { entries: [{ ...e, _context: undefined, _apiPath: undefined, request: { ...e.request, url: 'http://127.0.0.1:7780/k8s/local-viewer/api/v1/pods?limit=1' } }] } };
+    const [x] = fromHar(JSON.parse(JSON.stringify(browserLike)), 'fallback');
+    expect(x).toMatchObject({ context: 'local-viewer', request: { path: '/api/v1/pods?limit=1' } });
+    expect(() => fromHar({ nope: 1 }, 'x')).toThrow(/not a HAR file/);
+  });
+});

@@ -1,0 +1,122 @@
+// Proxy overhead against the real local control plane, direct and through the explorer in the same
+// run: latency of a small GET, and throughput of a large list.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startControlPlane } from '../proxy/cluster/controlplane';
+import { startExplorerServer } from '../proxy/src/server';
+import type { BenchResult } from './run';
+
+const SMALL_REQUESTS = 500;
+const CONFIGMAPS = 10_000;
+const CREATE_CONCURRENCY = 20;
+const LIST_REPEATS = 5;
+
+type Send = (method: string, path: string, body?: string) => Promise<{ status: number; bytes: number }>;
+
+function client(request: typeof httpRequest, base: URL, agent: HttpAgent, headers: Record<string, string>): Send {
+  return (method, path, body) =>
+    new Promise((ok, fail) => {
+      const req = request(
+        { hostname: base.hostname, port: base.port, method, path: base.pathname.replace(/\/$/, '') + path, agent, headers: { Accept: 'application/json', ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) } },
+        (res) => {
+          let bytes = 0;
+          res.on('data', (c: Buffer) => (bytes += c.length));
+          res.on('end', () => ok({ status: res.statusCode ?? 0, bytes }));
+          res.on('error', fail);
+        },
+      );
+      req.on('error', fail);
+      req.end(body);
+    });
+}
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+const ms = (x: number) => `${x.toFixed(3)} ms`;
+
+export async function run(log: (line: string) => void): Promise<BenchResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-bench-'));
+  const quiet = () => undefined;
+  // No controller manager: nothing else loads the API server while we measure.
+  const cp = await startControlPlane({ dir, controllerManager: false, log });
+  const srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: dir, log: quiet });
+  try {
+    const creds = cp.credentials('admin');
+    const directAgent = new HttpsAgent({ keepAlive: true, ca: creds.ca, cert: creds.cert, key: creds.key });
+    const proxyAgent = new HttpAgent({ keepAlive: true });
+    const direct = client(httpsRequest, new URL(cp.server), directAgent, {});
+    const proxy = client(httpRequest, new URL(`${srv.url}k8s/local-admin/`), proxyAgent, { 'X-Explorer-Token': srv.token });
+    log(`kubernetes ${cp.kubernetesVersion}, ${cp.server} direct vs ${srv.url}k8s/local-admin/ (both keep-alive)`);
+
+    // Small GET: interleaved so that both see the same server state; warm-up first.
+    const small = '/api/v1/namespaces/default';
+    for (let i = 0; i < 50; i++) {
+      await direct('GET', small);
+      await proxy('GET', small);
+    }
+    const tDirect: number[] = [];
+    const tProxy: number[] = [];
+    for (let i = 0; i < SMALL_REQUESTS; i++) {
+      for (const [send, out] of [[direct, tDirect], [proxy, tProxy]] as const) {
+        const t0 = performance.now();
+        const r = await send('GET', small);
+        out.push(performance.now() - t0);
+        if (r.status !== 200) throw new Error(`GET ${small}: ${r.status}`);
+      }
+    }
+    const p50d = percentile(tDirect, 50);
+    const p50p = percentile(tProxy, 50);
+    log(`small GET ${small} x${SMALL_REQUESTS}: direct p50 ${ms(p50d)} p90 ${ms(percentile(tDirect, 90))}; proxy p50 ${ms(p50p)} p90 ${ms(percentile(tProxy, 90))}; added p50 ${ms(p50p - p50d)}`);
+
+    // Large list.
+    const ns = 'bench';
+    await direct('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }));
+    const t0 = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CREATE_CONCURRENCY }, async () => {
+        while (next < CONFIGMAPS) {
+          const i = next++;
+          const r = await direct('POST', `/api/v1/namespaces/${ns}/configmaps`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { bench: 'true' } }, data: { index: String(i), text: 'lorem ipsum '.repeat(8) } }));
+          if (r.status !== 201) throw new Error(`create cm-${i}: ${r.status}`);
+        }
+      }),
+    );
+    log(`created ${CONFIGMAPS} ConfigMaps (${CREATE_CONCURRENCY} at a time) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    const list = `/api/v1/namespaces/${ns}/configmaps`;
+    await direct('GET', list);
+    await proxy('GET', list);
+    let dTime = 0;
+    let pTime = 0;
+    let bytes = 0;
+    for (let i = 0; i < LIST_REPEATS; i++) {
+      for (const which of ['direct', 'proxy'] as const) {
+        const t = performance.now();
+        const r = await (which === 'direct' ? direct : proxy)('GET', list);
+        const dt = performance.now() - t;
+        if (r.status !== 200) throw new Error(`GET ${list}: ${r.status}`);
+        if (which === 'direct') dTime += dt;
+        else pTime += dt;
+        bytes = r.bytes;
+      }
+    }
+    const mbps = (t: number) => ((bytes * LIST_REPEATS) / (1024 * 1024) / (t / 1000)).toFixed(1);
+    log(`large list ${list} (${CONFIGMAPS} items, ${(bytes / (1024 * 1024)).toFixed(1)} MiB JSON) x${LIST_REPEATS}: direct ${ms(dTime / LIST_REPEATS)} per list (${mbps(dTime)} MiB/s); proxy ${ms(pTime / LIST_REPEATS)} per list (${mbps(pTime)} MiB/s); time ratio proxy/direct ${(pTime / dTime).toFixed(3)}`);
+
+    directAgent.destroy();
+    proxyAgent.destroy();
+    return { name: 'proxy', ratios: { 'small GET p50 proxy/direct': p50p / p50d, 'large list time proxy/direct': pTime / dTime } };
+  } finally {
+    await srv.close();
+    await cp.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

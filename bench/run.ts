@@ -1,0 +1,22 @@
+// `npm run bench`: runs each bench module in turn and prints its ratios at the end.
+import * as proxy from './proxy';
+
+export interface BenchResult {
+  name: string;
+  /** Named ratios (lower is better unless the name says otherwise). */
+  ratios: Record<string, number>;
+}
+
+export interface BenchModule {
+  run(log: (line: string) => void): Promise<BenchResult>;
+}
+
+const modules: [string, BenchModule][] = [['proxy', proxy]];
+
+const results: BenchResult[] = [];
+for (const [name, mod] of modules) {
+  console.log(`# ${name}`);
+  results.push(await mod.run((l) => console.log(l)));
+}
+console.log('# ratios');
+for (const r of results) for (const [k, v] of Object.entries(r.ratios)) console.log(`${r.name}: ${k} = ${v.toFixed(3)}`);

@@ -1,10 +1,225 @@
-import type { Route } from '../../app/route';
+// The Lists view: one resource, listed the way the server renders it (Table), in chunks whose
+// ListMeta is shown, with selectors, a namespace scope and three representations whose response
+// sizes can be compared. Everything the view shows is addressable: its settings live in the URL.
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { hrefFor, navigate, type Route } from '../../app/route';
+import { discoveryQuery, findResource } from '../../k8s/discovery';
+import { type ListMode, ListPager, type ListRow, type PagerRequest, rowKey } from '../../k8s/lists';
+import { ErrorBox } from '../../ui/ErrorBox';
+import { ObjectView } from './ObjectView';
+import { PagesPanel } from './PagesPanel';
+import { ResourcePicker } from './ResourcePicker';
+import { type VisibleColumn, VirtualTable } from './VirtualTable';
+import './lists.css';
 
-export function ListsView({ context }: { route: Route; context: string }) {
+const MODES: { mode: ListMode; label: string; help: string }[] = [
+  { mode: 'table', label: 'Table', help: 'Accept: application/json;as=Table;v=v1;g=meta.k8s.io, application/json — the server renders the columns' },
+  { mode: 'metadata', label: 'Metadata only', help: 'Accept: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1 — metadata of each object, no spec, status or data' },
+  { mode: 'full', label: 'Full objects', help: 'Accept: application/json — every object whole' },
+];
+
+const DEFAULT_LIMIT = 500;
+
+function parseLimit(s: string | undefined): number | undefined {
+  if (s === undefined) return DEFAULT_LIMIT;
+  if (s === '0' || s === 'none') return undefined;
+  const n = Number(s);
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_LIMIT;
+}
+
+export function ListsView({ route, context }: { route: Route; context: string }) {
+  const discovery = useQuery(discoveryQuery(context));
+  const x = route.extra;
+  const mode: ListMode = x.mode === 'metadata' || x.mode === 'full' ? x.mode : 'table';
+  const limit = parseLimit(x.limit);
+  const labelSelector = x.labelSelector || undefined;
+  const fieldSelector = x.fieldSelector || undefined;
+  const wide = x.wide === '1';
+  const api = findResource(discovery.data, route.group, route.version, route.resource);
+  // Opening an object from an all-namespaces list puts the object's namespace into the route;
+  // listScope=all keeps the list itself across all namespaces meanwhile.
+  const listNamespace = x.listScope === 'all' ? undefined : route.namespace;
+
+  // Keyed on primitives, so that a discovery refetch (a new `api` object) does not restart the list.
+  const known = !!api;
+  const namespaced = api?.namespaced ?? false;
+  const request: PagerRequest | null = useMemo(() => {
+    if (!known || route.group === undefined || !route.version || !route.resource) return null;
+    const namespace = namespaced ? listNamespace : undefined;
+    return {
+      context,
+      ref: { group: route.group, version: route.version, resource: route.resource, namespace },
+      mode,
+      limit,
+      labelSelector,
+      fieldSelector,
+      // A Table row has no namespace column: across namespaces we need each object's metadata for
+      // it (and drop the rest at once); otherwise cells are all we keep.
+      includeObject: namespaced && !namespace ? 'Metadata' : 'None',
+    };
+  }, [known, namespaced, context, route.group, route.version, route.resource, listNamespace, mode, limit, labelSelector, fieldSelector]);
+
+  const pager = useMemo(() => (request ? new ListPager(request) : null), [request]);
+  const autoAll = x.load === 'all';
+  useEffect(() => {
+    if (!pager) return;
+    void pager.start().then(() => {
+      if (autoAll) void pager.loadAll();
+    });
+    return () => pager.dispose();
+    // autoAll is read at start only: toggling it later must not restart the list.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pager]);
+  const snap = useSyncExternalStore(pager?.subscribe ?? noSubscribe, pager?.getSnapshot ?? noSnapshot);
+
+  const columns: VisibleColumn[] = useMemo(() => {
+    if (!snap) return [];
+    const cols: VisibleColumn[] = snap.columns.map((def, cell) => ({ def, cell })).filter((c) => wide || c.def.priority === 0);
+    if (snap.table && request?.includeObject === 'Metadata') {
+      const nameAt = cols.findIndex((c) => c.def.format === 'name');
+      cols.splice(nameAt + 1, 0, { cell: -1, def: { name: 'Namespace', type: 'string', format: '', priority: 0, description: 'metadata.namespace, from the object metadata the server included (includeObject=Metadata)' } });
+    }
+    return cols;
+  }, [snap, wide, request?.includeObject]);
+  const hiddenWide = snap ? snap.columns.filter((c) => c.priority > 0).length : 0;
+
+  const open = (row: ListRow) => {
+    const acrossNamespaces = !!row.namespace && !listNamespace;
+    navigate({ name: row.name, namespace: row.namespace ?? route.namespace, extra: acrossNamespaces ? { listScope: 'all' } : {} });
+  };
+  const linkFor = (row: ListRow) => hrefFor({ name: row.name, namespace: row.namespace ?? route.namespace, extra: row.namespace && !listNamespace ? { listScope: 'all' } : {} }, true);
+  const closeTo = { name: undefined, namespace: listNamespace, extra: { listScope: '' } };
+
+  const setExtra = (extra: Record<string, string>) => navigate({ extra }, { replace: true });
+
   return (
-    <section>
-      <h2>lists</h2>
-      <p className="muted">Not built yet (context {context}).</p>
+    <section className="lists-view">
+      <div className="lists-toolbar">
+        <ResourcePicker
+          context={context}
+          value={route}
+          onPick={(r) => navigate({ group: r.group, version: r.version, resource: r.resource, name: undefined, extra: { listScope: '' } })}
+        />
+        <fieldset className="lists-modes">
+          <legend className="sr-only">Representation</legend>
+          {MODES.map((m) => (
+            <label key={m.mode} title={m.help}>
+              <input type="radio" name="lists-mode" checked={mode === m.mode} onChange={() => setExtra({ mode: m.mode === 'table' ? '' : m.mode })} /> {m.label}
+            </label>
+          ))}
+        </fieldset>
+        <label className="check" title="Columns with priority > 0, like kubectl -o wide">
+          <input type="checkbox" checked={wide} onChange={(e) => setExtra({ wide: e.target.checked ? '1' : '' })} disabled={mode !== 'table'} /> Wide
+          {hiddenWide > 0 && !wide ? <span className="muted small"> (+{hiddenWide})</span> : null}
+        </label>
+      </div>
+      <QueryForm
+        key={`${x.limit ?? ''}|${labelSelector ?? ''}|${fieldSelector ?? ''}`}
+        limit={limit}
+        labelSelector={labelSelector ?? ''}
+        fieldSelector={fieldSelector ?? ''}
+        onApply={(q) => setExtra({ limit: q.limit === String(DEFAULT_LIMIT) ? '' : q.limit, labelSelector: q.labelSelector, fieldSelector: q.fieldSelector })}
+      />
+
+      {discovery.error ? <ErrorBox error={discovery.error} title="Discovery failed" /> : null}
+      {!route.resource ? (
+        <p className="muted">Pick a resource to list.</p>
+      ) : discovery.data && !api ? (
+        <p role="alert">
+          {route.resource} ({route.group ? `${route.group}/` : ''}
+          {route.version}) is not served by this cluster.
+        </p>
+      ) : api && !api.verbs.includes('list') ? (
+        <p role="alert">{api.resource} does not support the list verb.</p>
+      ) : !snap || !request ? (
+        <p className="muted">Loading discovery…</p>
+      ) : (
+        <>
+          <p className="lists-request small">
+            <code>
+              GET {snap.pages[0]?.path.replace(/([?&])continue=[^&]*/, '$1') ?? '…'}
+            </code>{' '}
+            <span className="muted">Accept: {snap.accept ?? MODES.find((m) => m.mode === mode)!.help.split(' — ')[0]!.replace('Accept: ', '')}</span>
+            {!api?.namespaced && route.namespace ? <span className="muted"> — cluster-scoped: the namespace does not apply</span> : null}
+          </p>
+          {mode === 'table' && snap.pages.length > 0 && !snap.table && (
+            <p className="lists-notice" role="note">
+              The server did not render a Table for this resource (it answered with {snap.kind}), so generic columns are shown: name, namespace and creation time.
+            </p>
+          )}
+          <PagesPanel
+            snap={snap}
+            hasSelector={!!(labelSelector || fieldSelector)}
+            onNext={() => void pager!.next()}
+            onAll={() => void pager!.loadAll()}
+            onStop={() => pager!.stopAll()}
+            onRestart={() => void pager!.start()}
+            onContinueInconsistently={() => void pager!.continueInconsistently()}
+          />
+          {snap.error ? <ErrorBox error={snap.error} title="List failed" /> : null}
+          {mode !== 'table' && snap.sample !== undefined && (
+            <details className="lists-sample">
+              <summary>First item as received ({snap.kind})</summary>
+              <pre aria-label="First item as received">{JSON.stringify(snap.sample, null, 2)}</pre>
+            </details>
+          )}
+          <div className={route.name ? 'lists-split' : undefined}>
+            <VirtualTable
+              label={`${api?.kind ?? route.resource} list`}
+              columns={columns}
+              rows={pager!.rows}
+              rowCount={snap.rowCount}
+              selectedKey={route.name ? rowKey({ name: route.name, namespace: listNamespace ? undefined : route.namespace, cells: [] }) : undefined}
+              linkFor={linkFor}
+              onOpen={open}
+            />
+            {route.name && api && (
+              <ObjectView
+                key={`${route.namespace}/${route.name}`}
+                context={context}
+                objRef={{ group: api.group, version: api.version, resource: api.resource, namespace: api.namespaced ? route.namespace : undefined, name: route.name }}
+                format={x.format === 'json' ? 'json' : 'yaml'}
+                showManagedFields={x.managedFields === 'show'}
+                closeHref={hrefFor(closeTo, true)}
+                onClose={() => navigate(closeTo)}
+              />
+            )}
+          </div>
+        </>
+      )}
     </section>
+  );
+}
+
+const noSubscribe = () => () => {};
+const noSnapshot = () => null;
+
+function QueryForm({ limit, labelSelector, fieldSelector, onApply }: { limit: number | undefined; labelSelector: string; fieldSelector: string; onApply: (q: { limit: string; labelSelector: string; fieldSelector: string }) => void }) {
+  const [l, setL] = useState(limit === undefined ? '0' : String(limit));
+  const [ls, setLs] = useState(labelSelector);
+  const [fs, setFs] = useState(fieldSelector);
+  return (
+    <form
+      className="lists-query"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply({ limit: l.trim() || String(DEFAULT_LIMIT), labelSelector: ls.trim(), fieldSelector: fs.trim() });
+      }}
+    >
+      <label>
+        Page size (limit)
+        <input type="number" min={0} value={l} onChange={(e) => setL(e.target.value)} title="0: no limit, the whole list in one response" />
+      </label>
+      <label>
+        Label selector
+        <input value={ls} onChange={(e) => setLs(e.target.value)} placeholder="app=web,tier!=db" />
+      </label>
+      <label>
+        Field selector
+        <input value={fs} onChange={(e) => setFs(e.target.value)} placeholder="metadata.name!=x" />
+      </label>
+      <button type="submit">Apply</button>
+    </form>
   );
 }

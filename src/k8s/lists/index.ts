@@ -1,3 +1,4 @@
 export * from './types';
 export * from './continueToken';
 export * from './listClient';
+export * from './pager';

@@ -1,0 +1,144 @@
+// One object, as the server returns it on GET, with the metadata that matters when reading a list:
+// resourceVersion, uid, generation, owner references, finalizers. managedFields are hidden unless
+// asked for: they are often larger than the rest of the object.
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { stringify } from 'yaml';
+import { hrefFor, navigate } from '../../app/route';
+import { kubeJson } from '../../k8s/client';
+import { type ResourceRef, resourcePath } from '../../k8s/paths';
+import { ErrorBox } from '../../ui/ErrorBox';
+
+interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    generation?: number;
+    creationTimestamp?: string;
+    deletionTimestamp?: string;
+    ownerReferences?: OwnerReference[];
+    finalizers?: string[];
+    managedFields?: unknown[];
+  };
+  [k: string]: unknown;
+}
+
+export const objectQuery = (context: string, ref: ResourceRef) =>
+  queryOptions({
+    queryKey: ['k8s', context, 'object', ref.group, ref.version, ref.resource, ref.namespace ?? '', ref.name ?? ''],
+    queryFn: ({ signal }) => kubeJson<KubeObject>({ context, path: resourcePath(ref), signal }),
+  });
+
+export function ObjectView({
+  context,
+  objRef,
+  format,
+  showManagedFields,
+  closeHref,
+  onClose,
+}: {
+  context: string;
+  objRef: ResourceRef;
+  format: 'yaml' | 'json';
+  showManagedFields: boolean;
+  closeHref: string;
+  onClose: () => void;
+}) {
+  const q = useQuery(objectQuery(context, objRef));
+  const obj = q.data;
+  const m = obj?.metadata;
+  const shown = obj && !showManagedFields && m?.managedFields ? { ...obj, metadata: { ...m, managedFields: undefined } } : obj;
+  const text = shown ? (format === 'json' ? JSON.stringify(shown, null, 2) : stringify(shown)) : '';
+  const target = { group: objRef.group, version: objRef.version, resource: objRef.resource, namespace: objRef.namespace, name: objRef.name };
+
+  return (
+    <aside className="lists-object" aria-label={`Object ${objRef.name}`}>
+      <header className="lists-object-head">
+        <h3>
+          {obj?.kind ?? objRef.resource} {objRef.namespace ? `${objRef.namespace}/` : ''}
+          {objRef.name}
+        </h3>
+        <a
+          href={closeHref}
+          onClick={(e) => {
+            if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+            e.preventDefault();
+            onClose();
+          }}
+        >
+          Close
+        </a>
+      </header>
+      <nav className="lists-object-links" aria-label="Object actions">
+        <a href={hrefFor({ view: 'watch', ...target })}>Watch it</a>
+        <a href={hrefFor({ view: 'edit', ...target })}>Edit it</a>
+        <a href={hrefFor({ view: 'ownership', ...target })}>Who owns its fields</a>
+      </nav>
+      {q.error ? <ErrorBox error={q.error} title="GET failed" /> : null}
+      {q.isLoading && <p className="muted">Loading…</p>}
+      {m && (
+        <dl className="kv small">
+          <dt>resourceVersion</dt>
+          <dd>{m.resourceVersion}</dd>
+          <dt>uid</dt>
+          <dd>{m.uid}</dd>
+          <dt>generation</dt>
+          <dd>{m.generation ?? <span className="muted">not set (this resource does not track generation)</span>}</dd>
+          <dt>created</dt>
+          <dd>{m.creationTimestamp}</dd>
+          {m.deletionTimestamp && (
+            <>
+              <dt>deleting since</dt>
+              <dd>{m.deletionTimestamp}</dd>
+            </>
+          )}
+          <dt>owner references</dt>
+          <dd>
+            {m.ownerReferences?.length ? (
+              <ul>
+                {m.ownerReferences.map((o) => (
+                  <li key={o.uid}>
+                    {o.kind} {o.name} <span className="muted">({o.apiVersion}{o.controller ? ', controller' : ''})</span>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <span className="muted">none</span>
+            )}
+          </dd>
+          <dt>finalizers</dt>
+          <dd>{m.finalizers?.length ? m.finalizers.join(', ') : <span className="muted">none</span>}</dd>
+        </dl>
+      )}
+      <div className="lists-pagebar">
+        <label>
+          <input type="radio" name="lists-format" checked={format === 'yaml'} onChange={() => navigate({ extra: { format: 'yaml' } }, { replace: true })} /> YAML
+        </label>
+        <label>
+          <input type="radio" name="lists-format" checked={format === 'json'} onChange={() => navigate({ extra: { format: 'json' } }, { replace: true })} /> JSON
+        </label>
+        <label>
+          <input type="checkbox" checked={showManagedFields} onChange={(e) => navigate({ extra: { managedFields: e.target.checked ? 'show' : '' } }, { replace: true })} /> Show managedFields
+          {m?.managedFields && !showManagedFields ? <span className="muted small"> ({m.managedFields.length} entries hidden)</span> : null}
+        </label>
+      </div>
+      {obj && (
+        <pre className="lists-object-text" aria-label="Object text">
+          {text}
+        </pre>
+      )}
+    </aside>
+  );
+}

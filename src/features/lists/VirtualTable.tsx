@@ -1,0 +1,102 @@
+// Rows are virtualized: only the rows in view (plus a few) exist in the DOM, every row has the same
+// height so nothing is measured, and a row's render is a fixed amount of work whatever the list size.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import type { ListRow, TableColumnDefinition } from '../../k8s/lists';
+import { cellText } from './format';
+
+const ROW_HEIGHT = 28;
+
+export interface VisibleColumn {
+  def: TableColumnDefinition;
+  /** Index into the row's cells; -1 for the namespace column we add across namespaces. */
+  cell: number;
+}
+
+export function VirtualTable({
+  label,
+  columns,
+  rows,
+  rowCount,
+  selectedKey,
+  linkFor,
+  onOpen,
+}: {
+  label: string;
+  columns: VisibleColumn[];
+  rows: ListRow[];
+  /** How many of `rows` to show; the array grows in place as chunks arrive. */
+  rowCount: number;
+  selectedKey?: string;
+  linkFor: (row: ListRow) => string;
+  onOpen: (row: ListRow) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rowCount,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const template = columns.map((c) => (c.def.format === 'name' ? 'minmax(14rem, 2fr)' : 'minmax(6rem, 1fr)')).join(' ');
+  const now = Date.now();
+
+  return (
+    <div className="lists-table" role="table" aria-label={label} aria-rowcount={rowCount + 1}>
+      <div role="rowgroup" className="lists-thead">
+        <div role="row" aria-rowindex={1} className="lists-row" style={{ gridTemplateColumns: template }}>
+          {columns.map((c) => (
+            <div role="columnheader" key={`${c.cell}:${c.def.name}`} title={c.def.description || undefined} className={c.def.priority > 0 ? 'wide-col' : undefined}>
+              {c.def.name}
+              {c.def.description && <span className="help" aria-hidden="true">?</span>}
+            </div>
+          ))}
+        </div>
+      </div>
+      <div ref={scrollRef} className="lists-scroll" data-testid="lists-scroll">
+        <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rows[v.index]!;
+            const key = row.namespace ? `${row.namespace}/${row.name}` : row.name;
+            return (
+              <div
+                role="row"
+                key={key + v.index}
+                aria-rowindex={v.index + 2}
+                aria-selected={selectedKey === key || undefined}
+                className="lists-row"
+                style={{ gridTemplateColumns: template, transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
+              >
+                {columns.map((c) => {
+                  const value = c.cell < 0 ? row.namespace : row.cells[c.cell];
+                  const { text, title } = cellText(value, c.def.type, now);
+                  if (c.def.format === 'name') {
+                    return (
+                      <div role="cell" key={c.cell}>
+                        <a
+                          href={linkFor(row)}
+                          onClick={(e) => {
+                            if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+                            e.preventDefault();
+                            onOpen(row);
+                          }}
+                        >
+                          {text}
+                        </a>
+                      </div>
+                    );
+                  }
+                  return (
+                    <div role="cell" key={c.cell} title={title ?? text}>
+                      {text}
+                    </div>
+                  );
+                })}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+// Walks a chunked list one page at a time and keeps what was shown: rows (cells and coordinates
+// only) and, per page, the ListMeta the server sent. No React: the view subscribes to snapshots.
+//
+// Server behaviour relied on (API concepts, "Retrieving large results sets in chunks"):
+// - every chunk of one list is served at the first chunk's resourceVersion;
+// - a continue token outlives its resourceVersion only until etcd compacts it; then the server
+//   answers 410 Expired, and the Status's metadata.continue lets the client read the remainder
+//   at a newer resourceVersion (inconsistently) instead of starting again.
+import { KubeApiError } from '../client';
+import { decodeContinueToken, type DecodedContinueToken } from './continueToken';
+import { fetchListPage, type ListPageRequest, type ListRow, rowKey } from './listClient';
+import type { TableColumnDefinition } from './types';
+
+export interface PageInfo {
+  /** 1-based. */
+  index: number;
+  items: number;
+  resourceVersion?: string;
+  remainingItemCount?: number;
+  continue?: string;
+  decoded: DecodedContinueToken | null;
+  bytes: number;
+  path: string;
+  /** Requested with the token a 410 Expired handed out: not part of the first chunk's snapshot. */
+  inconsistent: boolean;
+}
+
+export interface Expired {
+  error: KubeApiError;
+  /** The Status's metadata.continue, when the server gave one. */
+  token?: string;
+}
+
+export interface PagerSnapshot {
+  loading: boolean;
+  loadingAll: boolean;
+  pages: PageInfo[];
+  rowCount: number;
+  /** Rows whose namespace/name was already shown (a list served consistently has none). */
+  duplicates: number;
+  columns: TableColumnDefinition[];
+  kind?: string;
+  table: boolean;
+  accept?: string;
+  sample?: unknown;
+  error?: unknown;
+  expired?: Expired;
+  /** True when the last page had no continue token. */
+  done: boolean;
+  totalBytes: number;
+}
+
+const EMPTY: PagerSnapshot = { loading: false, loadingAll: false, pages: [], rowCount: 0, duplicates: 0, columns: [], table: false, done: false, totalBytes: 0 };
+
+export type PagerRequest = Omit<ListPageRequest, 'continueToken' | 'signal'>;
+
+export class ListPager {
+  /** Append-only between resets; read it by index for the rows the snapshot counts. */
+  rows: ListRow[] = [];
+  private keys = new Set<string>();
+  private snap: PagerSnapshot = EMPTY;
+  private listeners = new Set<() => void>();
+  private abort = new AbortController();
+  private inflight: Promise<void> | null = null;
+
+  constructor(readonly request: PagerRequest) {}
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  getSnapshot = (): PagerSnapshot => this.snap;
+
+  private set(patch: Partial<PagerSnapshot>): void {
+    this.snap = { ...this.snap, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  /** (Re)starts from the first chunk, dropping what was loaded. */
+  start(): Promise<void> {
+    this.abort.abort();
+    this.abort = new AbortController();
+    this.inflight = null;
+    this.rows = [];
+    this.keys = new Set();
+    this.snap = EMPTY;
+    return this.fetch(undefined, false);
+  }
+
+  dispose(): void {
+    this.abort.abort();
+  }
+
+  /** The next chunk, if there is one and nothing is loading. */
+  next(): Promise<void> {
+    const last = this.snap.pages.at(-1);
+    // A chunk already on its way: wait for it rather than ask twice (load-all relies on this).
+    if (this.inflight) return this.inflight;
+    if (!last?.continue || this.snap.expired) return Promise.resolve();
+    return this.fetch(last.continue, last.inconsistent);
+  }
+
+  /** Every remaining chunk, one after the other (each token comes from the previous answer). */
+  async loadAll(): Promise<void> {
+    if (this.snap.loadingAll) return;
+    const signal = this.abort.signal;
+    this.set({ loadingAll: true });
+    try {
+      while (!signal.aborted && !this.snap.expired && !this.snap.error && this.snap.pages.at(-1)?.continue) await this.next();
+    } finally {
+      if (!signal.aborted) this.set({ loadingAll: false });
+    }
+  }
+
+  /** Stops a load-all after the chunk in flight. */
+  stopAll(): void {
+    this.set({ loadingAll: false });
+    this.abort.abort();
+    this.abort = new AbortController();
+    this.inflight = null;
+    this.set({ loading: false });
+  }
+
+  /** After a 410: read the rest with the server's token, at a newer resourceVersion. */
+  continueInconsistently(): Promise<void> {
+    const token = this.snap.expired?.token;
+    if (!token) return Promise.resolve();
+    this.set({ expired: undefined });
+    return this.fetch(token, true);
+  }
+
+  private fetch(token: string | undefined, inconsistent: boolean): Promise<void> {
+    const p = this.fetchPage(token, inconsistent).finally(() => {
+      if (this.inflight === p) this.inflight = null;
+    });
+    this.inflight = p;
+    return p;
+  }
+
+  private async fetchPage(token: string | undefined, inconsistent: boolean): Promise<void> {
+    const signal = this.abort.signal;
+    this.set({ loading: true, error: undefined });
+    try {
+      const page = await fetchListPage({ ...this.request, continueToken: token, signal });
+      if (signal.aborted) return;
+      let dup = 0;
+      for (const r of page.rows) {
+        const k = rowKey(r);
+        if (this.keys.has(k)) dup++;
+        else this.keys.add(k);
+        this.rows.push(r);
+      }
+      const info: PageInfo = {
+        index: this.snap.pages.length + 1,
+        items: page.rows.length,
+        resourceVersion: page.metadata.resourceVersion,
+        remainingItemCount: page.metadata.remainingItemCount,
+        continue: page.metadata.continue || undefined,
+        decoded: decodeContinueToken(page.metadata.continue),
+        bytes: page.bytes,
+        path: page.path,
+        inconsistent,
+      };
+      this.set({
+        loading: false,
+        pages: [...this.snap.pages, info],
+        rowCount: this.rows.length,
+        duplicates: this.snap.duplicates + dup,
+        // Column definitions come with every chunk; the first chunk's stand for the list.
+        columns: this.snap.pages.length === 0 ? page.columns : this.snap.columns,
+        kind: page.kind,
+        table: page.table,
+        accept: page.accept,
+        sample: this.snap.sample ?? page.sample,
+        done: !info.continue,
+        totalBytes: this.snap.totalBytes + page.bytes,
+      });
+    } catch (e) {
+      if (signal.aborted) return;
+      if (e instanceof KubeApiError && e.code === 410 && token) {
+        this.set({ loading: false, loadingAll: false, expired: { error: e, token: e.status.metadata?.continue || undefined } });
+      } else {
+        this.set({ loading: false, loadingAll: false, error: e });
+      }
+    }
+  }
+}

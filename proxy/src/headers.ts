@@ -79,7 +79,9 @@ export function toHeaderObject(pairs: readonly [string, string][]): Record<strin
 export function securityHeaders(port: number): Record<string, string> {
   // connect-src: 'self' covers same-origin ws: in CSP3 browsers; the explicit ws:// origins cover the
   // rest (the mux at /proxy/mux and Vite's HMR socket in --dev) without allowing ws: anywhere.
-  const ws = ['localhost', '127.0.0.1', '[::1]'].map((h) => `ws://${h}:${port}`).join(' ');
+  // No [::1] here: CSP host sources cannot be IPv6 literals (Chrome ignores the entry and warns),
+  // and the proxy listens on 127.0.0.1 only.
+  const ws = ['localhost', '127.0.0.1'].map((h) => `ws://${h}:${port}`).join(' ');
   return {
     'content-security-policy': [
       "default-src 'self'",

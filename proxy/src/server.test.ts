@@ -387,6 +387,20 @@ describe('refusals', () => {
     expect(res.status).toBe(400);
   });
 
+  it('with allowExec, lets subresources such as pod proxy reach the server', async () => {
+    const open = await startExplorerServer({ port: 0, kubeconfigPath: cluster.kubeconfig, staticDir, log: () => undefined, allowExec: true });
+    try {
+      const res = await raw(open.port, { path: `/k8s/local-admin/api/v1/namespaces/${ns}/pods/none/proxy/`, headers: { 'X-Explorer-Token': open.token } });
+      expect(res.status).toBe(404);
+      expect(res.headers['x-explorer-proxy-error']).toBeUndefined();
+      expect(json(res).details).toMatchObject({ name: 'none', kind: 'pods' });
+      // Path normalization still applies.
+      expect((await raw(open.port, { path: '/k8s/local-admin/api/v1/namespaces/x/pods/../../nodes/n/proxy', headers: { 'X-Explorer-Token': open.token } })).status).toBe(400);
+    } finally {
+      await open.close();
+    }
+  });
+
   it('lets the server, not the proxy, decide on ordinary writes to names like exec or proxy', async () => {
     const res = await viaProxy({ path: `/k8s/local-admin/api/v1/namespaces/${ns}/configmaps/proxy` });
     expect(res.status).toBe(404);
@@ -402,7 +416,7 @@ describe('the page', () => {
     expect(res.body.toString()).not.toContain('__EXPLORER_TOKEN__');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['content-security-policy']).toBe(
-      `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self' ws://localhost:${srv.port} ws://127.0.0.1:${srv.port} ws://[::1]:${srv.port}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
+      `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self' ws://localhost:${srv.port} ws://127.0.0.1:${srv.port}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
     );
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');

@@ -72,7 +72,10 @@ export async function ensureBuilt(root: string, outDir: string, log: (l: string)
   if (built && built >= Math.max(...sources)) return;
   log(built ? 'The explorer sources changed since the last build: running vite build...' : 'No build of the explorer yet: running vite build...');
   const { build } = await import('vite');
-  await build({ root, logLevel: 'warn', build: { outDir } });
+  const started = Date.now();
+  // 'error': bundler notices about dependencies ("use client" directives) are not the user's business here.
+  await build({ root, logLevel: 'error', build: { outDir } });
+  log(`Built the explorer into ${outDir} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
 /** Serves built files from `dir`; unknown extension-less paths get index.html (client routes). */

@@ -159,7 +159,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
           />
           {snap.error ? <ErrorBox error={snap.error} title="List failed" /> : null}
           {mode !== 'table' && snap.sample !== undefined && (
-            <details className="lists-sample">
+            <details className="lists-sample" key={mode}>
               <summary>First item as received ({snap.kind})</summary>
               <pre aria-label="First item as received">{JSON.stringify(snap.sample, null, 2)}</pre>
             </details>

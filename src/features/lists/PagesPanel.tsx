@@ -37,7 +37,7 @@ export function PagesPanel({
     <section className="lists-pages" aria-label="Pages">
       <div className="lists-pagebar">
         <span role="status" aria-live="polite">
-          {snap.rowCount.toLocaleString()} rows in {snap.pages.length} {snap.pages.length === 1 ? 'page' : 'pages'}
+          {snap.rowCount.toLocaleString()} {snap.rowCount === 1 ? 'row' : 'rows'} in {snap.pages.length} {snap.pages.length === 1 ? 'page' : 'pages'}
           {snap.done ? ', list complete' : more ? ', more on the server' : ''}
           {snap.loading ? ' — loading…' : ''}
         </span>
@@ -58,7 +58,7 @@ export function PagesPanel({
         </button>
         {snap.pages.length > 0 && (
           <span className="muted small">
-            response size {formatBytes(snap.totalBytes)}
+            response size {formatBytes(snap.totalBytes)} ({snap.totalBytes.toLocaleString('en-US')} bytes)
             {snap.rowCount > 0 && `, ${formatBytes(Math.round(snap.totalBytes / snap.rowCount))} per item`}
           </span>
         )}
@@ -66,7 +66,7 @@ export function PagesPanel({
       </div>
 
       {snap.expired && (
-        <div className="lists-expired">
+        <section className="lists-expired" aria-label="Expired continue token">
           <StatusView status={snap.expired.error.status} />
           <p className="small">
             The continue token outlived the data it points into: etcd compacted the revision the list is pinned to. Either start the list again, or read the rest with the token this 410
@@ -81,7 +81,7 @@ export function PagesPanel({
             </button>
             {snap.expired.token && <code className="token" title={snap.expired.token}>{snap.expired.token}</code>}
           </div>
-        </div>
+        </section>
       )}
 
       {snap.pages.length > 0 && (

@@ -1,10 +1,200 @@
-import type { Route } from '../../app/route';
+// Discovery: every group, version and resource the server serves (aggregated discovery, or the
+// legacy documents on older servers), filterable; for the chosen resource its facts, what the
+// current user may do with it, deprecation signals and its OpenAPI schema.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { hrefFor, navigate, type Route } from '../../app/route';
+import { type ApiResource, discoveryQuery, findResource } from '../../k8s/discovery';
+import { apiVersionOf, resourcePath } from '../../k8s/paths';
+import { ErrorBox } from '../../ui/ErrorBox';
+import { draftToExtra } from '../console/draft';
+import { AccessPanel } from './AccessPanel';
+import { DeprecationPanel } from './DeprecationPanel';
+import { matchesResource } from './filter';
+import { SchemaPanel } from './SchemaPanel';
 
-export function DiscoveryView({ context }: { route: Route; context: string }) {
+function gvLabel(group: string, version: string) {
+  return group ? `${group}/${version}` : `core ${version}`;
+}
+
+export function DiscoveryView({ route, context }: { route: Route; context: string }) {
+  const qc = useQueryClient();
+  const d = useQuery(discoveryQuery(context));
+  const filter = route.extra.filter ?? '';
+  const filterRef = useRef<HTMLInputElement>(null);
+  const selected = findResource(d.data, route.group, route.version, route.resource);
+
+  // "/" focuses the filter, as in many list UIs.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (e.key === '/' && !(t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable))) {
+        e.preventDefault();
+        filterRef.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const select = (r: ApiResource) => ({ group: r.group, version: r.version, resource: r.resource, extra: (filter ? { filter } : {}) as Record<string, string> });
+
   return (
-    <section>
-      <h2>discovery</h2>
-      <p className="muted">Not built yet (context {context}).</p>
+    <section aria-label="Discovery">
+      <div className="split">
+        <div className="panel stack">
+          <div className="row">
+            <input
+              ref={filterRef}
+              type="search"
+              aria-label="Filter resources"
+              placeholder="Filter: name, short name, kind, category  (/)"
+              value={filter}
+              style={{ flex: 1 }}
+              onChange={(e) => navigate({ extra: { filter: e.target.value } }, { replace: true })}
+            />
+            <button
+              type="button"
+              onClick={() => {
+                void qc.invalidateQueries({ queryKey: ['k8s', context, 'discovery'] });
+                void qc.invalidateQueries({ queryKey: ['k8s', context, 'openapi', 'index'] });
+              }}
+            >
+              Refresh
+            </button>
+          </div>
+          {d.data && (
+            <p className="muted small">
+              {d.data.source === 'aggregated' ? 'Aggregated discovery (apidiscovery.k8s.io/v2, two requests: /api and /apis)' : 'Legacy discovery (one request per group version)'}
+              {d.isFetching && ' · refreshing…'}
+            </p>
+          )}
+          {d.error && <ErrorBox error={d.error} title="Discovery failed" />}
+          {d.isLoading && <p className="muted">Reading discovery…</p>}
+          <nav className="scroll" aria-label="API resources">
+            {d.data?.groups.map((g) =>
+              g.versions.map((v) => {
+                const rs = v.resources.filter((r) => matchesResource(r, filter));
+                if (!rs.length) return null;
+                return (
+                  <section key={`${g.name}/${v.version}`} aria-label={gvLabel(g.name, v.version)}>
+                    <h4 className="row">
+                      <span>{gvLabel(g.name, v.version)}</span>
+                      {v.version === g.preferredVersion && g.versions.length > 1 && <span className="badge ok">preferred</span>}
+                      {v.freshness === 'Stale' && (
+                        <span className="badge warn" title="an aggregated API server did not answer; this list may be out of date">
+                          stale
+                        </span>
+                      )}
+                    </h4>
+                    <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+                      {rs.map((r) => {
+                        const isSel = selected === r;
+                        return (
+                          <li key={r.resource}>
+                            <a
+                              className={`listbtn${isSel ? ' selected' : ''}`}
+                              aria-current={isSel ? 'true' : undefined}
+                              href={hrefFor(select(r), false)}
+                              onClick={(e) => {
+                                if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+                                e.preventDefault();
+                                navigate(select(r), { keepExtra: false });
+                              }}
+                            >
+                              <code>{r.resource}</code> <span className="muted small">{r.kind}</span>
+                            </a>
+                          </li>
+                        );
+                      })}
+                    </ul>
+                  </section>
+                );
+              }),
+            )}
+          </nav>
+        </div>
+        <div className="panel stack">
+          {selected ? (
+            <ResourceDetails context={context} resource={selected} route={route} />
+          ) : route.resource && d.data ? (
+            <p className="muted">
+              The server does not serve {route.resource} in {gvLabel(route.group ?? '', route.version ?? '')} (any more?). Press Refresh if it was just created.
+            </p>
+          ) : (
+            <p className="muted">Choose a resource to see its verbs, what you may do with it, and its schema.</p>
+          )}
+        </div>
+      </div>
     </section>
+  );
+}
+
+function ResourceDetails({ context, resource: r, route }: { context: string; resource: ApiResource; route: Route }) {
+  const ns = r.namespaced ? route.namespace : undefined;
+  const listPath = resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: ns });
+  const consoleExtra = draftToExtra({ method: 'GET', path: listPath, params: [['limit', '20']], headers: [['Accept', 'application/json']], body: '' });
+  return (
+    <article aria-label={`Resource ${r.resource}`}>
+      <h2>
+        {r.resource} <span className="muted small">{apiVersionOf(r.group, r.version)}</span>
+      </h2>
+      <dl className="kv" aria-label="Resource facts">
+        <dt>kind</dt>
+        <dd>{r.kind}</dd>
+        <dt>scope</dt>
+        <dd>{r.namespaced ? 'Namespaced' : 'Cluster'}</dd>
+        <dt>singular</dt>
+        <dd>{r.singular || '—'}</dd>
+        <dt>verbs</dt>
+        <dd aria-label="Verbs">
+          {r.verbs.map((v) => (
+            <span className="badge" key={v}>
+              {v}
+            </span>
+          ))}
+        </dd>
+        <dt>short names</dt>
+        <dd>{r.shortNames.join(', ') || '—'}</dd>
+        <dt>categories</dt>
+        <dd>{r.categories.join(', ') || '—'}</dd>
+        <dt>path</dt>
+        <dd>
+          <code>{listPath}</code>{' '}
+          <a href={hrefFor({ view: 'console', extra: consoleExtra })} onClick={(e) => {
+            if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+            e.preventDefault();
+            navigate({ view: 'console', extra: consoleExtra }, { keepExtra: false });
+          }}>
+            Open in the console
+          </a>
+        </dd>
+      </dl>
+      {r.subresources.length > 0 && (
+        <table className="grid small" aria-label="Subresources">
+          <thead>
+            <tr>
+              <th>subresource</th>
+              <th>kind</th>
+              <th>verbs</th>
+            </tr>
+          </thead>
+          <tbody>
+            {r.subresources.map((s) => (
+              <tr key={s.name}>
+                <td>
+                  <code>{s.name}</code>
+                </td>
+                <td>{s.kind}</td>
+                <td>{s.verbs.join(', ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <DeprecationPanel context={context} resource={r} namespace={ns} />
+      <AccessPanel context={context} resource={r} namespace={ns} />
+      <SchemaPanel context={context} resource={r} fieldPath={route.extra.field ?? ''} />
+    </article>
   );
 }

@@ -1,0 +1,187 @@
+// The exchange inspector: status line, warnings, timing and sizes, every response header (the
+// ones the API server adds explained), and the body rendered for its media type.
+import { useMemo, useState } from 'react';
+import { bodyKind, mediaParams, parseJson, parseWarningHeader, parseYaml, prettyJson, toYaml } from '../../codecs';
+import { isStatus, type Status } from '../../k8s/client';
+import { StatusView } from '../../ui/ErrorBox';
+import { HexView } from '../../ui/HexView';
+import { JsonTree } from '../../ui/JsonTree';
+import { WarningList } from '../../ui/WarningList';
+import { decodeText, type Exchange, headerValue } from './exchange';
+
+/** What the headers the API server (and our proxy) add mean. */
+const HEADER_NOTES: Record<string, string> = {
+  'audit-id': 'the ID of this request in the API server’s audit log; quote it when asking an administrator',
+  'content-type': 'the media type the server chose from the Accept header',
+  'content-encoding': 'the body was compressed on the wire (the server compresses large responses when the client accepts gzip); shown here decoded',
+  'content-length': 'body size in bytes, as sent',
+  'cache-control': 'API responses are not to be cached by shared caches',
+  'x-kubernetes-pf-flowschema-uid': 'API Priority and Fairness: UID of the FlowSchema that classified this request',
+  'x-kubernetes-pf-prioritylevel-uid': 'API Priority and Fairness: UID of the PriorityLevelConfiguration whose queues it went through',
+  warning: 'a problem the server accepted anyway (deprecated API, unknown field, admission warning): see above',
+  'server-timing': 'added by the explorer’s proxy: how long the API server took to answer (upstream)',
+  'x-explorer-proxy-error': 'the explorer’s proxy made this response, not the API server',
+  'retry-after': 'seconds to wait before retrying (429 from API Priority and Fairness, or 503)',
+  etag: 'version tag of the representation; send it back in If-None-Match to get 304 if unchanged',
+  date: 'when the response was generated',
+};
+
+function formatBytes(n: number | undefined): string {
+  if (n === undefined) return '?';
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(2)} MiB`;
+}
+
+function ms(v: number | undefined): string {
+  return v === undefined ? '?' : `${v < 10 ? v.toFixed(1) : Math.round(v)} ms`;
+}
+
+type BodyTab = 'tree' | 'text' | 'yaml' | 'hex' | 'events';
+
+interface WatchEventView {
+  type: string;
+  kind?: string;
+  name?: string;
+  namespace?: string;
+  resourceVersion?: string;
+  raw: string;
+}
+
+function watchEvents(text: string): { events: WatchEventView[]; partial: string } {
+  const events: WatchEventView[] = [];
+  const lines = text.split('\n');
+  const partial = lines.pop() ?? '';
+  for (const line of lines) {
+    if (!line.trim()) continue;
+    const p = parseJson(line);
+    const ev = p.ok ? (p.value as { type?: string; object?: { kind?: string; metadata?: { name?: string; namespace?: string; resourceVersion?: string } } }) : undefined;
+    events.push({
+      type: ev?.type ?? '(unparsed)',
+      kind: ev?.object?.kind,
+      name: ev?.object?.metadata?.name,
+      namespace: ev?.object?.metadata?.namespace,
+      resourceVersion: ev?.object?.metadata?.resourceVersion,
+      raw: line,
+    });
+  }
+  return { events, partial };
+}
+
+export function ExchangeView({ exchange, streaming, compact }: { exchange: Exchange; streaming?: boolean; compact?: boolean }) {
+  const res = exchange.response;
+  const body = res?.body ?? new Uint8Array();
+  const contentType = res ? headerValue(res.headers, 'Content-Type') : undefined;
+  const kind = bodyKind(contentType, body.length);
+  const text = useMemo(() => (kind === 'json' || kind === 'yaml' || kind === 'text' ? decodeText(body) : ''), [body, kind]);
+  const parsed = useMemo(() => (kind === 'json' && !exchange.watch ? parseJson(text) : kind === 'yaml' ? parseYaml(text) : undefined), [kind, text, exchange.watch]);
+  const status: Status | undefined = parsed?.ok && isStatus(parsed.value) && parsed.value.status !== 'Success' ? parsed.value : undefined;
+  const warnings = parseWarningHeader(res ? headerValue(res.headers, 'Warning') : undefined);
+  const isWatch = exchange.watch && res?.status === 200;
+  const watch = useMemo(() => (isWatch && kind === 'json' ? watchEvents(text) : undefined), [isWatch, kind, text]);
+
+  const tabs: BodyTab[] = [];
+  if (watch) tabs.push('events');
+  if (kind === 'json' && parsed?.ok) tabs.push('tree');
+  if (kind === 'json' || kind === 'yaml' || kind === 'text') tabs.push('text');
+  if (kind === 'json' && parsed?.ok) tabs.push('yaml');
+  if (body.length) tabs.push('hex');
+  const [chosen, setTab] = useState<BodyTab | undefined>();
+  const tab = chosen && tabs.includes(chosen) ? chosen : tabs[0];
+  const fromProxy = res ? headerValue(res.headers, 'X-Explorer-Proxy-Error') !== undefined : false;
+  const encoding = res ? headerValue(res.headers, 'Content-Encoding') : undefined;
+
+  return (
+    <div className="stack" aria-label="Exchange">
+      <div className="row">
+        <code>
+          {exchange.request.method} {exchange.request.path}
+        </code>
+        {exchange.source === 'har' && <span className="badge">imported from HAR</span>}
+      </div>
+      {exchange.error && !res && (
+        <p role="alert" className="error-box">
+          {exchange.stopped ? 'Stopped before the response arrived.' : `Request failed: ${exchange.error}`}
+        </p>
+      )}
+      {res && (
+        <>
+          <p className="row" aria-label="Status line">
+            <strong className={res.status >= 400 ? 'warn' : undefined} style={{ fontSize: 16 }}>
+              HTTP {res.status} {res.statusText}
+            </strong>
+            {fromProxy && <span className="badge warn">from the explorer’s proxy</span>}
+            {streaming && <span className="badge ok">streaming…</span>}
+            {exchange.stopped && <span className="badge">stopped</span>}
+            <span className="muted small">
+              total {ms(exchange.timings.totalMs)} · upstream {ms(exchange.timings.upstreamMs)} · {formatBytes(body.length)} decoded
+              {exchange.wireSize !== undefined && ` · ${formatBytes(exchange.wireSize)} on the wire`}
+              {encoding && ` (${encoding})`}
+              {res.truncated && ' · body truncated'}
+            </span>
+          </p>
+          <WarningList warnings={warnings} />
+          {status && <StatusView status={status} fromProxy={fromProxy} />}
+          {!compact && (
+            <details>
+              <summary>Response headers ({res.headers.length})</summary>
+              <table className="grid small" aria-label="Response headers">
+                <tbody>
+                  {res.headers.map(([k, v], i) => (
+                    <tr key={i}>
+                      <th scope="row">
+                        <code>{k}</code>
+                      </th>
+                      <td>
+                        <code>{v}</code>
+                        {k.toLowerCase() === 'content-type' && Object.keys(mediaParams(v)).length > 0 && (
+                          <span className="muted"> — parameters: {Object.entries(mediaParams(v)).map(([a, b]) => `${a}=${b}`).join(', ')}</span>
+                        )}
+                        {HEADER_NOTES[k.toLowerCase()] && <div className="muted">{HEADER_NOTES[k.toLowerCase()]}</div>}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <p className="muted small">The browser adds its own request headers (User-Agent, Accept-Encoding…); the proxy adds the credentials of the context.</p>
+            </details>
+          )}
+          {tabs.length > 0 && (
+            <div>
+              <div className="row" role="tablist" aria-label="Body views">
+                {tabs.map((t) => (
+                  <button key={t} type="button" role="tab" aria-selected={t === tab} className={t === tab ? 'primary' : undefined} onClick={() => setTab(t)}>
+                    {{ tree: 'Tree', text: kind === 'yaml' ? 'YAML' : 'Text', yaml: 'As YAML', hex: 'Hex', events: `Events (${watch?.events.length ?? 0})` }[t]}
+                  </button>
+                ))}
+              </div>
+              <div className="panel scroll" role="tabpanel" aria-label="Response body">
+                {tab === 'events' && watch && (
+                  <ol className="small" aria-label="Watch events">
+                    {watch.events.map((e, i) => (
+                      <li key={i}>
+                        <details>
+                          <summary>
+                            <strong>{e.type}</strong> {e.kind} {e.namespace ? `${e.namespace}/` : ''}
+                            {e.name} <span className="muted">rv {e.resourceVersion}</span>
+                          </summary>
+                          <pre>{prettyJson(e.raw)}</pre>
+                        </details>
+                      </li>
+                    ))}
+                    {watch.events.length === 0 && <p className="muted">No events yet.</p>}
+                  </ol>
+                )}
+                {tab === 'tree' && parsed?.ok && <JsonTree value={parsed.value} openDepth={body.length > 200_000 ? 1 : 4} label="Response body tree" />}
+                {tab === 'text' && <pre>{kind === 'json' && !exchange.watch ? prettyJson(text) : text}</pre>}
+                {tab === 'yaml' && parsed?.ok && <pre>{toYaml(parsed.value)}</pre>}
+                {tab === 'hex' && <HexView bytes={body} />}
+              </div>
+            </div>
+          )}
+          {body.length === 0 && !streaming && <p className="muted small">Empty body.</p>}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+// What the current context's user may do with a resource, asked of the server up front
+// (SelfSubjectAccessReview per verb), so that a refused action is explained before it is tried.
+import { useQuery } from '@tanstack/react-query';
+import { hrefFor, navigate } from '../../app/route';
+import { accessQuery } from '../../k8s/access';
+import type { ApiResource } from '../../k8s/discovery';
+import { apiVersionOf, resourcePath } from '../../k8s/paths';
+import { ErrorBox } from '../../ui/ErrorBox';
+import { draftToExtra } from '../console/draft';
+
+const ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+
+/** A console request that tries the verb, for "try anyway". */
+function tryRequest(r: ApiResource, verb: string, namespace: string | undefined): Record<string, string> | undefined {
+  const ns = r.namespaced ? namespace : undefined;
+  const collection = resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: ns });
+  const headers: [string, string][] = [['Accept', 'application/json']];
+  switch (verb) {
+    case 'list':
+      return draftToExtra({ method: 'GET', path: collection, params: [['limit', '10']], headers, body: '' });
+    case 'watch':
+      return draftToExtra({ method: 'GET', path: collection, params: [['watch', 'true']], headers, body: '' });
+    case 'create':
+      return draftToExtra({
+        method: 'POST',
+        path: collection,
+        params: [],
+        headers: [...headers, ['Content-Type', 'application/json']],
+        body: JSON.stringify({ apiVersion: apiVersionOf(r.group, r.version), kind: r.kind, metadata: { generateName: 'explorer-' } }, null, 2),
+      });
+    case 'deletecollection':
+      return draftToExtra({ method: 'DELETE', path: collection, params: [['dryRun', 'All']], headers, body: '' });
+    default:
+      return undefined;
+  }
+}
+
+export function AccessPanel({ context, resource, namespace }: { context: string; resource: ApiResource; namespace?: string }) {
+  const verbs = [...resource.verbs].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
+  const ns = resource.namespaced ? namespace : undefined;
+  const q = useQuery({ ...accessQuery(context, { group: resource.group, resource: resource.resource, namespace: ns }, verbs), enabled: verbs.length > 0 });
+  const where = resource.namespaced ? (ns ? `in namespace ${ns}` : 'in all namespaces') : 'cluster-wide';
+  return (
+    <section aria-label="Access">
+      <h3>
+        What context <code>{context}</code> may do {where}
+      </h3>
+      <p className="muted small">Asked with one SelfSubjectAccessReview per verb before anything is tried.</p>
+      {q.error && <ErrorBox error={q.error} title="Could not ask the server" />}
+      {q.isLoading && <p className="muted">Asking the server…</p>}
+      {q.data && (
+        <table className="grid" aria-label="Access by verb">
+          <thead>
+            <tr>
+              <th>verb</th>
+              <th>allowed</th>
+              <th>why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {q.data.map((d) => {
+              const extra = !d.allowed ? tryRequest(resource, d.verb, ns) : undefined;
+              return (
+                <tr key={d.verb}>
+                  <td>
+                    <code>{d.verb}</code>
+                  </td>
+                  <td>{d.allowed ? <span className="badge ok">allowed</span> : <span className="badge danger">denied</span>}</td>
+                  <td className="small">
+                    {d.allowed
+                      ? d.reason
+                      : (d.reason || d.evaluationError || (d.denied ? 'explicitly denied by an authorizer' : 'no RBAC rule grants this verb to you')) + '; the server would answer 403 Forbidden.'}
+                    {extra && (
+                      <>
+                        {' '}
+                        <a
+                          href={hrefFor({ view: 'console', extra })}
+                          onClick={(e) => {
+                            if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+                            e.preventDefault();
+                            navigate({ view: 'console', extra }, { keepExtra: false });
+                          }}
+                        >
+                          Try {d.verb} anyway in the console
+                        </a>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,23 @@
+import { lazy, Suspense } from 'react';
+
+export interface CodeEditorProps {
+  value: string;
+  onChange?: (value: string) => void;
+  language: 'json' | 'yaml' | 'plaintext';
+  /** Accessible name of the editor's text area. */
+  ariaLabel: string;
+  height?: string;
+  readOnly?: boolean;
+}
+
+// Monaco is large and needs a DOM and workers: load it only when an editor is shown, so that unit
+// tests (and views without an editor) never boot it.
+const Monaco = lazy(() => import('./MonacoEditor').then((m) => ({ default: m.MonacoEditor })));
+
+export function CodeEditor(props: CodeEditorProps) {
+  return (
+    <Suspense fallback={<p className="muted small">Loading the editor…</p>}>
+      <Monaco {...props} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,57 @@
+// The Monaco editor, bundled: @monaco-editor/react would otherwise fetch Monaco from a CDN, which
+// the page's CSP (script-src 'self') forbids and which an offline machine cannot reach. Workers
+// are Vite worker chunks served from our own origin (monaco-editor's exports map `monaco-editor/*` to
+// `esm/vs/*.js`, hence the paths without `esm/vs`).
+import Editor, { loader } from '@monaco-editor/react';
+import * as monaco from 'monaco-editor';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
+import { useEffect, useState } from 'react';
+import type { CodeEditorProps } from './CodeEditor';
+
+self.MonacoEnvironment = {
+  getWorker(_id: string, label: string) {
+    return label === 'json' ? new JsonWorker() : new EditorWorker();
+  },
+};
+loader.config({ monaco });
+
+function currentTheme(): string {
+  return document.documentElement.dataset.theme === 'dark' ? 'vs-dark' : 'vs';
+}
+
+export function MonacoEditor({ value, onChange, language, ariaLabel, height = '220px', readOnly }: CodeEditorProps) {
+  const [theme, setTheme] = useState(currentTheme);
+  useEffect(() => {
+    const obs = new MutationObserver(() => setTheme(currentTheme()));
+    obs.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => obs.disconnect();
+  }, []);
+  return (
+    <div style={{ border: '1px solid var(--border)', borderRadius: 4 }}>
+      <Editor
+        height={height}
+        language={language}
+        value={value}
+        theme={theme}
+        onChange={(v) => onChange?.(v ?? '')}
+        options={{
+          ariaLabel,
+          readOnly,
+          minimap: { enabled: false },
+          scrollBeyondLastLine: false,
+          fontSize: 13,
+          tabSize: 2,
+          wordWrap: 'on',
+          automaticLayout: true,
+          // Typed text stays as typed: no auto-closing pairs or indentation rewriting.
+          autoClosingBrackets: 'never',
+          autoClosingQuotes: 'never',
+          autoIndent: 'none',
+          formatOnPaste: false,
+          formatOnType: false,
+        }}
+      />
+    </div>
+  );
+}

@@ -280,21 +280,21 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
           </button>
         </div>
         {copied && (
-          <div className="panel" aria-label={`Copied as ${copied.label}`}>
+          <section className="panel" aria-label={`Copied as ${copied.label}`}>
             <pre>{copied.text}</pre>
             {copied.notes.map((n) => (
               <p key={n} className="muted small">
                 {n}
               </p>
             ))}
-          </div>
+          </section>
         )}
       </form>
 
       <div className="split" style={{ gridTemplateColumns: 'minmax(0, 1fr) minmax(260px, 340px)' }}>
-        <div className="panel" aria-label="Response">
+        <section className="panel" aria-label="Response">
           {current ? <ExchangeView exchange={current} streaming={current.id === streamingId} /> : <p className="muted">Send a request to see the exchange.</p>}
-        </div>
+        </section>
         <aside className="panel stack" aria-label="History">
           <div className="row">
             <h3 style={{ margin: 0, flex: 1 }}>History</h3>

@@ -3,6 +3,7 @@
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EventEmitter } from 'node:events';
+import { pipeline } from 'node:stream';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -108,7 +109,8 @@ export function createStaticPages(dir: string, token: string): PageServer {
             'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
           });
           if (head) return void res.end();
-          createReadStream(file).on('error', () => res.destroy()).pipe(res);
+          // pipeline, not pipe: a client that goes away also closes the file.
+          pipeline(createReadStream(file), res, () => undefined);
           return;
         }
         if (!isPageRoute(pathname)) return sendText(res, 404, 'not found');

@@ -1,4 +1,5 @@
 // `npm run bench`: runs each bench module in turn and prints its ratios at the end.
+import * as lists from './lists';
 import * as proxy from './proxy';
 
 export interface BenchResult {
@@ -11,7 +12,7 @@ export interface BenchModule {
   run(log: (line: string) => void): Promise<BenchResult>;
 }
 
-const modules: [string, BenchModule][] = [['proxy', proxy]];
+const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists]];
 
 const results: BenchResult[] = [];
 for (const [name, mod] of modules) {

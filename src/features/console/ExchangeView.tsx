@@ -124,6 +124,16 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
           {status && <StatusView status={status} fromProxy={fromProxy} />}
           {!compact && (
             <details>
+              <summary>Request as sent ({exchange.request.headers.length} headers{exchange.request.body ? ', with body' : ''})</summary>
+              <pre aria-label="Request as sent">
+                {`${exchange.request.method} ${exchange.request.path}\n`}
+                {exchange.request.headers.map(([k, v]) => `${k}: ${v}\n`).join('')}
+                {exchange.request.body ? `\n${exchange.request.body}` : ''}
+              </pre>
+            </details>
+          )}
+          {!compact && (
+            <details>
               <summary>Response headers ({res.headers.length})</summary>
               <table className="grid small" aria-label="Response headers">
                 <tbody>

@@ -41,6 +41,21 @@ export function Shell() {
     if (!route.context && context) navigate({ context, namespace: route.namespace ?? ctxInfo?.namespace }, { replace: true });
   }, [route.context, context, route.namespace, ctxInfo?.namespace]);
 
+  // Alt+1…n switches views from anywhere, without leaving the keyboard.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey) return;
+      const n = Number(e.key);
+      const v = Number.isInteger(n) && n >= 1 ? NAV_VIEWS[n - 1] : undefined;
+      if (v) {
+        e.preventDefault();
+        navigate({ view: v }, { keepExtra: false });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   const View = views[route.view];
   return (
     <div className="shell">
@@ -63,14 +78,30 @@ export function Shell() {
         </label>
         <label className="picker">
           <span>Namespace</span>
-          <select aria-label="Namespace" value={route.namespace ?? ''} onChange={(e) => navigate({ namespace: e.target.value || undefined })}>
-            <option value="">All namespaces</option>
-            {(namespaces.data ?? (route.namespace ? [route.namespace] : [])).map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
+          {namespaces.error ? (
+            // A user who may not list namespaces (RBAC) can still name one.
+            <input
+              aria-label="Namespace"
+              placeholder="namespace"
+              defaultValue={route.namespace ?? ''}
+              title="You may not list namespaces here; type one"
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') navigate({ namespace: e.currentTarget.value.trim() || undefined });
+              }}
+              onBlur={(e) => e.currentTarget.value.trim() !== (route.namespace ?? '') && navigate({ namespace: e.currentTarget.value.trim() || undefined })}
+            />
+          ) : (
+            <select aria-label="Namespace" value={route.namespace ?? ''} onChange={(e) => navigate({ namespace: e.target.value || undefined })}>
+              <option value="">All namespaces</option>
+              {(namespaces.data ?? (route.namespace ? [route.namespace] : []))
+                .concat(namespaces.data && route.namespace && !namespaces.data.includes(route.namespace) ? [route.namespace] : [])
+                .map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+            </select>
+          )}
         </label>
         {ctxInfo && (
           <span className="muted small" title={`cluster ${ctxInfo.cluster}, user ${ctxInfo.user}`}>
@@ -81,9 +112,10 @@ export function Shell() {
         <ThemeToggle />
       </header>
       <nav className="tabs" aria-label="Views">
-        {NAV_VIEWS.map((v) => (
+        {NAV_VIEWS.map((v, i) => (
           <a
             key={v}
+            title={`Alt+${i + 1}`}
             href={hrefFor({ view: v, context: route.context, namespace: route.namespace, group: route.group, version: route.version, resource: route.resource, name: route.name })}
             aria-current={route.view === v ? 'page' : undefined}
             onClick={(e) => {

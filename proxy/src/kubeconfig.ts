@@ -9,7 +9,6 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import './node20-compat';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { ProxyError } from './errors';

@@ -2,10 +2,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testCluster } from '../../../proxy/cluster/testing';
-import { KubeApiError } from '../client';
+import { KubeApiError, kubeFetch } from '../client';
 import { TEST_CONTEXT, useRealProxy } from '../testing';
 import { decodeContinueToken } from './continueToken';
-import { fetchListPage, type ListPage } from './listClient';
+import { fetchListPage, GENERIC_COLUMNS, type ListPage, pageFromBody } from './listClient';
 
 const cluster = testCluster(inject('controlPlane'));
 const ns = `lists-${randomBytes(3).toString('hex')}`;
@@ -117,6 +117,22 @@ describe('fetchListPage', () => {
     expect(rest.rows.map((r) => r.name)).not.toContain(first.rows[9]!.name);
     expect(rest.metadata.resourceVersion).not.toBe(first.metadata.resourceVersion);
   }, 90_000);
+});
+
+describe('pageFromBody', () => {
+  it('falls back to generic columns (name, namespace, creation time) when the body is not a Table', async () => {
+    // What a server that cannot render a Table answers: the plain list.
+    const res = await kubeFetch({ context: TEST_CONTEXT, path: `/api/v1/namespaces/${ns}/configmaps?limit=3`, headers: { Accept: 'application/json' } });
+    const page = pageFromBody(await res.json(), 'table');
+    expect(page.table).toBe(false);
+    expect(page.kind).toBe('ConfigMapList');
+    expect(page.columns).toBe(GENERIC_COLUMNS);
+    expect(page.rows).toHaveLength(3);
+    expect(page.rows[0]!.namespace).toBe(ns);
+    expect(page.rows[0]!.cells).toEqual([page.rows[0]!.name, ns, expect.stringMatching(/^\d{4}-\d\d-\d\dT/)]);
+    expect(page.sample).toBeUndefined();
+    expect(page.metadata.continue).toBeTruthy();
+  });
 });
 
 describe('decodeContinueToken', () => {

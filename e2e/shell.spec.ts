@@ -26,7 +26,7 @@ test('discovery lists pods in core v1 and deployments in apps/v1 with the verbs 
   await expect(nav.getByRole('link', { name: /^deployments Deployment$/ })).toHaveCount(0);
 });
 
-test('a CustomResourceDefinition created during the test appears after a refresh', async ({ page, explorerUrl, kube }) => {
+test('a CustomResourceDefinition created during the test appears after a refresh, its deprecated version marked', async ({ page, explorerUrl, kube }) => {
   const group = `e2e${Date.now().toString(36)}.example.com`;
   await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'discovery', filter: group })}`);
   await expect(page.getByText(/Aggregated discovery/)).toBeVisible();
@@ -42,7 +42,16 @@ test('a CustomResourceDefinition created during the test appears after a refresh
       group,
       names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', shortNames: ['gdg'], categories: ['gizmos'] },
       scope: 'Namespaced',
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          deprecated: true,
+          deprecationWarning: 'gadgets v1 is going away, use v2',
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
     },
   });
   expect(r.status).toBe(201);
@@ -53,6 +62,9 @@ test('a CustomResourceDefinition created during the test appears after a refresh
     await nav.getByRole('region', { name: `${group}/v1` }).getByRole('link', { name: /^gadgets Gadget$/ }).click();
     await expect(page.getByLabel('Resource facts')).toContainText('gdg');
     await expect(page.getByLabel('Resource facts')).toContainText('gizmos');
+    // Deprecation: from the CRD, and as the server's own Warning on a request to that version.
+    await expect(page.getByRole('note')).toContainText('Deprecated version');
+    await expect(page.getByRole('region', { name: /^Warnings the server sends/ })).toContainText('gadgets v1 is going away, use v2');
   } finally {
     await kube.request('admin', 'DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crdName}`);
   }

@@ -1,2 +1,3 @@
 export * from './kubeFetch';
 export * from './token';
+export * from './mux';

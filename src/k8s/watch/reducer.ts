@@ -1,0 +1,75 @@
+// The pure core of keeping a collection's state from watch events (client-go's reflector and
+// store; Headlamp's KubeList.applyUpdate). Two rules taken from the API's contract:
+//  - resourceVersions are opaque: two versions are compared for equality only. An event is
+//    applied in the order the server sent it, never reordered or discarded by comparing numbers.
+//  - an object is identified by namespace/name within one collection (uid tells incarnations
+//    apart, but a watch delivers DELETED before the ADDED of a re-created object).
+import type { KubeObject, WatchEvent } from './types';
+import { isTable } from './types';
+
+/** `namespace/name`, or `name` for cluster-scoped objects. */
+export function objectKey(o: KubeObject): string {
+  const m = o.metadata ?? {};
+  return m.namespace ? `${m.namespace}/${m.name ?? ''}` : (m.name ?? '');
+}
+
+/**
+ * The object an event is about. With `as=Table` an event carries a Table of one row whose row
+ * object holds the metadata; otherwise it is the object itself.
+ */
+export function eventSubject(o: KubeObject): KubeObject {
+  if (isTable(o)) return o.rows?.[0]?.object ?? o;
+  return o;
+}
+
+export function resourceVersionOf(o: KubeObject | undefined): string | undefined {
+  if (!o) return undefined;
+  return o.metadata?.resourceVersion ?? eventSubject(o).metadata?.resourceVersion;
+}
+
+export type Effect = { op: 'set'; key: string; object: KubeObject } | { op: 'delete'; key: string } | { op: 'none' };
+
+/**
+ * What one event does to the object stored under its key: O(1), no I/O.
+ * ADDED and MODIFIED store the new version unless the stored one has the very same
+ * resourceVersion (a replay after a resume); DELETED removes it; BOOKMARK and ERROR carry no
+ * object change.
+ */
+export function watchEffect(stored: KubeObject | undefined, event: WatchEvent): Effect {
+  if (event.type === 'BOOKMARK' || event.type === 'ERROR') return { op: 'none' };
+  const key = objectKey(eventSubject(event.object));
+  if (event.type === 'DELETED') return stored ? { op: 'delete', key } : { op: 'none' };
+  if (stored && resourceVersionOf(stored) !== undefined && resourceVersionOf(stored) === resourceVersionOf(event.object)) return { op: 'none' };
+  return { op: 'set', key, object: event.object };
+}
+
+/** Applies one event to a map of objects; returns the same map when nothing changed. */
+export function applyWatchEvent(state: ReadonlyMap<string, KubeObject>, event: WatchEvent): ReadonlyMap<string, KubeObject> {
+  const key = event.type === 'BOOKMARK' || event.type === 'ERROR' ? '' : objectKey(eventSubject(event.object));
+  const effect = watchEffect(key ? state.get(key) : undefined, event);
+  if (effect.op === 'none') return state;
+  const next = new Map(state);
+  if (effect.op === 'set') next.set(effect.key, effect.object);
+  else next.delete(effect.key);
+  return next;
+}
+
+export interface StateDiff {
+  appeared: string[];
+  changed: string[];
+  vanished: string[];
+}
+
+/** What differs between two states, by key and resourceVersion: what a relist found. */
+export function diffStates(before: ReadonlyMap<string, KubeObject>, after: ReadonlyMap<string, KubeObject>): StateDiff {
+  const appeared: string[] = [];
+  const changed: string[] = [];
+  const vanished: string[] = [];
+  for (const [k, o] of after) {
+    const b = before.get(k);
+    if (!b) appeared.push(k);
+    else if (resourceVersionOf(b) !== resourceVersionOf(o)) changed.push(k);
+  }
+  for (const k of before.keys()) if (!after.has(k)) vanished.push(k);
+  return { appeared: appeared.sort(), changed: changed.sort(), vanished: vanished.sort() };
+}

@@ -1,0 +1,138 @@
+// Against the real local control plane, through the real proxy and its /proxy/mux WebSocket
+// (the `ws` package stands in for the browser's WebSocket: Node 20 has none).
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { testCluster } from '../../../proxy/cluster/testing';
+import { NdjsonFramer } from '../../codecs/ndjson';
+import { MuxClient, type WebSocketConstructor } from '../client/mux';
+import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { type SessionSnapshot, type WatchSpec, WatchSession } from './session';
+import type { KubeObject } from './types';
+
+const cluster = () => testCluster(inject('controlPlane'));
+let mux: MuxClient;
+let ns: string;
+
+beforeAll(async () => {
+  const explorer = useRealProxy();
+  mux = new MuxClient({ url: new URL('/proxy/mux', explorer.url.replace(/^http/, 'ws')).toString(), token: () => explorer.token, WebSocket: WebSocket as unknown as WebSocketConstructor });
+  ns = `watch-${randomBytes(3).toString('hex')}`;
+  const r = await cluster().request('admin', 'POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  expect(r.status).toBe(201);
+});
+afterAll(async () => {
+  mux.close();
+  await cluster().request('admin', 'DELETE', `/api/v1/namespaces/${ns}`);
+});
+
+async function admin(method: string, path: string, body?: unknown): Promise<KubeObject> {
+  const r = await cluster().request('admin', method, path, body);
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.body}`);
+  return JSON.parse(r.body) as KubeObject;
+}
+const cmPath = (name?: string) => `/api/v1/namespaces/${ns}/configmaps${name ? `/${name}` : ''}`;
+
+function spec(over: Partial<WatchSpec>): WatchSpec {
+  return { context: TEST_CONTEXT, group: '', version: 'v1', resource: 'configmaps', namespace: ns, mode: 'list-watch', bookmarks: true, asTable: false, ...over };
+}
+
+/** Resolves with the first snapshot that satisfies `ok` (no timers: the test's own timeout bounds it). */
+function until(s: WatchSession, ok: (snap: SessionSnapshot) => boolean): Promise<SessionSnapshot> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const snap = s.getSnapshot();
+      if (ok(snap)) {
+        off();
+        resolve(snap);
+      }
+    };
+    const off = s.subscribe(check);
+    check();
+  });
+}
+
+const liveEvents = (snap: SessionSnapshot) => snap.entries.flatMap((e) => (e.kind === 'event' ? [e] : []));
+const names = (snap: SessionSnapshot) => [...snap.objects.keys()].sort();
+
+async function freshList(selector = ''): Promise<{ key: string; rv: string }[]> {
+  const list = (await admin('GET', `${cmPath()}${selector}`)) as unknown as { items: KubeObject[] };
+  return list.items.map((o) => ({ key: `${o.metadata!.namespace}/${o.metadata!.name}`, rv: o.metadata!.resourceVersion! })).sort((a, b) => a.key.localeCompare(b.key));
+}
+const stateOf = (snap: SessionSnapshot) =>
+  [...snap.objects.entries()].map(([key, o]) => ({ key, rv: o.metadata!.resourceVersion! })).sort((a, b) => a.key.localeCompare(b.key));
+
+describe('WatchSession', () => {
+  it('lists, then watches from the list resourceVersion: ADDED, MODIFIED, DELETED carry the server-assigned resourceVersions', async () => {
+    const label = `t=${randomBytes(3).toString('hex')}`;
+    const [lk, lv] = label.split('=');
+    await admin('POST', cmPath(), { metadata: { name: 'before', labels: { [lk!]: lv! } } });
+    const s = new WatchSession(spec({ labelSelector: label }), { mux });
+    s.start();
+    await until(s, (snap) => snap.state === 'watching' && snap.entries.some((e) => e.kind === 'note' && e.note === 'open'));
+    const created = await admin('POST', cmPath(), { metadata: { name: 'a', labels: { [lk!]: lv! } }, data: { x: '1' } });
+    const updated = await admin('PUT', cmPath('a'), { ...created, data: { x: '2' } });
+    const deleted = await admin('DELETE', cmPath('a'));
+    const snap = await until(s, (x) => liveEvents(x).some((e) => e.type === 'DELETED'));
+    s.stop();
+    const evs = liveEvents(snap).map((e) => [e.origin, e.type, e.key, e.resourceVersion]);
+    expect(evs).toEqual([
+      ['list', 'ADDED', `${ns}/before`, expect.any(String)],
+      ['live', 'ADDED', `${ns}/a`, created.metadata!.resourceVersion],
+      ['live', 'MODIFIED', `${ns}/a`, updated.metadata!.resourceVersion],
+      ['live', 'DELETED', `${ns}/a`, expect.any(String)],
+    ]);
+    // DELETE answers with a Status (no resourceVersion), so the deletion's RV is only known from
+    // the event: it is a new version, not the last update's.
+    expect(deleted.kind).toBe('Status');
+    expect(liveEvents(snap)[3]!.resourceVersion).not.toBe(updated.metadata!.resourceVersion);
+    // The MODIFIED entry keeps the version it replaced, for the per-event diff.
+    expect(liveEvents(snap)[2]!.previous?.metadata?.resourceVersion).toBe(created.metadata!.resourceVersion);
+    expect(names(snap)).toEqual([`${ns}/before`]);
+  });
+
+  it('streaming list: initial ADDED events, the k8s.io/initial-events-end bookmark, then live events', async () => {
+    const label = `s=${randomBytes(3).toString('hex')}`;
+    const [lk, lv] = label.split('=');
+    for (const n of ['s1', 's2']) await admin('POST', cmPath(), { metadata: { name: n, labels: { [lk!]: lv! } } });
+    const s = new WatchSession(spec({ mode: 'stream', labelSelector: label }), { mux });
+    s.start();
+    await until(s, (snap) => snap.initialEventsDone);
+    const s3 = await admin('POST', cmPath(), { metadata: { name: 's3', labels: { [lk!]: lv! } } });
+    const snap = await until(s, (x) => x.entries.some((e) => e.kind === 'event' && e.key === `${ns}/s3`));
+    s.stop();
+    const evs = liveEvents(snap).filter((e) => !(e.type === 'BOOKMARK' && !e.initialEventsEnd));
+    expect(evs.map((e) => [e.origin, e.type, e.key, e.initialEventsEnd ?? false])).toEqual([
+      ['initial', 'ADDED', `${ns}/s1`, false],
+      ['initial', 'ADDED', `${ns}/s2`, false],
+      ['initial', 'BOOKMARK', '', true],
+      ['live', 'ADDED', `${ns}/s3`, false],
+    ]);
+    expect(evs[3]!.resourceVersion).toBe(s3.metadata!.resourceVersion);
+  });
+  // 410 Gone needs the watch cache to lose history, which takes an API server restart here (its
+  // cache then starts at the current revision): e2e/watch.spec.ts covers it with restartApiServer().
+});
+
+describe('NdjsonFramer on bytes from the real server', () => {
+  it('frames the same events whatever the chunk boundaries', async () => {
+    const name = `f-${randomBytes(3).toString('hex')}`;
+    await admin('POST', cmPath(), { metadata: { name }, data: { text: 'multi-byte: ✓ ü 日本' } });
+    const stream = await mux.open({ context: TEST_CONTEXT, path: `${cmPath()}?watch=1&fieldSelector=metadata.name=${name}&timeoutSeconds=1`, headers: { Accept: 'application/json' } });
+    const chunks: Uint8Array[] = [];
+    for await (const c of stream.body) chunks.push(c.slice());
+    const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let o = 0;
+    for (const c of chunks) (all.set(c, o), (o += c.length));
+    const whole = new NdjsonFramer().push(all).map((f) => f.text);
+    expect(whole.length).toBe(1);
+    expect(JSON.parse(whole[0]!)).toMatchObject({ type: 'ADDED', object: { metadata: { name }, data: { text: 'multi-byte: ✓ ü 日本' } } });
+    // Split at every byte: same frames, and sizes equal the server's bytes per line.
+    for (let cut = 1; cut < all.length; cut += 7) {
+      const f = new NdjsonFramer();
+      const got = [...f.push(all.subarray(0, cut)), ...f.push(all.subarray(cut))];
+      expect(got.map((x) => x.text)).toEqual(whole);
+      expect(got[0]!.bytes.length).toBe(all.length - 1);
+    }
+  });
+});

@@ -1,0 +1,522 @@
+// One watch pane's engine, without React: list-then-watch (or a streaming list, or a bare
+// watch), an object map kept from the events, a bounded timeline, and recovery:
+//  - when a stream ends or the connection drops, watch again from the last resourceVersion seen,
+//    bookmarks included (API concepts: a watch "resumes" from any RV it was given), after a
+//    jittered backoff;
+//  - on 410 Gone (an ERROR event whose Status has code 410, or an HTTP 410), the history needed
+//    to resume is gone: relist (or re-stream) with resourceVersion="" (a consistent read), replace
+//    the state and record what appeared, changed or vanished in between (client-go reflector).
+// resourceVersions are opaque: only compared for equality, never ordered.
+import { isStatus, KubeApiError, kubeJson, type Status } from '../client';
+import type { MuxClient } from '../client/mux';
+import { resourcePath } from '../paths';
+import { diffStates, eventSubject, objectKey, resourceVersionOf, type StateDiff, watchEffect } from './reducer';
+import { openWatch, type ReceivedEvent } from './stream';
+import { INITIAL_EVENTS_END, isTable, type KubeObject, type Table, type TableColumn, type WatchEventType, WATCH_EVENT_TYPES } from './types';
+import { Ring } from './timeline';
+
+export type StartMode = 'list-watch' | 'stream' | 'watch-unset' | 'watch-0' | 'watch-exact';
+
+/** Each way to start, named by the semantic the API concepts doc gives it. */
+export const START_MODES: { mode: StartMode; label: string; semantic: string }[] = [
+  { mode: 'list-watch', label: 'List, then watch', semantic: 'list (resourceVersion unset: most recent), then watch from the list’s resourceVersion' },
+  { mode: 'stream', label: 'Streaming list', semantic: 'sendInitialEvents=true, resourceVersionMatch=NotOlderThan, resourceVersion="": initial ADDED events end with the k8s.io/initial-events-end bookmark' },
+  { mode: 'watch-unset', label: 'Watch, resourceVersion unset', semantic: 'Get State and Start at Most Recent: synthetic ADDED events for every object, then changes (the end of the synthetic events is not marked)' },
+  { mode: 'watch-0', label: 'Watch, resourceVersion="0"', semantic: 'Get State and Start at Any: synthetic ADDED events from any (possibly cached, older) state, then changes' },
+  { mode: 'watch-exact', label: 'Watch from a resourceVersion', semantic: 'Start at Exact: only changes after the given resourceVersion, no synthetic events' },
+];
+
+export interface WatchSpec {
+  context: string;
+  group: string;
+  version: string;
+  resource: string;
+  /** Omit for all namespaces or a cluster-scoped resource. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** One object: adds fieldSelector metadata.name=<name>. */
+  name?: string;
+  mode: StartMode;
+  /** For 'watch-exact'. */
+  resourceVersion?: string;
+  bookmarks: boolean;
+  timeoutSeconds?: number;
+  /** Ask for Table rows (as=Table) instead of objects. */
+  asTable: boolean;
+}
+
+/** Where an event came from. */
+export type EventOrigin = 'list' | 'initial' | 'live';
+
+export interface EventEntry {
+  kind: 'event';
+  seq: number;
+  type: WatchEventType;
+  object: KubeObject;
+  key: string;
+  resourceVersion?: string;
+  receivedAt: number;
+  size: number;
+  origin: EventOrigin;
+  /** The line as the server sent it (for 'list' entries: one made from the list item). */
+  raw: string;
+  /** The stored version this event replaced, for the per-event diff. */
+  previous?: KubeObject;
+  status?: Status;
+  initialEventsEnd?: boolean;
+}
+
+export type NoteKind = 'open' | 'end' | 'error' | 'reconnect' | 'relist' | 'paused' | 'resumed';
+
+export interface NoteEntry {
+  kind: 'note';
+  seq: number;
+  note: NoteKind;
+  receivedAt: number;
+  message: string;
+  path?: string;
+  status?: Status;
+  diff?: StateDiff;
+}
+
+export type TimelineEntry = EventEntry | NoteEntry;
+
+export type SessionState = 'idle' | 'listing' | 'watching' | 'backoff' | 'paused' | 'stopped';
+
+export interface SessionOptions {
+  mux: MuxClient;
+  /** Timeline capacity (last N entries kept). */
+  maxEntries?: number;
+  /** Backoff bounds for reconnects; the delay is jittered between half and all of the step. */
+  backoffInitialMs?: number;
+  backoffMaxMs?: number;
+  random?: () => number;
+  /** Coalesces change notifications (requestAnimationFrame in the page). */
+  schedule?: (flush: () => void) => void;
+}
+
+export interface SessionSnapshot {
+  version: number;
+  state: SessionState;
+  /** Timeline, oldest first (the last maxEntries). */
+  entries: TimelineEntry[];
+  /** Entries no longer kept. */
+  dropped: number;
+  /** Every event received (including dropped ones), by type. */
+  counts: Record<WatchEventType, number>;
+  objects: ReadonlyMap<string, KubeObject>;
+  columns?: TableColumn[];
+  lastResourceVersion?: string;
+  /** Streaming list: whether the initial-events-end bookmark has arrived on the current stream. */
+  initialEventsDone: boolean;
+  /** Set while waiting to reconnect: when the next attempt starts. */
+  retryAt?: number;
+}
+
+const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json';
+
+type Phase = 'initial' | 'resume' | 'recover';
+
+export function collectionPath(spec: WatchSpec): string {
+  return resourcePath({ group: spec.group, version: spec.version, resource: spec.resource, namespace: spec.namespace || undefined });
+}
+
+function selectorParams(spec: WatchSpec): URLSearchParams {
+  const p = new URLSearchParams();
+  if (spec.labelSelector) p.set('labelSelector', spec.labelSelector);
+  const fields = [spec.name ? `metadata.name=${spec.name}` : '', spec.fieldSelector ?? ''].filter(Boolean).join(',');
+  if (fields) p.set('fieldSelector', fields);
+  return p;
+}
+
+/** The watch request for a phase. `resourceVersion: null` leaves the parameter out (unset). */
+export function watchPath(spec: WatchSpec, opts: { resourceVersion: string | null; streamingList?: boolean }): string {
+  const p = selectorParams(spec);
+  p.set('watch', '1');
+  if (opts.streamingList) {
+    // A streaming list: the server requires allowWatchBookmarks with sendInitialEvents, and marks
+    // the end of the initial events with a bookmark; resourceVersion="" asks for a consistent
+    // (most recent) starting point.
+    p.set('sendInitialEvents', 'true');
+    p.set('allowWatchBookmarks', 'true');
+    p.set('resourceVersionMatch', 'NotOlderThan');
+    p.set('resourceVersion', '');
+  } else {
+    if (spec.bookmarks) p.set('allowWatchBookmarks', 'true');
+    if (opts.resourceVersion !== null) p.set('resourceVersion', opts.resourceVersion);
+  }
+  if (spec.timeoutSeconds !== undefined && spec.timeoutSeconds > 0) p.set('timeoutSeconds', String(spec.timeoutSeconds));
+  return `${collectionPath(spec)}?${p.toString()}`;
+}
+
+export function listPath(spec: WatchSpec): string {
+  const q = selectorParams(spec).toString();
+  return q ? `${collectionPath(spec)}?${q}` : collectionPath(spec);
+}
+
+interface ListResponse {
+  kind?: string;
+  apiVersion?: string;
+  metadata?: { resourceVersion?: string };
+  items?: KubeObject[];
+}
+
+function emptyCounts(): Record<WatchEventType, number> {
+  return Object.fromEntries(WATCH_EVENT_TYPES.map((t) => [t, 0])) as Record<WatchEventType, number>;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+function defaultSchedule(flush: () => void): void {
+  // requestAnimationFrame batches renders to the display rate; it does not fire in hidden tabs,
+  // so a timer makes sure the state still moves on.
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    flush();
+  };
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(run);
+  setTimeout(run, 100);
+}
+
+export class WatchSession {
+  private objects = new Map<string, KubeObject>();
+  private timeline: Ring<TimelineEntry>;
+  private counts = emptyCounts();
+  private columns: TableColumn[] | undefined;
+  private lastRV: string | undefined;
+  private state: SessionState = 'idle';
+  private initialEventsDone = false;
+  private retryAt: number | undefined;
+  private seq = 0;
+  private version = 0;
+  private abort: AbortController | undefined;
+  private scheduled = false;
+  private snapshot: SessionSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private readonly opts: Required<SessionOptions>;
+
+  constructor(
+    readonly spec: WatchSpec,
+    opts: SessionOptions,
+  ) {
+    this.opts = {
+      maxEntries: 5000,
+      backoffInitialMs: 500,
+      backoffMaxMs: 10_000,
+      random: Math.random,
+      schedule: defaultSchedule,
+      ...opts,
+    };
+    this.timeline = new Ring(this.opts.maxEntries);
+    this.snapshot = this.makeSnapshot();
+  }
+
+  // --- for React (useSyncExternalStore) and tests ---
+  subscribe = (cb: () => void): (() => void) => {
+    this.listeners.add(cb);
+    return () => this.listeners.delete(cb);
+  };
+  getSnapshot = (): SessionSnapshot => this.snapshot;
+
+  start(): void {
+    if (this.abort) return;
+    const ac = new AbortController();
+    this.abort = ac;
+    void this.run(ac.signal);
+  }
+
+  /** Closes the stream, keeping the state and the last resourceVersion to resume from. */
+  pause(): void {
+    if (!this.abort) return;
+    this.abort.abort();
+    this.abort = undefined;
+    this.setState('paused');
+    this.note('paused', this.lastRV ? `paused; will resume from resourceVersion ${this.lastRV}` : 'paused');
+  }
+
+  resume(): void {
+    if (this.abort) return;
+    this.note('resumed', this.lastRV ? `resuming from resourceVersion ${this.lastRV}` : 'starting again');
+    this.start();
+  }
+
+  stop(): void {
+    this.abort?.abort();
+    this.abort = undefined;
+    this.setState('stopped');
+  }
+
+  /** Empties the timeline and the counts; the object state is kept (it still mirrors the server). */
+  clear(): void {
+    this.timeline.clear();
+    this.counts = emptyCounts();
+    this.changed();
+  }
+
+  setMaxEntries(n: number): void {
+    this.timeline.resize(Math.max(1, Math.floor(n)));
+    this.changed();
+  }
+
+  /** The timeline's events as newline-delimited JSON, each line as the server sent it. */
+  exportNdjson(): string {
+    return this.timeline
+      .toArray()
+      .filter((e): e is EventEntry => e.kind === 'event')
+      .map((e) => `${e.raw}\n`)
+      .join('');
+  }
+
+  // --- the loop ---
+  /** What the next attempt does: start as configured, resume from lastRV, or relist/re-stream. Kept across pauses. */
+  private phase: Phase = 'initial';
+
+  private async run(signal: AbortSignal): Promise<void> {
+    const spec = this.spec;
+    let attempt = 0;
+    while (!signal.aborted) {
+      const phase = this.phase;
+      let cleanEnd = false;
+      let openedAt = 0;
+      try {
+        let path: string;
+        let streaming = false;
+        if (phase !== 'resume' && (spec.mode === 'list-watch' || (phase === 'recover' && spec.mode !== 'stream'))) {
+          await this.list(signal, phase === 'recover' || this.objects.size > 0);
+          if (signal.aborted) break;
+          // The list's resourceVersion is the point to watch, and later resume, from.
+          this.phase = 'resume';
+          path = watchPath(spec, { resourceVersion: this.lastRV ?? null });
+        } else if (phase !== 'resume' && spec.mode === 'stream') {
+          streaming = true;
+          path = watchPath(spec, { resourceVersion: '', streamingList: true });
+        } else if (phase === 'initial') {
+          const rv = spec.mode === 'watch-0' ? '0' : spec.mode === 'watch-exact' ? (spec.resourceVersion ?? '') : null;
+          path = watchPath(spec, { resourceVersion: rv });
+        } else {
+          path = watchPath(spec, { resourceVersion: this.lastRV ?? null });
+        }
+        this.setState('watching');
+        const headers = spec.asTable ? { Accept: TABLE_ACCEPT } : undefined;
+        const w = await openWatch({ mux: this.opts.mux, context: spec.context, path, headers, signal });
+        openedAt = Date.now();
+        attempt = 0;
+        this.note('open', streaming ? 'streaming list opened' : `watch opened${phaseFrom(path)}`, { path });
+        // A re-stream builds the new state aside and swaps it in at the initial-events-end
+        // bookmark, so the pane never shows a half-listed state (and the diff is exact).
+        const replacing = streaming && this.objects.size > 0 ? new Map<string, KubeObject>() : undefined;
+        this.initialEventsDone = !streaming;
+        // From here on a drop or a pause resumes from lastRV; a streaming list must first reach
+        // its end marker (its state is incomplete before that), so it keeps its phase until then.
+        if (!streaming) this.phase = 'resume';
+        let gone = false;
+        for await (const ev of w.events) {
+          if (signal.aborted) break;
+          if (ev.type === 'ERROR') {
+            const status = isStatus(ev.object) ? ev.object : undefined;
+            this.pushEvent(ev, 'live', undefined, status);
+            if (status?.code === 410) {
+              gone = true;
+              break;
+            }
+            throw new KubeApiError(status ?? { kind: 'Status', apiVersion: 'v1', message: 'ERROR event' }, 200, false);
+          }
+          const origin: EventOrigin = streaming && !this.initialEventsDone ? 'initial' : 'live';
+          if (ev.type === 'BOOKMARK') {
+            if (spec.asTable && isTable(ev.object) && ev.object.columnDefinitions?.length) this.columns = ev.object.columnDefinitions;
+            const rv = resourceVersionOf(ev.object);
+            if (rv !== undefined) this.lastRV = rv;
+            const end = ev.object.metadata?.annotations?.[INITIAL_EVENTS_END] === 'true';
+            this.pushEvent(ev, origin, undefined, undefined, end);
+            if (end && streaming) {
+              this.initialEventsDone = true;
+              this.phase = 'resume';
+              if (replacing) this.replaceState(replacing, 'streaming list');
+            }
+            continue;
+          }
+          if (spec.asTable && isTable(ev.object) && ev.object.columnDefinitions?.length) this.columns = ev.object.columnDefinitions;
+          const rv = resourceVersionOf(ev.object);
+          if (rv !== undefined) this.lastRV = rv;
+          if (replacing && origin === 'initial') {
+            const key = objectKey(eventSubject(ev.object));
+            const eff = watchEffect(replacing.get(key), ev);
+            if (eff.op === 'set') replacing.set(eff.key, eff.object);
+            else if (eff.op === 'delete') replacing.delete(eff.key);
+            this.pushEvent(ev, origin, this.objects.get(key));
+            continue;
+          }
+          this.applyLive(ev, origin);
+        }
+        if (signal.aborted) break;
+        if (gone) {
+          this.phase = 'recover';
+          this.note('error', 'the server no longer has the history to resume from (410 Gone): relisting');
+        } else {
+          cleanEnd = true;
+          this.note('end', 'the server ended the stream');
+          // A streaming list cut short before its end marker has no complete state to resume from.
+          this.phase = streaming && !this.initialEventsDone ? phase : 'resume';
+        }
+      } catch (e) {
+        if (signal.aborted) break;
+        if (e instanceof KubeApiError && e.code === 410) {
+          this.phase = 'recover';
+          this.note('error', `410 Gone: ${e.message}; relisting`, { status: e.status });
+        } else {
+          const status = e instanceof KubeApiError ? e.status : undefined;
+          this.note('error', e instanceof Error ? e.message : String(e), { status });
+          if (this.phase === 'resume' && this.lastRV === undefined) this.phase = 'initial';
+        }
+      }
+      // Back off: immediately after a stream that ran and ended cleanly (timeoutSeconds, the
+      // server's own watch timeout), otherwise exponentially with jitter so that many panes do
+      // not reconnect in lockstep after an outage.
+      const ranLong = cleanEnd && Date.now() - openedAt >= 1000;
+      const step = Math.min(this.opts.backoffMaxMs, this.opts.backoffInitialMs * 2 ** attempt);
+      const delay = ranLong ? 0 : Math.round(step / 2 + (this.opts.random() * step) / 2);
+      if (!ranLong) attempt++;
+      this.retryAt = Date.now() + delay;
+      this.setState('backoff');
+      this.note(
+        'reconnect',
+        this.phase === 'recover'
+          ? `reconnecting in ${delay} ms with a ${spec.mode === 'stream' ? 're-stream' : 'relist'}`
+          : this.phase === 'resume' && this.lastRV !== undefined
+            ? `reconnecting in ${delay} ms from resourceVersion ${this.lastRV}`
+            : `reconnecting in ${delay} ms`,
+      );
+      await sleep(delay, signal);
+      this.retryAt = undefined;
+    }
+  }
+
+  private async list(signal: AbortSignal, isRelist: boolean): Promise<void> {
+    this.setState('listing');
+    const spec = this.spec;
+    const path = listPath(spec);
+    const body = await kubeJson<ListResponse>({ context: spec.context, path, headers: spec.asTable ? { Accept: TABLE_ACCEPT } : undefined, signal });
+    const receivedAt = Date.now();
+    const next = new Map<string, KubeObject>();
+    let items: KubeObject[];
+    if (isTable(body as KubeObject)) {
+      const table = body as Table;
+      if (table.columnDefinitions?.length) this.columns = table.columnDefinitions;
+      // Stored as a Table of one row, the shape each as=Table watch event has.
+      items = (table.rows ?? []).map((row) => ({ kind: 'Table', apiVersion: table.apiVersion, metadata: {}, rows: [row] }));
+    } else {
+      // Items of a typed list carry no kind/apiVersion; the list's own tell them.
+      const kind = body.kind?.replace(/List$/, '');
+      items = (body.items ?? []).map((o) => ({ kind, apiVersion: body.apiVersion, ...o }));
+    }
+    for (const o of items) next.set(objectKey(eventSubject(o)), o);
+    const rv = body.metadata?.resourceVersion;
+    if (isRelist) {
+      this.replaceState(next, `relist at resourceVersion ${rv ?? '?'}`, path);
+    } else {
+      this.objects = next;
+      this.note('relist', `listed ${next.size} objects at resourceVersion ${rv ?? '?'}`, { path });
+    }
+    if (!isRelist) {
+      for (const o of items) {
+        const raw = JSON.stringify({ type: 'ADDED', object: o });
+        this.pushEvent({ type: 'ADDED', object: o, raw, size: raw.length, receivedAt }, 'list');
+      }
+    }
+    if (rv !== undefined) this.lastRV = rv;
+  }
+
+  /** Replaces the object state wholesale (relist, re-stream) and records what differed. */
+  private replaceState(next: Map<string, KubeObject>, what: string, path?: string): void {
+    const diff = diffStates(this.objects, next);
+    this.objects = next;
+    this.note('relist', `${what}: ${diff.appeared.length} appeared, ${diff.changed.length} changed, ${diff.vanished.length} vanished`, { diff, path });
+  }
+
+  private applyLive(ev: ReceivedEvent, origin: EventOrigin): void {
+    const key = objectKey(eventSubject(ev.object));
+    const prev = this.objects.get(key);
+    const eff = watchEffect(prev, ev);
+    if (eff.op === 'set') this.objects.set(eff.key, eff.object);
+    else if (eff.op === 'delete') this.objects.delete(eff.key);
+    this.pushEvent(ev, origin, prev);
+  }
+
+  private pushEvent(ev: ReceivedEvent, origin: EventOrigin, previous?: KubeObject, status?: Status, initialEventsEnd?: boolean): void {
+    this.counts[ev.type] = (this.counts[ev.type] ?? 0) + 1;
+    const subject = ev.type === 'ERROR' ? ev.object : eventSubject(ev.object);
+    this.timeline.push({
+      kind: 'event',
+      seq: ++this.seq,
+      type: ev.type,
+      object: ev.object,
+      key: ev.type === 'ERROR' || ev.type === 'BOOKMARK' ? '' : objectKey(subject),
+      resourceVersion: ev.type === 'ERROR' ? undefined : resourceVersionOf(ev.object),
+      receivedAt: ev.receivedAt,
+      size: ev.size,
+      origin,
+      raw: ev.raw,
+      previous,
+      status,
+      initialEventsEnd,
+    });
+    this.changed();
+  }
+
+  private note(note: NoteKind, message: string, extra: { path?: string; status?: Status; diff?: StateDiff } = {}): void {
+    this.timeline.push({ kind: 'note', seq: ++this.seq, note, receivedAt: Date.now(), message, ...extra });
+    this.changed();
+  }
+
+  private setState(s: SessionState): void {
+    if (this.state === s) return;
+    this.state = s;
+    this.changed();
+  }
+
+  private changed(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.opts.schedule(() => {
+      this.scheduled = false;
+      this.version++;
+      this.snapshot = this.makeSnapshot();
+      for (const l of this.listeners) l();
+    });
+  }
+
+  private makeSnapshot(): SessionSnapshot {
+    return {
+      version: this.version,
+      state: this.state,
+      entries: this.timeline.toArray(),
+      dropped: this.timeline.dropped,
+      counts: { ...this.counts },
+      // The live map; `version` tells when it changed (copying it per frame would be O(N)).
+      objects: this.objects,
+      columns: this.columns,
+      lastResourceVersion: this.lastRV,
+      initialEventsDone: this.initialEventsDone,
+      retryAt: this.retryAt,
+    };
+  }
+}
+
+function phaseFrom(path: string): string {
+  const rv = new URLSearchParams(path.split('?')[1] ?? '').get('resourceVersion');
+  return rv === null ? ' (resourceVersion unset)' : ` from resourceVersion "${rv}"`;
+}

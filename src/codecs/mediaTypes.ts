@@ -68,5 +68,6 @@ export function bodyKind(contentType: string | null | undefined, size = 1): Body
  */
 export function isWatchRequest(path: string, query: Record<string, string>): boolean {
   const w = (query.watch ?? new URLSearchParams(path.split('?')[1] ?? '').get('watch') ?? '').toLowerCase();
-  return w === '1' || w === 'true' || /^\/apis?\/(?:[^/]+\/)*watch\//.test(path.split('?')[0] ?? '');
+  // The deprecated prefix sits right after the group version: /api/v1/watch/..., /apis/g/v/watch/...
+  return w === '1' || w === 'true' || /^\/(?:api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch\//.test(path.split('?')[0] ?? '');
 }

@@ -124,8 +124,10 @@ export function forwardHttp(
       const out = clientResponseHeaders(up.rawHeaders);
       out.push(['Server-Timing', serverTiming(ttfbMs)]);
       res.writeHead(up.statusCode ?? 502, up.statusMessage, out.flat());
-      // Headers now, not with the first body chunk: a quiet watch is still an open watch.
-      res.flushHeaders();
+      // A streamed body (watch, chunked list) gets its headers now, not with the first body chunk:
+      // a quiet watch is still an open watch. A body of known length goes out with its headers in
+      // one write, which saves a packet on every small GET.
+      if (up.headers['content-length'] === undefined) res.flushHeaders();
       up.pipe(res);
       up.on('close', () => {
         // Upstream cut mid-body: cut the client too, so a truncated body is not taken as complete.

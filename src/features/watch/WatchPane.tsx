@@ -1,0 +1,361 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { sharedMux } from '../../k8s/client/mux';
+import { collectionPath, type EventEntry, type SessionSnapshot, START_MODES, type TimelineEntry, WatchSession } from '../../k8s/watch/session';
+import { type KubeObject, WATCH_EVENT_TYPES, type WatchEventType } from '../../k8s/watch/types';
+import { StatusView } from '../../ui/ErrorBox';
+import { changedManagers } from './managers';
+import { type PaneConfig, sessionKey, specOf } from './panes';
+
+// Monaco's diff editor is large: loaded when an event's diff is first opened.
+const ObjectDiff = lazy(() => import('./ObjectDiff').then((m) => ({ default: m.ObjectDiff })));
+
+declare global {
+  interface Window {
+    /**
+     * Optional hook for the benchmark (bench/watch.ts): called after React committed a render
+     * with the events that render added, and the time it committed. Not set in normal use.
+     */
+    __explorerWatchRendered?: (paneId: string, events: EventEntry[], renderedAt: number) => void;
+  }
+}
+
+const ROW = 24;
+
+export function WatchPane({ context, pane, onChange, onClose }: { context: string; pane: PaneConfig; onChange: (p: PaneConfig) => void; onClose: () => void }) {
+  const key = sessionKey(context, pane);
+  const [session, setSession] = useState<WatchSession | null>(null);
+  useEffect(() => {
+    const s = new WatchSession(specOf(context, pane), { mux: sharedMux(), maxEntries: pane.max });
+    setSession(s);
+    s.start();
+    return () => s.stop();
+    // The session restarts only when what it asks the server changes (sessionKey).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  useEffect(() => session?.setMaxEntries(pane.max), [session, pane.max]);
+  if (!session) return null;
+  return <PaneBody session={session} pane={pane} onChange={onChange} onClose={onClose} />;
+}
+
+function title(p: PaneConfig): string {
+  const res = p.group ? `${p.resource}.${p.group}` : p.resource;
+  const where = p.namespace ? `in ${p.namespace}` : 'in all namespaces';
+  return `${res}${p.name ? `/${p.name}` : ''} ${where}`;
+}
+
+function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession; pane: PaneConfig; onChange: (p: PaneConfig) => void; onClose: () => void }) {
+  const snap = useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [view, setView] = useState<'timeline' | 'state'>('timeline');
+
+  // Tell the bench which events this commit put on screen.
+  const lastSeq = useRef(0);
+  useEffect(() => {
+    const hook = window.__explorerWatchRendered;
+    const entries = snap.entries;
+    if (hook) {
+      const fresh: EventEntry[] = [];
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const e = entries[i]!;
+        if (e.seq <= lastSeq.current) break;
+        if (e.kind === 'event') fresh.push(e);
+      }
+      if (fresh.length) hook(pane.id, fresh.reverse(), Date.now());
+    }
+    lastSeq.current = entries[entries.length - 1]?.seq ?? lastSeq.current;
+  }, [snap, pane.id]);
+
+  const types = pane.types ?? WATCH_EVENT_TYPES;
+  const q = (pane.q ?? '').toLowerCase();
+  const shown = useMemo(
+    () => snap.entries.filter((e) => (e.kind === 'note' ? !q && types.length === WATCH_EVENT_TYPES.length : types.includes(e.type) && (!q || e.key.toLowerCase().includes(q)))),
+    [snap.entries, types, q],
+  );
+  const selectedEntry = selected === null ? undefined : snap.entries.find((e) => e.seq === selected);
+  const paused = snap.state === 'paused';
+  const mode = START_MODES.find((m) => m.mode === pane.mode)!;
+
+  const exportEvents = () => {
+    const blob = new Blob([session.exportNdjson()], { type: 'application/x-ndjson' });
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `watch-${pane.resource}${pane.namespace ? `-${pane.namespace}` : ''}.ndjson`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+
+  return (
+    <article className="watch-pane" aria-label={`Watch ${title(pane)}`}>
+      <header className="watch-pane-head">
+        <h3>{title(pane)}</h3>
+        <span className="badge" title={mode.semantic}>
+          {mode.label}
+          {pane.mode === 'watch-exact' ? ` ${pane.resourceVersion ?? ''}` : ''}
+        </span>
+        <StateBadge snap={snap} />
+        <span className="spacer" />
+        <button type="button" onClick={() => (paused ? session.resume() : session.pause())}>
+          {paused ? 'Resume' : 'Pause'}
+        </button>
+        <button type="button" onClick={() => session.clear()}>
+          Clear
+        </button>
+        <button type="button" onClick={exportEvents}>
+          Export NDJSON
+        </button>
+        <button type="button" aria-label={`Close watch ${title(pane)}`} onClick={onClose}>
+          ×
+        </button>
+      </header>
+      <p className="watch-path small">
+        <code>{collectionPath(specOf('', pane))}</code>
+        {pane.labelSelector && <code> labelSelector={pane.labelSelector}</code>}
+        {pane.fieldSelector && <code> fieldSelector={pane.fieldSelector}</code>}
+        {pane.name && <code> fieldSelector=metadata.name={pane.name}</code>}
+      </p>
+      <p className="watch-counts small" aria-label="Event counts">
+        {WATCH_EVENT_TYPES.map((t) => (
+          <span key={t} className={`ev-${t}`}>
+            {t} {snap.counts[t]}
+          </span>
+        ))}
+        <span>
+          · {snap.entries.length} kept{snap.dropped ? `, ${snap.dropped} older not kept` : ''}
+        </span>
+        <span>· {snap.objects.size} objects</span>
+        {snap.lastResourceVersion !== undefined && <span>· last resourceVersion {snap.lastResourceVersion}</span>}
+        {pane.mode === 'stream' && <span>· {snap.initialEventsDone ? 'initial events done' : 'receiving initial events'}</span>}
+      </p>
+      <div className="watch-filters">
+        <fieldset>
+          <legend className="small">Show</legend>
+          {WATCH_EVENT_TYPES.map((t) => (
+            <label key={t} className="check small">
+              <input
+                type="checkbox"
+                checked={types.includes(t)}
+                onChange={(e) => {
+                  const next = e.target.checked ? [...types, t] : types.filter((x) => x !== t);
+                  onChange({ ...pane, types: next.length === WATCH_EVENT_TYPES.length ? undefined : next });
+                }}
+              />
+              {t}
+            </label>
+          ))}
+        </fieldset>
+        <label className="small">
+          <span>Name</span> <input aria-label="Filter by name" value={pane.q ?? ''} onChange={(e) => onChange({ ...pane, q: e.target.value || undefined })} />
+        </label>
+        <div role="tablist" aria-label="Pane view" className="watch-tabs">
+          <button type="button" role="tab" aria-selected={view === 'timeline'} onClick={() => setView('timeline')}>
+            Timeline
+          </button>
+          <button type="button" role="tab" aria-selected={view === 'state'} onClick={() => setView('state')}>
+            Current state
+          </button>
+        </div>
+      </div>
+      {view === 'timeline' ? <Timeline entries={shown} selected={selected} onSelect={setSelected} /> : <StateTable snap={snap} />}
+      {selectedEntry && view === 'timeline' && <EntryDetail entry={selectedEntry} onClose={() => setSelected(null)} />}
+    </article>
+  );
+}
+
+function StateBadge({ snap }: { snap: SessionSnapshot }) {
+  const text =
+    snap.state === 'backoff' ? 'reconnecting' : snap.state === 'listing' ? 'listing' : snap.state === 'watching' ? 'watching' : snap.state === 'paused' ? 'paused' : snap.state === 'stopped' ? 'stopped' : 'starting';
+  return (
+    <span role="status" aria-label="Watch state" className={`badge state-${snap.state}`}>
+      {text}
+    </span>
+  );
+}
+
+function time(ms: number): string {
+  const d = new Date(ms);
+  return `${d.toTimeString().slice(0, 8)}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
+function size(n: number): string {
+  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
+}
+
+function Timeline({ entries, selected, onSelect }: { entries: TimelineEntry[]; selected: number | null; onSelect: (seq: number) => void }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const follow = useRef(true);
+  const v = useVirtualizer({ count: entries.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+  // Follow the newest event unless the reader scrolled up.
+  useEffect(() => {
+    if (follow.current && entries.length) v.scrollToIndex(entries.length - 1, { align: 'end' });
+  }, [entries.length, v]);
+  return (
+    <div
+      className="watch-timeline"
+      ref={scroller}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < ROW * 2;
+      }}
+    >
+      <div role="list" aria-label="Events" style={{ height: v.getTotalSize(), position: 'relative' }}>
+        {v.getVirtualItems().map((item) => {
+          const e = entries[item.index]!;
+          return (
+            <div key={e.seq} role="listitem" className={`tl-row ${e.kind === 'note' ? `note note-${e.note}` : `ev-${e.type}`}${selected === e.seq ? ' selected' : ''}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}>
+              <button type="button" className="tl-btn" aria-pressed={selected === e.seq} onClick={() => onSelect(e.seq)}>
+                <span className="tl-time">{time(e.receivedAt)}</span>
+                {e.kind === 'note' ? (
+                  <>
+                    <span className="tl-type">{e.note}</span>
+                    <span className="tl-msg">{e.message}</span>
+                  </>
+                ) : (
+                  <>
+                    <span className="tl-type">{e.type}</span>
+                    <span className="tl-key">{e.type === 'ERROR' ? `${e.status?.code ?? ''} ${e.status?.reason ?? ''}` : e.type === 'BOOKMARK' ? (e.initialEventsEnd ? 'k8s.io/initial-events-end' : 'bookmark') : e.key}</span>
+                    <span className="tl-rv">{e.resourceVersion !== undefined ? `rv ${e.resourceVersion}` : ''}</span>
+                    <span className="tl-size">{size(e.size)}</span>
+                    {e.origin !== 'live' && <span className={`tl-origin origin-${e.origin}`}>{e.origin === 'list' ? 'from list' : 'initial'}</span>}
+                  </>
+                )}
+              </button>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function StateTable({ snap }: { snap: SessionSnapshot }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  // Sorted once per rendered batch (not per event).
+  const rows = useMemo(() => [...snap.objects.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)), [snap]);
+  const columns = (snap.columns ?? []).filter((c) => !c.priority);
+  const v = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+  const cellsOf = (o: KubeObject) => ((o as { rows?: { cells: unknown[] }[] }).rows?.[0]?.cells ?? []).slice(0, columns.length);
+  const rvOf = (o: KubeObject) => o.metadata?.resourceVersion ?? (o as { rows?: { object?: KubeObject }[] }).rows?.[0]?.object?.metadata?.resourceVersion;
+  return (
+    <div className="watch-state" ref={scroller}>
+      <div role="table" aria-label="Current state" aria-rowcount={rows.length + 1}>
+        <div role="row" className="st-row st-head">
+          <span role="columnheader">namespace/name</span>
+          <span role="columnheader">resourceVersion</span>
+          {columns.map((c) => (
+            <span key={c.name} role="columnheader" title={c.description}>
+              {c.name}
+            </span>
+          ))}
+        </div>
+        <div role="rowgroup" style={{ height: v.getTotalSize(), position: 'relative' }}>
+          {v.getVirtualItems().map((item) => {
+            const [k, o] = rows[item.index]!;
+            return (
+              <div key={k} role="row" aria-rowindex={item.index + 2} className="st-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}>
+                <span role="cell">{k}</span>
+                <span role="cell">{rvOf(o)}</span>
+                {cellsOf(o).map((c, i) => (
+                  <span role="cell" key={i}>
+                    {typeof c === 'object' ? JSON.stringify(c) : String(c)}
+                  </span>
+                ))}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function EntryDetail({ entry, onClose }: { entry: TimelineEntry; onClose: () => void }) {
+  const [showDiff, setShowDiff] = useState(false);
+  return (
+    <section className="watch-detail" aria-label="Event detail">
+      <header>
+        <strong>{entry.kind === 'note' ? entry.note : entry.type}</strong> <span className="muted small">{time(entry.receivedAt)}</span>
+        <span className="spacer" />
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      {entry.kind === 'note' ? (
+        <>
+          <p>{entry.message}</p>
+          {entry.path && (
+            <p className="small">
+              <code>{entry.path}</code>
+            </p>
+          )}
+          {entry.status && <StatusView status={entry.status} />}
+          {entry.diff && (
+            <dl className="kv small relist-diff">
+              <dt>appeared</dt>
+              <dd>{entry.diff.appeared.join(', ') || '—'}</dd>
+              <dt>changed</dt>
+              <dd>{entry.diff.changed.join(', ') || '—'}</dd>
+              <dt>vanished</dt>
+              <dd>{entry.diff.vanished.join(', ') || '—'}</dd>
+            </dl>
+          )}
+        </>
+      ) : entry.type === 'ERROR' ? (
+        entry.status ? <StatusView status={entry.status} /> : <pre>{entry.raw}</pre>
+      ) : (
+        <>
+          <dl className="kv small">
+            <dt>object</dt>
+            <dd>{entry.key || '—'}</dd>
+            <dt>resourceVersion</dt>
+            <dd>{entry.resourceVersion ?? '—'}</dd>
+            <dt>size</dt>
+            <dd>{size(entry.size)}</dd>
+            <dt>origin</dt>
+            <dd>{entry.origin === 'list' ? 'an item of the list response' : entry.origin === 'initial' ? 'synthetic initial event (before k8s.io/initial-events-end)' : 'live event'}</dd>
+            {entry.type !== 'BOOKMARK' && (
+              <>
+                <dt>previous resourceVersion</dt>
+                <dd>{entry.previous?.metadata?.resourceVersion ?? 'none (first version seen)'}</dd>
+                <dt>managers changed</dt>
+                <dd>
+                  <Managers entry={entry} />
+                </dd>
+              </>
+            )}
+          </dl>
+          {entry.type !== 'BOOKMARK' && (
+            <button type="button" onClick={() => setShowDiff((x) => !x)}>
+              {showDiff ? 'Hide diff' : 'Diff against previous version'}
+            </button>
+          )}
+          {showDiff ? (
+            <Suspense fallback={<p className="muted small">Loading the diff editor…</p>}>
+              <ObjectDiff previous={entry.previous} next={entry.type === 'DELETED' ? undefined : entry.object} />
+            </Suspense>
+          ) : (
+            <pre className="watch-json">{JSON.stringify(entry.object, null, 2)}</pre>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Managers({ entry }: { entry: EventEntry }) {
+  const changes = changedManagers(entry.previous, entry.type === 'DELETED' ? entry.previous : entry.object);
+  if (changes.length === 0) return <>none</>;
+  return (
+    <ul className="managers">
+      {changes.map((c) => (
+        <li key={`${c.manager}/${c.operation}/${c.subresource}`}>
+          <code>{c.manager}</code> ({c.operation}
+          {c.subresource ? `, ${c.subresource}` : ''}) {c.change}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export type { WatchEventType };

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { parsePanes, serializePanes, sessionKey } from './panes';
+
+describe('panes in the URL', () => {
+  it('round-trips pane configurations', () => {
+    const panes = parsePanes(serializePanes([{ id: 'a1', group: '', version: 'v1', resource: 'configmaps', namespace: 'ns1', mode: 'stream', bookmarks: true, asTable: false, max: 100, types: ['ADDED'], q: 'x' }]));
+    expect(panes).toEqual([{ id: 'a1', group: '', version: 'v1', resource: 'configmaps', namespace: 'ns1', mode: 'stream', bookmarks: true, asTable: false, max: 100, types: ['ADDED'], q: 'x' }]);
+  });
+  it('ignores what it cannot read instead of failing the view', () => {
+    expect(parsePanes('{not json')).toEqual([]);
+    expect(parsePanes('[{"resource":1}]')).toEqual([]);
+    expect(parsePanes('[{"resource":"pods","version":"v1","mode":"bogus"}]')[0]?.mode).toBe('list-watch');
+  });
+  it('filters do not restart the watch; selectors do', () => {
+    const [p] = parsePanes('[{"id":"a","resource":"pods","version":"v1"}]');
+    expect(sessionKey('c', { ...p!, q: 'web', types: ['DELETED'], max: 5 })).toBe(sessionKey('c', p!));
+    expect(sessionKey('c', { ...p!, labelSelector: 'app=web' })).not.toBe(sessionKey('c', p!));
+  });
+});

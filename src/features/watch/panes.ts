@@ -1,0 +1,91 @@
+// The watch view's panes live in the URL (like all view state): `panes` holds a JSON array of
+// pane configurations, so a set of watches can be bookmarked, reloaded and shared.
+import type { StartMode, WatchSpec } from '../../k8s/watch/session';
+import type { WatchEventType } from '../../k8s/watch/types';
+
+export interface PaneConfig {
+  id: string;
+  group: string;
+  version: string;
+  resource: string;
+  namespace?: string;
+  name?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  mode: StartMode;
+  resourceVersion?: string;
+  bookmarks: boolean;
+  timeoutSeconds?: number;
+  asTable: boolean;
+  /** Timeline capacity. */
+  max: number;
+  /** Timeline filter: the event types shown (all when absent) and a name substring. */
+  types?: WatchEventType[];
+  q?: string;
+}
+
+export const PANES_KEY = 'panes';
+export const DEFAULT_MAX_EVENTS = 2000;
+const MODES: StartMode[] = ['list-watch', 'stream', 'watch-unset', 'watch-0', 'watch-exact'];
+
+export function parsePanes(text: string | undefined): PaneConfig[] {
+  if (!text) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(raw)) return [];
+  const out: PaneConfig[] = [];
+  for (const r of raw as Record<string, unknown>[]) {
+    if (typeof r !== 'object' || r === null || typeof r.resource !== 'string' || typeof r.version !== 'string') continue;
+    const str = (k: string) => (typeof r[k] === 'string' && r[k] !== '' ? (r[k] as string) : undefined);
+    out.push({
+      id: str('id') ?? Math.random().toString(36).slice(2, 8),
+      group: typeof r.group === 'string' ? r.group : '',
+      version: r.version,
+      resource: r.resource,
+      namespace: str('namespace'),
+      name: str('name'),
+      labelSelector: str('labelSelector'),
+      fieldSelector: str('fieldSelector'),
+      mode: MODES.includes(r.mode as StartMode) ? (r.mode as StartMode) : 'list-watch',
+      resourceVersion: str('resourceVersion'),
+      bookmarks: r.bookmarks !== false,
+      timeoutSeconds: typeof r.timeoutSeconds === 'number' && r.timeoutSeconds > 0 ? r.timeoutSeconds : undefined,
+      asTable: r.asTable === true,
+      max: typeof r.max === 'number' && r.max >= 1 ? Math.floor(r.max) : DEFAULT_MAX_EVENTS,
+      types: Array.isArray(r.types) ? (r.types as WatchEventType[]) : undefined,
+      q: str('q'),
+    });
+  }
+  return out;
+}
+
+export function serializePanes(panes: PaneConfig[]): string {
+  return panes.length ? JSON.stringify(panes) : '';
+}
+
+export function specOf(context: string, p: PaneConfig): WatchSpec {
+  return {
+    context,
+    group: p.group,
+    version: p.version,
+    resource: p.resource,
+    namespace: p.namespace,
+    name: p.name,
+    labelSelector: p.labelSelector,
+    fieldSelector: p.fieldSelector,
+    mode: p.mode,
+    resourceVersion: p.resourceVersion,
+    bookmarks: p.mode === 'stream' ? true : p.bookmarks,
+    timeoutSeconds: p.timeoutSeconds,
+    asTable: p.asTable,
+  };
+}
+
+/** What restarts a pane's session when it changes (filters and capacity do not). */
+export function sessionKey(context: string, p: PaneConfig): string {
+  return JSON.stringify(specOf(context, p));
+}

@@ -45,7 +45,9 @@ test('a POST with an unknown field shows the server’s warning under Warn and i
   await expect(page.getByRole('region', { name: 'Warnings from the server' })).toContainText('unknown field "bogus"');
 
   await page.getByRole('combobox', { name: 'fieldValidation' }).selectOption('Strict');
-  await page.getByRole('button', { name: 'Send' }).click();
+  // Keyboard: Ctrl+Enter sends from inside the body editor.
+  await editor.focus();
+  await page.keyboard.press('Control+Enter');
   await expect(page.getByLabel('Status line')).toContainText('HTTP 400');
   const status = page.getByRole('region', { name: 'Response' }).getByRole('alert');
   await expect(status).toContainText('400 BadRequest');

@@ -8,6 +8,8 @@ export interface CodeEditorProps {
   ariaLabel: string;
   height?: string;
   readOnly?: boolean;
+  /** Ctrl/Cmd+Enter inside the editor (Monaco keeps that key from reaching the page). */
+  onSubmit?: () => void;
 }
 
 // Monaco is large and needs a DOM and workers: load it only when an editor is shown, so that unit

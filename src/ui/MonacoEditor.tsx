@@ -6,7 +6,7 @@ import Editor, { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { CodeEditorProps } from './CodeEditor';
 
 self.MonacoEnvironment = {
@@ -20,8 +20,11 @@ function currentTheme(): string {
   return document.documentElement.dataset.theme === 'dark' ? 'vs-dark' : 'vs';
 }
 
-export function MonacoEditor({ value, onChange, language, ariaLabel, height = '220px', readOnly }: CodeEditorProps) {
+export function MonacoEditor({ value, onChange, language, ariaLabel, height = '220px', readOnly, onSubmit }: CodeEditorProps) {
   const [theme, setTheme] = useState(currentTheme);
+  // The command is registered once; the ref lets it call the latest callback.
+  const submit = useRef(onSubmit);
+  submit.current = onSubmit;
   useEffect(() => {
     const obs = new MutationObserver(() => setTheme(currentTheme()));
     obs.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
@@ -35,6 +38,9 @@ export function MonacoEditor({ value, onChange, language, ariaLabel, height = '2
         value={value}
         theme={theme}
         onChange={(v) => onChange?.(v ?? '')}
+        onMount={(editor) => {
+          editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => submit.current?.());
+        }}
         options={{
           ariaLabel,
           readOnly,

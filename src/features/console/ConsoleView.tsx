@@ -69,23 +69,28 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
     abort.current?.abort();
     const ctrl = new AbortController();
     abort.current = ctrl;
+    // A request still running when another is sent (a watch, say) is stopped; its late updates go
+    // to the history only and do not take the inspector back.
+    const latest = () => abort.current === ctrl;
     let id: string | undefined;
     const watching = isWatchRequest(req.path, queryOf(req.path));
     const x = await runExchange(context, req, {
       signal: ctrl.signal,
       onUpdate: (partial) => {
-        if (!id) {
+        history.put(partial);
+        if (!id && latest()) {
           id = partial.id;
           setCurrentId(id);
           if (watching) setStreamingId(id);
         }
-        history.put(partial);
       },
     });
     history.put(x);
-    setCurrentId(x.id);
-    setStreamingId(undefined);
-    if (abort.current === ctrl) abort.current = null;
+    if (latest()) {
+      setCurrentId(x.id);
+      setStreamingId(undefined);
+      abort.current = null;
+    }
   }
 
   function stop() {
@@ -257,7 +262,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
         {draft.method !== 'GET' && draft.method !== 'HEAD' && (
           <div>
             <span className="small muted">Body</span>
-            <CodeEditor ariaLabel="Request body" language={bodyLanguage} value={draft.body} onChange={(body) => setDraft({ ...draft, body })} height="200px" />
+            <CodeEditor ariaLabel="Request body" language={bodyLanguage} value={draft.body} onChange={(body) => setDraft({ ...draft, body })} onSubmit={() => void send()} height="200px" />
           </div>
         )}
         <div className="row small">

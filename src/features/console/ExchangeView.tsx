@@ -124,7 +124,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
           {status && <StatusView status={status} fromProxy={fromProxy} />}
           {!compact && (
             <details>
-              <summary>Request as sent ({exchange.request.headers.length} headers{exchange.request.body ? ', with body' : ''})</summary>
+              <summary>Request as sent ({exchange.request.headers.length} {exchange.request.headers.length === 1 ? 'header' : 'headers'}{exchange.request.body ? ', with body' : ''})</summary>
               <pre aria-label="Request as sent">
                 {`${exchange.request.method} ${exchange.request.path}\n`}
                 {exchange.request.headers.map(([k, v]) => `${k}: ${v}\n`).join('')}

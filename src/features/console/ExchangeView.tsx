@@ -1,6 +1,6 @@
 // The exchange inspector: status line, warnings, timing and sizes, every response header (the
 // ones the API server adds explained), and the body rendered for its media type.
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { bodyKind, mediaParams, parseJson, parseWarningHeader, parseYaml, prettyJson, toYaml } from '../../codecs';
 import { isStatus, type Status } from '../../k8s/client';
 import { StatusView } from '../../ui/ErrorBox';
@@ -48,37 +48,59 @@ interface WatchEventView {
   raw: string;
 }
 
-function watchEvents(text: string): { events: WatchEventView[]; partial: string } {
-  const events: WatchEventView[] = [];
-  const lines = text.split('\n');
-  const partial = lines.pop() ?? '';
-  for (const line of lines) {
-    if (!line.trim()) continue;
-    const p = parseJson(line);
-    const ev = p.ok ? (p.value as { type?: string; object?: { kind?: string; metadata?: { name?: string; namespace?: string; resourceVersion?: string } } }) : undefined;
-    events.push({
-      type: ev?.type ?? '(unparsed)',
-      kind: ev?.object?.kind,
-      name: ev?.object?.metadata?.name,
-      namespace: ev?.object?.metadata?.namespace,
-      resourceVersion: ev?.object?.metadata?.resourceVersion,
-      raw: line,
-    });
+/**
+ * Watch events parsed incrementally: each render decodes only the bytes that arrived since the
+ * last one (the body of a running watch only grows), so a long watch costs O(new bytes) per chunk.
+ */
+class WatchParser {
+  private seen = 0;
+  private partial = '';
+  private readonly decoder = new TextDecoder('utf-8');
+  events: WatchEventView[] = [];
+  constructor(readonly id: string) {}
+  feed(body: Uint8Array): WatchEventView[] {
+    if (body.length < this.seen) return this.events;
+    if (body.length === this.seen) return this.events;
+    const text = this.partial + this.decoder.decode(body.subarray(this.seen), { stream: true });
+    this.seen = body.length;
+    const lines = text.split('\n');
+    this.partial = lines.pop() ?? '';
+    const added: WatchEventView[] = [];
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      const p = parseJson(line);
+      const ev = p.ok ? (p.value as { type?: string; object?: { kind?: string; metadata?: { name?: string; namespace?: string; resourceVersion?: string } } }) : undefined;
+      added.push({
+        type: ev?.type ?? '(unparsed)',
+        kind: ev?.object?.kind,
+        name: ev?.object?.metadata?.name,
+        namespace: ev?.object?.metadata?.namespace,
+        resourceVersion: ev?.object?.metadata?.resourceVersion,
+        raw: line,
+      });
+    }
+    if (added.length) this.events = this.events.concat(added);
+    return this.events;
   }
-  return { events, partial };
 }
+
+/** At most this many events are rendered (the newest); the Text and Hex views keep everything. */
+const SHOWN_EVENTS = 500;
 
 export function ExchangeView({ exchange, streaming, compact }: { exchange: Exchange; streaming?: boolean; compact?: boolean }) {
   const res = exchange.response;
   const body = res?.body ?? new Uint8Array();
   const contentType = res ? headerValue(res.headers, 'Content-Type') : undefined;
   const kind = bodyKind(contentType, body.length);
-  const text = useMemo(() => (kind === 'json' || kind === 'yaml' || kind === 'text' ? decodeText(body) : ''), [body, kind]);
+  const isWatch = exchange.watch && res?.status === 200;
+  // A running watch's body is not decoded whole on every chunk; only the parser below reads it.
+  const text = useMemo(() => ((kind === 'json' || kind === 'yaml' || kind === 'text') && !(isWatch && kind === 'json') ? decodeText(body) : ''), [body, kind, isWatch]);
   const parsed = useMemo(() => (kind === 'json' && !exchange.watch ? parseJson(text) : kind === 'yaml' ? parseYaml(text) : undefined), [kind, text, exchange.watch]);
   const status: Status | undefined = parsed?.ok && isStatus(parsed.value) && parsed.value.status !== 'Success' ? parsed.value : undefined;
   const warnings = parseWarningHeader(res ? headerValue(res.headers, 'Warning') : undefined);
-  const isWatch = exchange.watch && res?.status === 200;
-  const watch = useMemo(() => (isWatch && kind === 'json' ? watchEvents(text) : undefined), [isWatch, kind, text]);
+  const parser = useRef<WatchParser | null>(null);
+  if (isWatch && kind === 'json' && parser.current?.id !== exchange.id) parser.current = new WatchParser(exchange.id);
+  const watch = isWatch && kind === 'json' ? { events: parser.current!.feed(body) } : undefined;
 
   const tabs: BodyTab[] = [];
   if (watch) tabs.push('events');
@@ -168,8 +190,9 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
               <div className="panel scroll" role="tabpanel" aria-label="Response body">
                 {tab === 'events' && watch && (
                   <ol className="small" aria-label="Watch events">
-                    {watch.events.map((e, i) => (
-                      <li key={i}>
+                    {watch.events.length > SHOWN_EVENTS && <p className="muted small">Showing the newest {SHOWN_EVENTS} of {watch.events.length} events.</p>}
+                    {watch.events.slice(-SHOWN_EVENTS).map((e, i) => (
+                      <li key={Math.max(0, watch.events.length - SHOWN_EVENTS) + i}>
                         <details>
                           <summary>
                             <strong>{e.type}</strong> {e.kind} {e.namespace ? `${e.namespace}/` : ''}
@@ -183,7 +206,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
                   </ol>
                 )}
                 {tab === 'tree' && parsed?.ok && <JsonTree value={parsed.value} openDepth={body.length > 200_000 ? 1 : 4} label="Response body tree" />}
-                {tab === 'text' && <pre>{kind === 'json' && !exchange.watch ? prettyJson(text) : text}</pre>}
+                {tab === 'text' && <pre>{isWatch && kind === 'json' ? decodeText(body) : kind === 'json' && !exchange.watch ? prettyJson(text) : text}</pre>}
                 {tab === 'yaml' && parsed?.ok && <pre>{toYaml(parsed.value)}</pre>}
                 {tab === 'hex' && <HexView bytes={body} />}
               </div>

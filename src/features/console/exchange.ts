@@ -81,14 +81,31 @@ export function decodeText(bytes: Uint8Array): string {
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 }
 
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
+/**
+ * A growing byte buffer: appending is amortized O(chunk), and `view()` is a window on the bytes so
+ * far, so a long watch does not copy its whole body again for every event.
+ */
+class ByteBuffer {
+  private buf = new Uint8Array(16 * 1024);
+  length = 0;
+  push(chunk: Uint8Array) {
+    if (this.length + chunk.length > this.buf.length) {
+      let size = this.buf.length * 2;
+      while (size < this.length + chunk.length) size *= 2;
+      const next = new Uint8Array(size);
+      next.set(this.buf.subarray(0, this.length));
+      this.buf = next;
+    }
+    this.buf.set(chunk, this.length);
+    this.length += chunk.length;
   }
-  return out;
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+  /** An exact-size copy, for keeping. */
+  copy(): Uint8Array {
+    return this.buf.slice(0, this.length);
+  }
 }
 
 export interface RunOptions {
@@ -133,32 +150,31 @@ export async function runExchange(context: string, request: ExchangeRequest, opt
   x.response = { status: res.status, statusText: res.statusText, headers, body: new Uint8Array() };
   x.timings.upstreamMs = parseServerTiming(res.headers.get('Server-Timing') ?? undefined);
   opts.onUpdate?.({ ...x });
-  const chunks: Uint8Array[] = [];
-  let length = 0;
+  const buffer = new ByteBuffer();
   if (res.body) {
     const reader = res.body.getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        if (length + value.length > MAX_BODY) {
-          chunks.push(value.subarray(0, MAX_BODY - length));
-          length = MAX_BODY;
+        if (buffer.length + value.length > MAX_BODY) {
+          buffer.push(value.subarray(0, MAX_BODY - buffer.length));
           x.response.truncated = true;
           await reader.cancel();
           break;
         }
-        chunks.push(value);
-        length += value.length;
-        x.response = { ...x.response, body: concat(chunks, length) };
-        if (x.watch) opts.onUpdate?.({ ...x, timings: { ...x.timings } });
+        buffer.push(value);
+        if (x.watch) {
+          x.response = { ...x.response, body: buffer.view() };
+          opts.onUpdate?.({ ...x, timings: { ...x.timings } });
+        }
       }
     } catch (e) {
       if (opts.signal?.aborted) x.stopped = true;
       else x.error = e instanceof Error ? e.message : String(e);
     }
   }
-  x.response = { ...x.response, body: concat(chunks, length) };
+  x.response = { ...x.response, body: buffer.copy() };
   x.timings.totalMs = performance.now() - t0;
   x.wireSize = wireSizeOf(res.url, res.headers.get('Content-Length'));
   return x;

@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { hrefFor, navigate } from '../../app/route';
 import type { ApiResource } from '../../k8s/discovery';
-import { type CelRule, describeSchema, fieldsOf, findKindSchema, groupVersionKey, type MergeExtensions, openApiDocumentQuery, openApiIndexQuery, schemaAt } from '../../k8s/openapi';
+import { type CelRule, describeSchema, shortTypeName, fieldsOf, findKindSchema, groupVersionKey, type MergeExtensions, openApiDocumentQuery, openApiIndexQuery, schemaAt } from '../../k8s/openapi';
 import { ErrorBox } from '../../ui/ErrorBox';
 
 function Extensions({ e }: { e: MergeExtensions }) {
@@ -66,7 +66,9 @@ export function SchemaPanel({ context, resource, fieldPath }: { context: string;
   if (!kind) return <p className="muted">No schema for kind {resource.kind} in this document.</p>;
   const node = path.length ? schemaAt(doc.data, kind.schema, path) : kind.schema;
   if (!node) return <p className="muted">No field {fieldPath} in {resource.kind}.</p>;
-  const info = describeSchema(doc.data, node);
+  const described = describeSchema(doc.data, node);
+  // The kind's own component is not a reference, so name its type from the component.
+  const info = path.length ? described : { ...described, type: shortTypeName(kind.refName ?? resource.kind) };
   const fields = fieldsOf(doc.data, node, path.length ? `.${path.join('.')}` : '');
 
   return (

@@ -39,7 +39,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
   const api = findResource(discovery.data, route.group, route.version, route.resource);
   // Opening an object from an all-namespaces list puts the object's namespace into the route;
   // listScope=all keeps the list itself across all namespaces meanwhile.
-  const listNamespace = x.listScope === 'all' ? undefined : route.namespace;
+  const listNamespace = x.listScope === 'all' && route.name ? undefined : route.namespace;
 
   // Keyed on primitives, so that a discovery refetch (a new `api` object) does not restart the list.
   const known = !!api;

@@ -1,6 +1,7 @@
 // What each chunk of the list came back with: its resourceVersion (the same on every page of one
 // consistent list), remainingItemCount, the continue token and, as an implementation detail, what
 // the kube-apiserver put inside that token.
+import { memo } from 'react';
 import type { PageInfo, PagerSnapshot } from '../../k8s/lists';
 import { StatusView } from '../../ui/ErrorBox';
 import { formatBytes } from './format';
@@ -104,27 +105,7 @@ export function PagesPanel({
             </thead>
             <tbody>
               {snap.pages.map((p) => (
-                <tr key={p.index} className={p.inconsistent ? 'inconsistent' : undefined}>
-                  <td>
-                    {p.index}
-                    {p.inconsistent && <span className="badge warn">inconsistent</span>}
-                  </td>
-                  <td>{p.items}</td>
-                  <td>{p.resourceVersion}</td>
-                  <td>{remainingNote(p, hasSelector)}</td>
-                  <td>{formatBytes(p.bytes)}</td>
-                  <td>{p.continue ? <code className="token" title={p.continue}>{p.continue}</code> : <span className="muted">none</span>}</td>
-                  <td>
-                    {p.decoded ? (
-                      <code className="small">
-                        rv {p.decoded.rv}
-                        {p.decoded.rv === -1 ? ' (no snapshot: inconsistent)' : ''}, start key {JSON.stringify(p.decoded.start)}
-                      </code>
-                    ) : p.continue ? (
-                      <span className="muted small">not decodable (opaque)</span>
-                    ) : null}
-                  </td>
-                </tr>
+                <PageRow key={p.index} p={p} hasSelector={hasSelector} />
               ))}
             </tbody>
           </table>
@@ -133,3 +114,30 @@ export function PagesPanel({
     </section>
   );
 }
+
+// PageInfo objects never change once made, so a new chunk renders one new row, not all of them.
+const PageRow = memo(function PageRow({ p, hasSelector }: { p: PageInfo; hasSelector: boolean }) {
+  return (
+    <tr className={p.inconsistent ? 'inconsistent' : undefined}>
+      <td>
+        {p.index}
+        {p.inconsistent && <span className="badge warn">inconsistent</span>}
+      </td>
+      <td>{p.items}</td>
+      <td>{p.resourceVersion}</td>
+      <td>{remainingNote(p, hasSelector)}</td>
+      <td>{formatBytes(p.bytes)}</td>
+      <td>{p.continue ? <code className="token" title={p.continue}>{p.continue}</code> : <span className="muted">none</span>}</td>
+      <td>
+        {p.decoded ? (
+          <code className="small">
+            rv {p.decoded.rv}
+            {p.decoded.rv === -1 ? ' (no snapshot: inconsistent)' : ''}, start key {JSON.stringify(p.decoded.start)}
+          </code>
+        ) : p.continue ? (
+          <span className="muted small">not decodable (opaque)</span>
+        ) : null}
+      </td>
+    </tr>
+  );
+});

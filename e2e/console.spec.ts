@@ -25,6 +25,15 @@ test('GET /api/v1/namespaces shows 200 and the namespaces', async ({ page, explo
   await expect(headers).toContainText('audit-id');
   await expect(headers).toContainText('API Priority and Fairness');
   await expect(page.getByLabel('Status line')).toContainText(/upstream \d/);
+
+  // A typed parameter: limit=1 makes a chunked list with a continue token.
+  await page.getByRole('combobox', { name: 'Add query parameter' }).selectOption('limit');
+  await page.getByRole('spinbutton', { name: 'limit' }).fill('1');
+  await expect(page.getByLabel('Exact request')).toHaveText('GET /api/v1/namespaces?limit=1');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('tab', { name: 'Text' }).click();
+  await expect(body).toContainText('"continue": "');
+  await expect(body).toContainText('"remainingItemCount"');
 });
 
 test('a POST with an unknown field shows the server’s warning under Warn and its 400 Status under Strict', async ({ page, explorerUrl, ns }) => {

@@ -30,9 +30,18 @@ function extraOf(route: Route): Record<string, string> {
   return route.extra;
 }
 
+/**
+ * The draft as the URL can hold it: the route serializer drops empty values, so a parameter row
+ * still waiting for its value is not in the URL. Comparing normalized forms keeps such a row from
+ * being mistaken for an outside change of the URL.
+ */
+function normalized(extra: Record<string, string>): string {
+  return JSON.stringify(draftToExtra(draftFromExtra(Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== '')))));
+}
+
 export function ConsoleView({ route, context }: { route: Route; context: string }) {
   const [draft, setDraftState] = useState<Draft>(() => draftFromExtra(extraOf(route)));
-  const written = useRef<string>(JSON.stringify(draftToExtra(draft)));
+  const written = useRef<string>(normalized(draftToExtra(draft)));
   const exchanges = useHistory();
   const [currentId, setCurrentId] = useState<string | undefined>();
   const [streamingId, setStreamingId] = useState<string | undefined>();
@@ -45,7 +54,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
   const servers = useMemo(() => Object.fromEntries((contexts.data?.contexts ?? []).map((c) => [c.name, c.server])), [contexts.data]);
 
   // The URL changed from outside (Back, a link from discovery): take its request.
-  const routeExtra = JSON.stringify(draftToExtra(draftFromExtra(extraOf(route))));
+  const routeExtra = normalized(extraOf(route));
   useEffect(() => {
     if (routeExtra !== written.current && ('p' in route.extra || 'm' in route.extra)) {
       written.current = routeExtra;
@@ -58,7 +67,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
   const setDraft = (d: Draft) => {
     setDraftState(d);
     const extra = draftToExtra(d);
-    written.current = JSON.stringify(extra);
+    written.current = normalized(extra);
     navigate({ extra }, { replace: true, keepExtra: false });
   };
 

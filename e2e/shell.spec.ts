@@ -80,6 +80,8 @@ test('the restricted viewer sees it cannot create before trying, and a forced at
 
   await createRow.getByRole('link', { name: 'Try create anyway in the console' }).click();
   await expect(page.getByRole('combobox', { name: 'Path' })).toHaveValue(`/api/v1/namespaces/${ns}/configmaps`);
+  // The console asks too, before sending.
+  await expect(page.getByRole('note', { name: 'Access check' })).toContainText(`may not create configmaps in namespace ${ns}`);
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByLabel('Status line')).toContainText('HTTP 403');
   const status = page.getByRole('region', { name: 'Response' }).getByRole('alert');

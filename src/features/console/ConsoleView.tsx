@@ -14,6 +14,8 @@ import { type Exchange, queryOf, runExchange } from './exchange';
 import { ExchangeView } from './ExchangeView';
 import { fromHar, toHar } from './har';
 import { history, useHistory } from './history';
+import { requestAttributes } from './verb';
+import { reviewAccess } from '../../k8s/access';
 
 function downloadText(filename: string, text: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -72,6 +74,14 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
   };
 
   const request = draftToRequest(draft);
+  // Asked before sending, so that a refusal is explained rather than a surprise 403.
+  const attrs = requestAttributes(request.method, request.path);
+  const access = useQuery({
+    queryKey: ['k8s', context, 'access', 'console', attrs],
+    queryFn: ({ signal }) => reviewAccess(context, attrs!, signal),
+    enabled: !!attrs,
+    staleTime: 30_000,
+  });
   const current = exchanges.find((x) => x.id === currentId);
 
   async function send(req = request) {
@@ -273,6 +283,13 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
             <span className="small muted">Body</span>
             <CodeEditor ariaLabel="Request body" language={bodyLanguage} value={draft.body} onChange={(body) => setDraft({ ...draft, body })} onSubmit={() => void send()} height="200px" />
           </div>
+        )}
+        {attrs && access.data && !access.data.allowed && (
+          <p className="warning-list" role="note" aria-label="Access check">
+            <strong className="warn">Context {context} may not {attrs.verb}</strong> {attrs.resource}
+            {attrs.subresource ? `/${attrs.subresource}` : ''}
+            {attrs.namespace ? ` in namespace ${attrs.namespace}` : ''} (SelfSubjectAccessReview): the server will answer 403 Forbidden. {access.data.reason}
+          </p>
         )}
         <div className="row small">
           <span className="muted">Exact request:</span>

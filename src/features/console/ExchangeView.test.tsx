@@ -44,6 +44,18 @@ describe('markup in object content', () => {
     expect(html).toContain('&lt;img src=x onerror=');
   });
 
+  it('renders a real Table response as a table first, its cells as text', async () => {
+    const x = await runExchange(TEST_CONTEXT, {
+      method: 'GET',
+      path: `/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3D${name}`,
+      headers: [['Accept', 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json']],
+    });
+    const html = renderToStaticMarkup(<ExchangeView exchange={x} />);
+    expect(html).toMatch(/<button[^>]*aria-selected="true"[^>]*>Table<\/button>/);
+    expect(html).toMatch(/<th[^>]*>Name<\/th>/);
+    expect(html).toContain(`<td>${name}</td>`);
+  });
+
   it('no source file of the SPA sets inner HTML', () => {
     const banned = ['dangerously', 'SetInnerHTML'].join('');
     const offenders: string[] = [];

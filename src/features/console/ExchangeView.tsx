@@ -6,6 +6,7 @@ import { isStatus, type Status } from '../../k8s/client';
 import { StatusView } from '../../ui/ErrorBox';
 import { HexView } from '../../ui/HexView';
 import { JsonTree } from '../../ui/JsonTree';
+import { isKubeTable, KubeTable } from '../../ui/KubeTable';
 import { WarningList } from '../../ui/WarningList';
 import { decodeText, type Exchange, headerValue } from './exchange';
 
@@ -37,7 +38,7 @@ function ms(v: number | undefined): string {
   return v === undefined ? '?' : `${v < 10 ? v.toFixed(1) : Math.round(v)} ms`;
 }
 
-type BodyTab = 'tree' | 'text' | 'yaml' | 'hex' | 'events';
+type BodyTab = 'table' | 'tree' | 'text' | 'yaml' | 'hex' | 'events';
 
 interface WatchEventView {
   type: string;
@@ -104,6 +105,9 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
 
   const tabs: BodyTab[] = [];
   if (watch) tabs.push('events');
+  // The server answers a Table request with plain `application/json`; the body's kind tells.
+  const table = parsed?.ok && isKubeTable(parsed.value) ? parsed.value : undefined;
+  if (table) tabs.push('table');
   if (kind === 'json' && parsed?.ok) tabs.push('tree');
   if (kind === 'json' || kind === 'yaml' || kind === 'text') tabs.push('text');
   if (kind === 'json' && parsed?.ok) tabs.push('yaml');
@@ -183,7 +187,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
               <div className="row" role="tablist" aria-label="Body views">
                 {tabs.map((t) => (
                   <button key={t} type="button" role="tab" aria-selected={t === tab} className={t === tab ? 'primary' : undefined} onClick={() => setTab(t)}>
-                    {{ tree: 'Tree', text: kind === 'yaml' ? 'YAML' : 'Text', yaml: 'As YAML', hex: 'Hex', events: `Events (${watch?.events.length ?? 0})` }[t]}
+                    {{ table: 'Table', tree: 'Tree', text: kind === 'yaml' ? 'YAML' : 'Text', yaml: 'As YAML', hex: 'Hex', events: `Events (${watch?.events.length ?? 0})` }[t]}
                   </button>
                 ))}
               </div>
@@ -205,6 +209,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
                     {watch.events.length === 0 && <p className="muted">No events yet.</p>}
                   </ol>
                 )}
+                {tab === 'table' && table && <KubeTable table={table} label="Response table" />}
                 {tab === 'tree' && parsed?.ok && <JsonTree value={parsed.value} openDepth={body.length > 200_000 ? 1 : 4} label="Response body tree" />}
                 {tab === 'text' && <pre>{isWatch && kind === 'json' ? decodeText(body) : kind === 'json' && !exchange.watch ? prettyJson(text) : text}</pre>}
                 {tab === 'yaml' && parsed?.ok && <pre>{toYaml(parsed.value)}</pre>}

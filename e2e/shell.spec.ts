@@ -149,3 +149,23 @@ test('object content is data, never markup: HTML and script in a ConfigMap show 
   await expect(page.locator('main img, main script, main b')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 });
+
+test('keyboard: Alt+number switches views and / focuses the filter; the theme choice survives a reload', async ({ page, explorerUrl }) => {
+  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'discovery' })}`);
+  await expect(page.getByRole('searchbox', { name: 'Filter resources' })).toBeVisible();
+  await page.keyboard.press('/');
+  await expect(page.getByRole('searchbox', { name: 'Filter resources' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await page.getByRole('heading', { name: 'core v1' }).click();
+  await page.keyboard.press('Alt+2');
+  await expect(page.getByRole('link', { name: 'Console' })).toHaveAttribute('aria-current', 'page');
+  await expect(page).toHaveURL(/view=console/);
+
+  const html = page.locator('html');
+  const before = await html.getAttribute('data-theme');
+  const next = before === 'dark' ? 'light' : 'dark';
+  await page.getByRole('button', { name: `Switch to ${next} theme` }).click();
+  await expect(html).toHaveAttribute('data-theme', next);
+  await page.reload();
+  await expect(html).toHaveAttribute('data-theme', next);
+});

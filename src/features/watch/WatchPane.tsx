@@ -41,7 +41,8 @@ export function WatchPane({ context, pane, onChange, onClose }: { context: strin
 function title(p: PaneConfig): string {
   const res = p.group ? `${p.resource}.${p.group}` : p.resource;
   const where = p.namespace ? `in ${p.namespace}` : 'in all namespaces';
-  return `${res}${p.name ? `/${p.name}` : ''} ${where}`;
+  const sel = [p.labelSelector, p.fieldSelector].filter(Boolean).join(', ');
+  return `${res}${p.name ? `/${p.name}` : ''} ${where}${sel ? ` (${sel})` : ''}`;
 }
 
 function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession; pane: PaneConfig; onChange: (p: PaneConfig) => void; onClose: () => void }) {
@@ -69,7 +70,10 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession;
   const types = pane.types ?? WATCH_EVENT_TYPES;
   const q = (pane.q ?? '').toLowerCase();
   const shown = useMemo(
-    () => snap.entries.filter((e) => (e.kind === 'note' ? !q && types.length === WATCH_EVENT_TYPES.length : types.includes(e.type) && (!q || e.key.toLowerCase().includes(q)))),
+    // The type filter hides events only: the stream's own entries (opened, ended, reconnecting,
+    // relisted) stay, so hiding ADDED/MODIFIED leaves the story of the connection. A name filter
+    // hides them, as they name no object.
+    () => snap.entries.filter((e) => (e.kind === 'note' ? !q : types.includes(e.type) && (!q || e.key.toLowerCase().includes(q)))),
     [snap.entries, types, q],
   );
   const selectedEntry = selected === null ? undefined : snap.entries.find((e) => e.seq === selected);

@@ -131,4 +131,5 @@ test('a HAR exported and imported again shows the same exchanges', async ({ page
   const cmp = fresh.getByRole('region', { name: 'Comparison' });
   await expect(cmp).toContainText('HTTP 200');
   await expect(cmp).toContainText('HTTP 404');
+  await expect(cmp.getByRole('table', { name: 'Differences' }).getByRole('row', { name: /^status / })).toContainText('200');
 });

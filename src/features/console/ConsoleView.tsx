@@ -4,10 +4,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { navigate, type Route } from '../../app/route';
 import { ACCEPT_PRESETS, CONTENT_TYPE_PRESETS, isWatchRequest } from '../../codecs';
+import { reviewAccess } from '../../k8s/access';
 import { allResources, discoveryQuery } from '../../k8s/discovery';
 import { resourcePath } from '../../k8s/paths';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { contextsQuery } from '../shell/queries';
+import { compareExchanges } from './compare';
 import { toCurl, toKubectl } from './copyAs';
 import { type Draft, draftFromExtra, draftToExtra, draftToRequest, METHODS, PARAM_SPECS, requestToDraft } from './draft';
 import { type Exchange, queryOf, runExchange } from './exchange';
@@ -15,7 +17,6 @@ import { ExchangeView } from './ExchangeView';
 import { fromHar, toHar } from './har';
 import { history, useHistory } from './history';
 import { requestAttributes } from './verb';
-import { reviewAccess } from '../../k8s/access';
 
 function downloadText(filename: string, text: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -133,7 +134,8 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
   };
   const otherHeaders = draft.headers.map((h, i) => [h, i] as const).filter(([[k]]) => !['accept', 'content-type'].includes(k.toLowerCase()));
 
-  const compared = compare.map((id) => exchanges.find((x) => x.id === id)).filter((x): x is Exchange => !!x);
+  // Oldest first: the history lists newest first.
+  const compared: Exchange[] = exchanges.filter((x) => compare.includes(x.id)).reverse();
   const bodyLanguage = header('Content-Type').includes('yaml') ? 'yaml' : 'json';
 
   return (
@@ -392,6 +394,30 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
       {compared.length === 2 && (
         <section aria-label="Comparison">
           <h3>Side by side</h3>
+          <table className="grid small" aria-label="Differences">
+            <thead>
+              <tr>
+                <th>differs</th>
+                <th>older</th>
+                <th>newer</th>
+              </tr>
+            </thead>
+            <tbody>
+              {compareExchanges(compared[0]!, compared[1]!).map((d) => (
+                <tr key={d.what}>
+                  <th scope="row">
+                    <code>{d.what}</code>
+                  </th>
+                  <td>
+                    <code>{d.left}</code>
+                  </td>
+                  <td>
+                    <code>{d.right}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
           <div className="split-even">
             {compared.map((x) => (
               <div key={x.id} className="panel">

@@ -123,7 +123,11 @@ export function forwardHttp(
       }
       const out = clientResponseHeaders(up.rawHeaders);
       out.push(['Server-Timing', serverTiming(ttfbMs)]);
-      res.writeHead(up.statusCode ?? 502, up.statusMessage, out.flat());
+      // appendHeader, not writeHead(status, [pairs]): once setHeader has run (the security
+      // headers), Node applies such pairs with setHeader, and a repeated name (one Warning header
+      // per problem) would keep only its last value.
+      for (const [k, v] of out) res.appendHeader(k, v);
+      res.writeHead(up.statusCode ?? 502, up.statusMessage);
       // A streamed body (watch, chunked list) gets its headers now, not with the first body chunk:
       // a quiet watch is still an open watch. A body of known length goes out with its headers in
       // one write, which saves a packet on every small GET.

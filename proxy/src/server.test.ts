@@ -137,6 +137,21 @@ describe('forwarding', () => {
     expect(res.headers.warning).toContain('unknown field');
   });
 
+  it('passes every Warning header through, not only the last one', async () => {
+    // One `Warning: 299 - "unknown field ..."` header per problem (fieldValidation=Warn).
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'three-warnings' }, bogusA: 1, bogusB: 2, bogusC: 3 });
+    const path = `/api/v1/namespaces/${ns}/configmaps?fieldValidation=Warn&dryRun=All`;
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+    const viaDirect = await direct(cluster, 'admin', { method: 'POST', path, headers, body });
+    const res = await viaProxy({ method: 'POST', path: `/k8s/local-admin${path}`, headers, body });
+    expect(res.status).toBe(201);
+    // Node joins repeated headers with ", "; count the warn-code prefixes.
+    const count = (h: string | string[] | undefined) => String(h ?? '').match(/299 - "/g)?.length ?? 0;
+    expect(count(viaDirect.headers.warning)).toBe(3);
+    expect(count(res.headers.warning)).toBe(3);
+    expect(res.headers.warning).toEqual(viaDirect.headers.warning);
+  });
+
   it('passes a chunked request body through', async () => {
     const res = await viaProxy({
       method: 'POST',

@@ -1,6 +1,7 @@
 // `npm run bench`: runs each bench module in turn and prints its ratios at the end.
 import * as lists from './lists';
 import * as proxy from './proxy';
+import * as watch from './watch';
 
 export interface BenchResult {
   name: string;
@@ -12,7 +13,7 @@ export interface BenchModule {
   run(log: (line: string) => void): Promise<BenchResult>;
 }
 
-const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists]];
+const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists], ['watch', watch]];
 
 const results: BenchResult[] = [];
 for (const [name, mod] of modules) {

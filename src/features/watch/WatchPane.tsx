@@ -31,7 +31,6 @@ export function WatchPane({ context, pane, onChange, onClose }: { context: strin
     s.start();
     return () => s.stop();
     // The session restarts only when what it asks the server changes (sessionKey).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   useEffect(() => session?.setMaxEntries(pane.max), [session, pane.max]);
   if (!session) return null;

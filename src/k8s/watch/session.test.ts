@@ -110,6 +110,22 @@ describe('WatchSession', () => {
     ]);
     expect(evs[3]!.resourceVersion).toBe(s3.metadata!.resourceVersion);
   });
+  it('as=Table: rows from the list, then one-row Tables per event, keyed by the row object', async () => {
+    const label = `tb=${randomBytes(3).toString('hex')}`;
+    const [lk, lv] = label.split('=');
+    await admin('POST', cmPath(), { metadata: { name: 't1', labels: { [lk!]: lv! } }, data: { a: '1' } });
+    const s = new WatchSession(spec({ labelSelector: label, asTable: true }), { mux });
+    s.start();
+    await until(s, (snap) => snap.state === 'watching' && snap.entries.some((e) => e.kind === 'note' && e.note === 'open'));
+    const t2 = await admin('POST', cmPath(), { metadata: { name: 't2', labels: { [lk!]: lv! } }, data: { a: '1', b: '2' } });
+    const snap = await until(s, (x) => x.entries.some((e) => e.kind === 'event' && e.key === `${ns}/t2`));
+    s.stop();
+    expect(snap.columns?.map((c) => c.name)).toEqual(expect.arrayContaining(['Name', 'Data', 'Age']));
+    const added = snap.entries.find((e) => e.kind === 'event' && e.key === `${ns}/t2`);
+    expect(added?.kind === 'event' && [added.type, added.origin, added.resourceVersion, added.object.kind]).toEqual(['ADDED', 'live', t2.metadata!.resourceVersion, 'Table']);
+    expect(stateOf(snap).map((r) => r.key)).toEqual([`${ns}/t1`, `${ns}/t2`]);
+  });
+
   // 410 Gone needs the watch cache to lose history, which takes an API server restart here (its
   // cache then starts at the current revision): e2e/watch.spec.ts covers it with restartApiServer().
 });

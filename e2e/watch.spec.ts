@@ -2,6 +2,7 @@
 // streaming lists, recovery after the API server restarts, relist after 410 Gone, eight panes.
 // Two tests restart kube-apiserver (every open watch of this run drops); they are built to
 // converge whatever else is running.
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
@@ -83,6 +84,25 @@ test('creating, changing and deleting a ConfigMap shows ADDED, MODIFIED and DELE
   await expect(detail.getByLabel('Object diff').locator('.monaco-diff-editor')).toBeVisible();
   await expect(detail.getByLabel('Object diff')).toContainText(`"resourceVersion": "${updated.metadata!.resourceVersion}"`);
   await expect(detail.getByLabel('Object diff')).toContainText(`"resourceVersion": "${created.metadata!.resourceVersion}"`);
+
+  // Export: the timeline's events as newline-delimited JSON, each line as the server sent it.
+  const [download] = await Promise.all([page.waitForEvent('download'), pane.getByRole('button', { name: 'Export NDJSON' }).click()]);
+  const lines = (await readFile((await download.path())!, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: { metadata?: { resourceVersion?: string } } });
+  expect(lines.map((l) => [l.type, l.object.metadata?.resourceVersion])).toEqual(
+    expect.arrayContaining([
+      ['ADDED', created.metadata!.resourceVersion],
+      ['MODIFIED', updated.metadata!.resourceVersion],
+    ]),
+  );
+
+  // Filter by name, then clear the timeline (the state stays what the server holds: empty).
+  await pane.getByLabel('Filter by name').fill('nothing-by-this-name');
+  await expect(events.getByRole('listitem')).toHaveCount(0);
+  await pane.getByLabel('Filter by name').fill('web');
+  await expect(events.getByRole('listitem')).toHaveCount(3);
+  await pane.getByRole('button', { name: 'Clear', exact: true }).click();
+  await expect(events.getByRole('listitem')).toHaveCount(0);
+  await expect(pane.getByText('· 0 objects', { exact: true })).toBeVisible();
 });
 
 test('a streaming list shows the initial ADDED events, then the initial-events-end bookmark, then live events', async ({ page, explorerUrl, kube, ns }) => {

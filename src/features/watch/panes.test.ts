@@ -6,6 +6,11 @@ describe('panes in the URL', () => {
     const panes = parsePanes(serializePanes([{ id: 'a1', group: '', version: 'v1', resource: 'configmaps', namespace: 'ns1', mode: 'stream', bookmarks: true, asTable: false, max: 100, types: ['ADDED'], q: 'x' }]));
     expect(panes).toEqual([{ id: 'a1', group: '', version: 'v1', resource: 'configmaps', namespace: 'ns1', mode: 'stream', bookmarks: true, asTable: false, max: 100, types: ['ADDED'], q: 'x' }]);
   });
+  it('gives panes without an id a stable one, so that re-reading the URL does not restart them', () => {
+    const text = '[{"resource":"pods","version":"v1"},{"resource":"secrets","version":"v1"}]';
+    expect(parsePanes(text).map((p) => p.id)).toEqual(parsePanes(text).map((p) => p.id));
+    expect(new Set(parsePanes(text).map((p) => p.id)).size).toBe(2);
+  });
   it('ignores what it cannot read instead of failing the view', () => {
     expect(parsePanes('{not json')).toEqual([]);
     expect(parsePanes('[{"resource":1}]')).toEqual([]);

@@ -38,11 +38,12 @@ export function parsePanes(text: string | undefined): PaneConfig[] {
   }
   if (!Array.isArray(raw)) return [];
   const out: PaneConfig[] = [];
-  for (const r of raw as Record<string, unknown>[]) {
+  for (const [i, r] of (raw as Record<string, unknown>[]).entries()) {
     if (typeof r !== 'object' || r === null || typeof r.resource !== 'string' || typeof r.version !== 'string') continue;
     const str = (k: string) => (typeof r[k] === 'string' && r[k] !== '' ? (r[k] as string) : undefined);
     out.push({
-      id: str('id') ?? Math.random().toString(36).slice(2, 8),
+      // A stable id for a hand-written URL without one (it keys the pane's session).
+      id: str('id') ?? `pane-${i}`,
       group: typeof r.group === 'string' ? r.group : '',
       version: r.version,
       resource: r.resource,

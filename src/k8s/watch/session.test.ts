@@ -12,11 +12,13 @@ import type { KubeObject } from './types';
 
 const cluster = () => testCluster(inject('controlPlane'));
 let mux: MuxClient;
+let muxUrl: string;
 let ns: string;
 
 beforeAll(async () => {
   const explorer = useRealProxy();
-  mux = new MuxClient({ url: new URL('/proxy/mux', explorer.url.replace(/^http/, 'ws')).toString(), token: () => explorer.token, WebSocket: WebSocket as unknown as WebSocketConstructor });
+  muxUrl = new URL('/proxy/mux', explorer.url.replace(/^http/, 'ws')).toString();
+  mux = new MuxClient({ url: muxUrl, token: () => explorer.token, WebSocket: WebSocket as unknown as WebSocketConstructor });
   ns = `watch-${randomBytes(3).toString('hex')}`;
   const r = await cluster().request('admin', 'POST', '/api/v1/namespaces', { metadata: { name: ns } });
   expect(r.status).toBe(201);
@@ -110,6 +112,54 @@ describe('WatchSession', () => {
     ]);
     expect(evs[3]!.resourceVersion).toBe(s3.metadata!.resourceVersion);
   });
+  it('resumes from the last resourceVersion seen after the connection drops, losing no event', async () => {
+    const label = `r=${randomBytes(3).toString('hex')}`;
+    const [lk, lv] = label.split('=');
+    const own = new MuxClient({ url: muxUrl, token: () => inject('explorer').token, WebSocket: WebSocket as unknown as WebSocketConstructor });
+    const s = new WatchSession(spec({ labelSelector: label }), { mux: own, backoffInitialMs: 200 });
+    s.start();
+    await until(s, (x) => x.state === 'watching' && x.entries.some((e) => e.kind === 'note' && e.note === 'open'));
+    await admin('POST', cmPath(), { metadata: { name: 'r1', labels: { [lk!]: lv! } } });
+    await until(s, (x) => x.entries.some((e) => e.kind === 'event' && e.key === `${ns}/r1`));
+    // The connection drops (the socket closes); changes keep happening meanwhile.
+    own.close();
+    const r2 = await admin('POST', cmPath(), { metadata: { name: 'r2', labels: { [lk!]: lv! } } });
+    await admin('DELETE', cmPath('r1'));
+    const snap = await until(s, (x) => x.entries.some((e) => e.kind === 'event' && e.type === 'DELETED' && e.key === `${ns}/r1`));
+    s.stop();
+    own.close();
+    const notes = snap.entries.flatMap((e) => (e.kind === 'note' ? [e] : []));
+    expect(notes.some((n) => n.note === 'error')).toBe(true);
+    // (A bookmark may have moved the resourceVersion on; whichever was last is the one used.)
+    const rvBefore = notes.find((n) => n.note === 'reconnect')?.message.match(/from resourceVersion (\S+)$/)?.[1];
+    expect(rvBefore).toBeTruthy();
+    expect(snap.entries.some((e) => e.kind === 'event' && e.resourceVersion === rvBefore)).toBe(true);
+    // The watch opened again from that resourceVersion (no relist), and the changes arrived as events.
+    expect(notes.filter((n) => n.note === 'open').at(-1)?.path).toContain(`resourceVersion=${rvBefore}`);
+    expect(notes.filter((n) => n.note === 'relist')).toHaveLength(1);
+    const ev = liveEvents(snap).find((e) => e.key === `${ns}/r2`);
+    expect([ev?.type, ev?.resourceVersion]).toEqual(['ADDED', r2.metadata!.resourceVersion]);
+    expect(stateOf(snap)).toEqual(await freshList(`?labelSelector=${label}`));
+  });
+
+  it('watch with resourceVersion unset: synthetic ADDED events for what exists, then live changes', async () => {
+    const label = `u=${randomBytes(3).toString('hex')}`;
+    const [lk, lv] = label.split('=');
+    const u1 = await admin('POST', cmPath(), { metadata: { name: 'u1', labels: { [lk!]: lv! } } });
+    const s = new WatchSession(spec({ mode: 'watch-unset', labelSelector: label }), { mux });
+    s.start();
+    await until(s, (x) => x.entries.some((e) => e.kind === 'event' && e.key === `${ns}/u1`));
+    const u2 = await admin('POST', cmPath(), { metadata: { name: 'u2', labels: { [lk!]: lv! } } });
+    const snap = await until(s, (x) => x.entries.some((e) => e.kind === 'event' && e.key === `${ns}/u2`));
+    s.stop();
+    const open = snap.entries.find((e) => e.kind === 'note' && e.note === 'open');
+    expect(open?.kind === 'note' && new URLSearchParams(open.path!.split('?')[1]).has('resourceVersion')).toBe(false);
+    expect(liveEvents(snap).filter((e) => e.type !== 'BOOKMARK').map((e) => [e.type, e.key, e.resourceVersion])).toEqual([
+      ['ADDED', `${ns}/u1`, u1.metadata!.resourceVersion],
+      ['ADDED', `${ns}/u2`, u2.metadata!.resourceVersion],
+    ]);
+  });
+
   it('as=Table: rows from the list, then one-row Tables per event, keyed by the row object', async () => {
     const label = `tb=${randomBytes(3).toString('hex')}`;
     const [lk, lv] = label.split('=');

@@ -272,7 +272,10 @@ export class WatchSession {
     this.changed();
   }
 
-  /** The timeline's events as newline-delimited JSON, each line as the server sent it. */
+  /**
+   * The timeline's events as newline-delimited JSON: watch events exactly as the server sent
+   * them; items of a list response as `{"type":"ADDED","object":<item>}` lines made here.
+   */
   exportNdjson(): string {
     return this.timeline
       .toArray()
@@ -288,6 +291,7 @@ export class WatchSession {
   private async run(signal: AbortSignal): Promise<void> {
     const spec = this.spec;
     let attempt = 0;
+    let retryAfterSeconds: number | undefined;
     while (!signal.aborted) {
       const phase = this.phase;
       let cleanEnd = false;
@@ -379,6 +383,7 @@ export class WatchSession {
           this.note('error', `410 Gone: ${e.message}; relisting`, { status: e.status });
         } else {
           const status = e instanceof KubeApiError ? e.status : undefined;
+          retryAfterSeconds = status?.details?.retryAfterSeconds;
           this.note('error', e instanceof Error ? e.message : String(e), { status });
           if (this.phase === 'resume' && this.lastRV === undefined) this.phase = 'initial';
         }
@@ -388,7 +393,11 @@ export class WatchSession {
       // not reconnect in lockstep after an outage.
       const ranLong = cleanEnd && Date.now() - openedAt >= 1000;
       const step = Math.min(this.opts.backoffMaxMs, this.opts.backoffInitialMs * 2 ** attempt);
-      const delay = ranLong ? 0 : Math.round(step / 2 + (this.opts.random() * step) / 2);
+      // A Status may say how long to wait (e.g. 504 "Too large resource version" while the watch
+      // cache catches up carries details.retryAfterSeconds); never retry sooner than that.
+      const floor = (retryAfterSeconds ?? 0) * 1000;
+      retryAfterSeconds = undefined;
+      const delay = ranLong ? 0 : Math.max(floor, Math.round(step / 2 + (this.opts.random() * step) / 2));
       if (!ranLong) attempt++;
       this.retryAt = Date.now() + delay;
       this.setState('backoff');

@@ -52,7 +52,7 @@ describe('MuxClient', () => {
   });
 
   it('close() stops a watch: the body ends and the stream is forgotten', async () => {
-    const s = await mux.open({ context: TEST_CONTEXT, path: `/api/v1/namespaces/${ns}/configmaps?watch=1`, headers: { Accept: 'application/json' } });
+    const s = await mux.open({ context: TEST_CONTEXT, path: `/api/v1/namespaces/${ns}/configmaps?watch=1&labelSelector=none-such`, headers: { Accept: 'application/json' } });
     expect(s.status).toBe(200);
     expect(mux.openStreams).toBe(1);
     s.close();
@@ -61,7 +61,7 @@ describe('MuxClient', () => {
   });
 
   it('an open watch fails with MuxStreamError when the socket closes, and the next open reconnects', async () => {
-    const s = await mux.open({ context: TEST_CONTEXT, path: `/api/v1/namespaces/${ns}/configmaps?watch=1`, headers: { Accept: 'application/json' } });
+    const s = await mux.open({ context: TEST_CONTEXT, path: `/api/v1/namespaces/${ns}/configmaps?watch=1&labelSelector=none-such`, headers: { Accept: 'application/json' } });
     const reading = text(s.body);
     mux.close();
     await expect(reading).rejects.toBeInstanceOf(MuxStreamError);

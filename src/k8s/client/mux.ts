@@ -91,6 +91,8 @@ export class MuxClient {
       if (!this.streams.has(id)) return;
       this.streams.delete(id);
       if (ws.readyState === OPEN) this.send(ws, { type: 'close', id });
+      // Whoever closes is done reading: bytes still queued for the stream are dropped with it.
+      s.chunks.length = 0;
       s.done = true;
       s.wake?.();
     };

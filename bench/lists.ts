@@ -2,12 +2,14 @@
 // the explorer (headless Chromium, Table chunks of 500 with includeObject=None) against
 // `kubectl get configmaps --chunk-size=500` from the same Kubernetes build. Measures time to the
 // first row / first line and to all rows / exit, and the browser heap per 1,000 Table rows.
+// LISTS_BENCH_LARGE=150000 adds one more namespace of that many ConfigMaps (several minutes to
+// create): one timed load of each, plus the frame time of scrolling through all the rows.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { startControlPlane } from '../proxy/cluster/controlplane';
 import { startExplorerServer } from '../proxy/src/server';
 import type { BenchResult } from './run';
@@ -17,6 +19,7 @@ const CHUNK = 500;
 const CREATE_CONCURRENCY = 16;
 const REPEATS = 5;
 const NS = 'bench-lists';
+const LARGE = Number(process.env.LISTS_BENCH_LARGE ?? 0);
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -41,6 +44,64 @@ function timeKubectl(kubectl: string, args: string[], env: NodeJS.ProcessEnv): P
   });
 }
 
+// Timestamps taken in the page when the first data row, then the complete list, appear
+// (Date.now() shares the clock with this process). A string, not a function: tsx compiles
+// functions with helpers (__name) that the page does not have.
+const MARKS = `
+  window.__lists = {};
+  const check = () => {
+    if (window.__lists.first === undefined && document.querySelector('[role="row"][aria-rowindex="2"]')) window.__lists.first = Date.now();
+    const status = document.querySelector('[role="status"]')?.textContent ?? '';
+    if (window.__lists.all === undefined && status.includes('list complete')) { window.__lists.all = Date.now(); window.__lists.status = status; }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
+`;
+
+interface Marks {
+  first?: number;
+  all?: number;
+  status?: string;
+}
+
+async function timeExplorer(page: Page, url: string, rows: number): Promise<{ first: number; done: number }> {
+  const start = Date.now();
+  await page.goto(url);
+  try {
+    await page.waitForFunction(() => (window as unknown as { __lists: Marks }).__lists.all !== undefined, undefined, { timeout: 600_000, polling: 100 });
+  } catch (e) {
+    const status = await page.getByRole('status').textContent().catch(() => null);
+    throw new Error(`the list did not complete: status ${JSON.stringify(status)}: ${String(e)}`);
+  }
+  const t = await page.evaluate(() => (window as unknown as { __lists: Required<Marks> }).__lists);
+  const expected = `${rows.toLocaleString('en-US')} rows in`;
+  if (!t.status.includes(expected)) throw new Error(`expected "${expected}…", the view says "${t.status}"`);
+  return { first: t.first - start, done: t.all - start };
+}
+
+async function heapAfterGc(context: BrowserContext, page: Page): Promise<number> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
+  return usedSize;
+}
+
+/** Scrolls the virtualized rows top to bottom in 120 steps; each step's time to the second frame after it. */
+function scrollFrames(page: Page): Promise<{ p50: number; p95: number; max: number }> {
+  return page.evaluate(`(async () => {
+    const el = document.querySelector('[data-testid="lists-scroll"]');
+    const times = [];
+    for (let i = 0; i <= 120; i++) {
+      const t = performance.now();
+      el.scrollTop = (el.scrollHeight * i) / 120;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    return { p50: times[60], p95: times[114], max: times[120] };
+  })()`);
+}
+
 export async function run(log: (line: string) => void): Promise<BenchResult> {
   if (!existsSync('dist/index.html')) {
     log('dist/ missing: building the SPA (vite build)');
@@ -49,16 +110,16 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-bench-lists-'));
   // No controller manager: nothing else loads the API server while we measure (and no
-  // kube-root-ca.crt ConfigMap: the namespace holds exactly what we create).
+  // kube-root-ca.crt ConfigMap: a namespace holds exactly what we create).
   const cp = await startControlPlane({ dir, controllerManager: false, log: () => undefined });
   const srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => undefined });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info'],
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+  const creds = cp.credentials('admin');
+  const agent = new HttpsAgent({ keepAlive: true, ca: creds.ca, cert: creds.cert, key: creds.key });
   try {
-    const creds = cp.credentials('admin');
-    const agent = new HttpsAgent({ keepAlive: true, ca: creds.ca, cert: creds.cert, key: creds.key });
     const base = new URL(cp.server);
     const post = (path: string, body: unknown) =>
       new Promise<number>((ok, fail) => {
@@ -69,58 +130,38 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         req.on('error', fail);
         req.end(JSON.stringify(body));
       });
-    if ((await post('/api/v1/namespaces', { metadata: { name: NS } })) !== 201) throw new Error('creating the namespace failed');
-    const t0 = Date.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CREATE_CONCURRENCY }, async () => {
-        while (next < CONFIGMAPS) {
-          const i = next++;
-          const s = await post(`/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: `cm-${String(i).padStart(5, '0')}`, labels: { bench: 'lists' } }, data: { index: String(i), text: 'lorem ipsum '.repeat(8) } });
-          if (s !== 201) throw new Error(`create cm-${i}: ${s}`);
-        }
-      }),
-    );
-    agent.destroy();
-    log(`kubernetes ${cp.kubernetesVersion}: created ${CONFIGMAPS} ConfigMaps in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const createConfigMaps = async (ns: string, n: number) => {
+      if ((await post('/api/v1/namespaces', { metadata: { name: ns } })) !== 201) throw new Error(`creating namespace ${ns} failed`);
+      const t0 = Date.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: CREATE_CONCURRENCY }, async () => {
+          while (next < n) {
+            const i = next++;
+            const s = await post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `cm-${String(i).padStart(6, '0')}`, labels: { bench: 'lists' } }, data: { index: String(i), text: 'lorem ipsum '.repeat(8) } });
+            if (s !== 201) throw new Error(`create cm-${i} in ${ns}: ${s}`);
+          }
+        }),
+      );
+      log(`created ${n.toLocaleString('en-US')} ConfigMaps in ${ns} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    };
+    await createConfigMaps(NS, CONFIGMAPS);
 
     // kubectl, with its own discovery cache (warmed by the first, unmeasured run, as a user's would be).
     const kubectlHome = join(dir, 'kubectl-home');
     mkdirSync(kubectlHome);
     const env = { ...process.env, HOME: kubectlHome, KUBECONFIG: cp.kubeconfig };
-    const args = ['get', 'configmaps', '-n', NS, `--chunk-size=${CHUNK}`];
-
+    const kubectlArgs = (ns: string) => ['get', 'configmaps', '-n', ns, `--chunk-size=${CHUNK}`];
     // The explorer: the Lists view with load=all, which loads chunk after chunk on its own.
-    const url = `${srv.url}?${new URLSearchParams({ context: 'local-admin', view: 'lists', namespace: NS, group: '', version: 'v1', resource: 'configmaps', limit: String(CHUNK), load: 'all' })}`;
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    // Timestamps taken in the page when the first data row, then the complete list, appear
-    // (Date.now() shares the clock with this process).
-    // A string, not a function: tsx compiles functions with helpers (__name) the page lacks.
-    await context.addInitScript(`
-      window.__lists = {};
-      const check = () => {
-        if (window.__lists.first === undefined && document.querySelector('[role="row"][aria-rowindex="2"]')) window.__lists.first = Date.now();
-        if (window.__lists.all === undefined && /${CONFIGMAPS.toLocaleString('en-US')} rows in \\d+ pages, list complete/.test(document.querySelector('[role="status"]')?.textContent ?? '')) window.__lists.all = Date.now();
-      };
-      new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
-    `);
-    const page = await context.newPage();
-    const timeExplorer = async () => {
-      const start = Date.now();
-      await page.goto(url);
-      try {
-        await page.waitForFunction(() => (window as unknown as { __lists: { all?: number } }).__lists.all !== undefined, undefined, { timeout: Number(process.env.LISTS_BENCH_TIMEOUT ?? 120_000), polling: 100 });
-      } catch (e) {
-        const status = await page.getByRole('status').textContent().catch(() => null);
-        const state = await page.evaluate(() => JSON.stringify((window as unknown as { __lists: unknown }).__lists)).catch(() => null);
-        throw new Error(`the list did not complete: status ${JSON.stringify(status)}, timings ${state}: ${String(e)}`);
-      }
-      const t = await page.evaluate(() => (window as unknown as { __lists: { first: number; all: number } }).__lists);
-      return { first: t.first - start, done: t.all - start };
-    };
+    const urlFor = (ns: string, all: boolean) =>
+      `${srv.url}?${new URLSearchParams({ context: 'local-admin', view: 'lists', namespace: ns, group: '', version: 'v1', resource: 'configmaps', limit: String(CHUNK), ...(all ? { load: 'all' } : {}) })}`;
 
-    await timeKubectl(cp.binaries.kubectl, args, env);
-    await timeExplorer();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.addInitScript(MARKS);
+    const page = await context.newPage();
+
+    await timeKubectl(cp.binaries.kubectl, kubectlArgs(NS), env);
+    await timeExplorer(page, urlFor(NS, true), CONFIGMAPS);
     const kFirst: number[] = [];
     const kDone: number[] = [];
     const eFirst: number[] = [];
@@ -128,44 +169,50 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     let lines = 0;
     // Interleaved, so that both see the same machine load.
     for (let i = 0; i < REPEATS; i++) {
-      const k = await timeKubectl(cp.binaries.kubectl, args, env);
+      const k = await timeKubectl(cp.binaries.kubectl, kubectlArgs(NS), env);
       kFirst.push(k.first);
       kDone.push(k.done);
       lines = k.lines;
-      const e = await timeExplorer();
+      const e = await timeExplorer(page, urlFor(NS, true), CONFIGMAPS);
       eFirst.push(e.first);
       eDone.push(e.done);
     }
-    log(`kubectl ${args.join(' ')}: ${lines} lines; first line ${median(kFirst)} ms, done ${median(kDone)} ms (median of ${REPEATS})`);
+    log(`kubectl ${kubectlArgs(NS).join(' ')}: ${lines} lines; first line ${median(kFirst)} ms, done ${median(kDone)} ms (median of ${REPEATS})`);
     log(`explorer lists view, limit=${CHUNK}, load all: first row ${median(eFirst)} ms, all ${CONFIGMAPS} rows ${median(eDone)} ms (median of ${REPEATS}, from navigation start)`);
 
     // Heap: the same view holding one chunk, then all chunks, each after a forced GC.
-    const cdp = await context.newCDPSession(page);
-    const heapAfterGc = async () => {
-      await cdp.send('HeapProfiler.collectGarbage');
-      return (await cdp.send('Runtime.getHeapUsage')).usedSize;
-    };
-    await page.goto(url.replace('&load=all', ''));
+    await page.goto(urlFor(NS, false));
     await page.getByRole('status').filter({ hasText: `${CHUNK} rows in 1 page` }).waitFor();
-    const heapOne = await heapAfterGc();
-    await page.goto(url);
-    await page.waitForFunction(() => (window as unknown as { __lists: { all?: number } }).__lists.all !== undefined, undefined, { timeout: 120_000 });
-    const heapAll = await heapAfterGc();
+    const heapOne = await heapAfterGc(context, page);
+    await timeExplorer(page, urlFor(NS, true), CONFIGMAPS);
+    const heapAll = await heapAfterGc(context, page);
     const perThousand = (heapAll - heapOne) / ((CONFIGMAPS - CHUNK) / 1000);
     log(`browser heap after GC: ${(heapOne / 1048576).toFixed(1)} MiB with ${CHUNK} rows, ${(heapAll / 1048576).toFixed(1)} MiB with ${CONFIGMAPS}: ${(perThousand / 1024).toFixed(1)} KiB per 1,000 Table rows`);
+    const frames = await scrollFrames(page);
+    log(`scrolling ${CONFIGMAPS} rows in 120 steps, time to the second frame after each: p50 ${frames.p50.toFixed(0)} ms, p95 ${frames.p95.toFixed(0)} ms, max ${frames.max.toFixed(0)} ms`);
 
     const firstRatio = median(eFirst) / median(kFirst);
     const allRatio = median(eDone) / median(kDone);
     log(`ratios: first row / kubectl first line = ${firstRatio.toFixed(3)} (goal <= 1); all rows / kubectl done = ${allRatio.toFixed(3)} (goal <= 1.5)`);
-    return {
-      name: 'lists',
-      ratios: {
-        'first row / kubectl first line (goal <= 1)': firstRatio,
-        'all rows / kubectl done (goal <= 1.5)': allRatio,
-        'heap KiB per 1,000 Table rows': perThousand / 1024,
-      },
+    const ratios: Record<string, number> = {
+      'first row / kubectl first line (goal <= 1)': firstRatio,
+      'all rows / kubectl done (goal <= 1.5)': allRatio,
+      'heap KiB per 1,000 Table rows': perThousand / 1024,
     };
+
+    if (LARGE > 0) {
+      const big = 'bench-lists-large';
+      await createConfigMaps(big, LARGE);
+      const k = await timeKubectl(cp.binaries.kubectl, kubectlArgs(big), env);
+      const e = await timeExplorer(page, urlFor(big, true), LARGE);
+      const heap = await heapAfterGc(context, page);
+      const f = await scrollFrames(page);
+      log(`${LARGE.toLocaleString('en-US')} rows: kubectl first line ${k.first} ms, done ${k.done} ms; explorer first row ${e.first} ms, all rows ${e.done} ms; heap ${(heap / 1048576).toFixed(1)} MiB; scroll step p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms, max ${f.max.toFixed(0)} ms`);
+      ratios[`${LARGE} rows: all rows / kubectl done`] = e.done / k.done;
+    }
+    return { name: 'lists', ratios };
   } finally {
+    agent.destroy();
     await browser.close();
     await srv.close();
     await cp.stop();

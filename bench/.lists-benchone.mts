@@ -1,3 +1,0 @@
-import { run } from './lists';
-const r = await run((l) => console.log(l));
-console.log(r);

@@ -43,6 +43,8 @@ export class MuxStreamError extends Error {
 
 interface StreamState {
   id: number;
+  /** The socket the stream was opened on: a socket that closes fails only its own streams. */
+  ws: WebSocketLike;
   onResponse?: (r: { status: number; headers: Record<string, string> }) => void;
   onFail: (e: Error) => void;
   chunks: Uint8Array[];
@@ -85,7 +87,7 @@ export class MuxClient {
     const ws = await this.connect();
     const id = this.nextId;
     this.nextId = this.nextId >= 0xfffffffe ? 1 : this.nextId + 1;
-    const s: StreamState = { id, chunks: [], done: false, responded: false, onFail: () => {} };
+    const s: StreamState = { id, ws, chunks: [], done: false, responded: false, onFail: () => {} };
     this.streams.set(id, s);
     const close = () => {
       if (!this.streams.has(id)) return;
@@ -141,10 +143,12 @@ export class MuxClient {
 
   /** Closes the socket; every open stream fails. */
   close(): void {
-    this.ws?.close(1000, 'client closed');
-    this.dropAll(new MuxStreamError('the mux connection was closed'));
+    const ws = this.ws;
     this.ws = undefined;
     this.ready = undefined;
+    if (!ws) return;
+    ws.close(1000, 'client closed');
+    this.dropAll(ws, new MuxStreamError('the mux connection was closed'));
   }
 
   private send(ws: WebSocketLike, m: MuxClientMessage): void {
@@ -169,29 +173,30 @@ export class MuxClient {
           this.ws = undefined;
           this.ready = undefined;
         }
-        this.dropAll(new MuxStreamError(`the mux connection closed (${ev.code ?? ''}${ev.reason ? ` ${ev.reason}` : ''})`));
+        this.dropAll(ws, new MuxStreamError(`the mux connection closed (${ev.code ?? ''}${ev.reason ? ` ${ev.reason}` : ''})`));
       });
-      ws.addEventListener('message', (ev) => this.onMessage(ev.data));
+      ws.addEventListener('message', (ev) => this.onMessage(ws, ev.data));
     });
     // A failed connect is reported to whoever opened; nobody else needs the rejection.
     this.ready.catch(() => {});
     return this.ready;
   }
 
-  private dropAll(err: Error): void {
-    for (const s of this.streams.values()) {
+  private dropAll(ws: WebSocketLike, err: Error): void {
+    for (const s of [...this.streams.values()]) {
+      if (s.ws !== ws) continue;
+      this.streams.delete(s.id);
       if (!s.responded) s.onFail(err);
       s.error = err;
       s.wake?.();
     }
-    this.streams.clear();
   }
 
-  private onMessage(data: unknown): void {
+  private onMessage(ws: WebSocketLike, data: unknown): void {
     if (typeof data === 'string') {
       const m = JSON.parse(data) as MuxServerMessage;
       const s = this.streams.get(m.id);
-      if (!s) return;
+      if (!s || s.ws !== ws) return;
       if (m.type === 'response') {
         s.responded = true;
         s.onResponse?.({ status: m.status, headers: m.headers });
@@ -209,7 +214,7 @@ export class MuxClient {
     const id = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, false);
     const s = this.streams.get(id);
     // Frames for a stream we closed may still be in flight: the protocol says to drop them.
-    if (!s) return;
+    if (!s || s.ws !== ws) return;
     s.chunks.push(bytes.subarray(MUX_ID_BYTES));
     s.wake?.();
   }

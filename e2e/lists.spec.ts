@@ -233,6 +233,18 @@ test('metadata-only lists carry no data and weigh less than full lists; a row op
   const fullSize = await sizeOf();
   expect(metaSize).toBeLessThan(fullSize);
 
+  // All three side by side, each its own list of the same objects.
+  await page.getByRole('button', { name: 'Compare sizes of the first page' }).click();
+  const compare = page.getByRole('table', { name: 'Response size by representation' });
+  await expect(compare.getByRole('row')).toHaveCount(4);
+  const bytesIn = async (n: number) => Number((await compare.getByRole('row').nth(n).getByRole('cell').nth(3).textContent())!.match(/\(([\d,]+) bytes\)/)![1]!.replace(/,/g, ''));
+  await expect(compare.getByRole('row').nth(1).getByRole('cell').nth(1)).toHaveText('Table');
+  await expect(compare.getByRole('row').nth(2).getByRole('cell').nth(1)).toHaveText('PartialObjectMetadataList');
+  await expect(compare.getByRole('row').nth(3).getByRole('cell').nth(1)).toHaveText('ConfigMapList');
+  const [table, metadata, full] = [await bytesIn(1), await bytesIn(2), await bytesIn(3)];
+  expect(metadata).toBeLessThan(full);
+  expect(table).toBeLessThan(full);
+
   // Open an object: its metadata, links to the other views, managedFields hidden until asked for.
   await page.getByRole('radio', { name: 'Table' }).check();
   await page.getByRole('link', { name: 'beta' }).click();

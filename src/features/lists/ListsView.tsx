@@ -10,6 +10,7 @@ import { ErrorBox } from '../../ui/ErrorBox';
 import { ObjectView } from './ObjectView';
 import { PagesPanel } from './PagesPanel';
 import { ResourcePicker } from './ResourcePicker';
+import { SizeCompare } from './SizeCompare';
 import { type VisibleColumn, VirtualTable } from './VirtualTable';
 import './lists.css';
 
@@ -158,6 +159,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
             onContinueInconsistently={() => void pager!.continueInconsistently()}
           />
           {snap.error ? <ErrorBox error={snap.error} title="List failed" /> : null}
+          <SizeCompare key={JSON.stringify(request)} request={request} />
           {mode !== 'table' && snap.sample !== undefined && (
             <details className="lists-sample" key={mode}>
               <summary>First item as received ({snap.kind})</summary>

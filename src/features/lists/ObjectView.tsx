@@ -131,7 +131,7 @@ export function ObjectView({
         </label>
         <label>
           <input type="checkbox" checked={showManagedFields} onChange={(e) => navigate({ extra: { managedFields: e.target.checked ? 'show' : '' } }, { replace: true })} /> Show managedFields
-          {m?.managedFields && !showManagedFields ? <span className="muted small"> ({m.managedFields.length} entries hidden)</span> : null}
+          {m?.managedFields && !showManagedFields ? <span className="muted small"> ({m.managedFields.length} {m.managedFields.length === 1 ? 'entry' : 'entries'} hidden)</span> : null}
         </label>
       </div>
       {obj && (

@@ -69,8 +69,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
       if (autoAll) void pager.loadAll();
     });
     return () => pager.dispose();
-    // autoAll is read at start only: toggling it later must not restart the list.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // autoAll is read when a list starts only: changing it later must not restart the list.
   }, [pager]);
   const snap = useSyncExternalStore(pager?.subscribe ?? noSubscribe, pager?.getSnapshot ?? noSnapshot);
 

@@ -9,9 +9,13 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
-  workers: process.env.CI ? 2 : 2,
+  // One worker: specs share one control plane, and some compact etcd or restart kube-apiserver on
+  // purpose (410 Gone, dropped watches), which must not hit another spec mid-flight.
+  workers: 1,
   retries: 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
+  // Per-run output folder, so that concurrent local runs do not delete each other's traces.
+  outputDir: process.env.PW_OUTPUT_DIR ?? 'test-results',
   use: {
     browserName: 'chromium',
     viewport: { width: 1400, height: 900 },

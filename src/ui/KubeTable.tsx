@@ -1,13 +1,9 @@
 // A meta.k8s.io/v1 Table as the server sent it: its column definitions and row cells, as text.
 // Columns with priority > 0 are what `kubectl get -o wide` adds; they are shown, marked.
 
-export interface TableColumn {
-  name: string;
-  type: string;
-  format?: string;
-  description?: string;
-  priority?: number;
-}
+import type { TableColumnDefinition as TableColumn } from '../k8s/lists/types';
+
+export type { TableColumn };
 
 export interface KubeTableValue {
   kind: 'Table';

@@ -40,13 +40,9 @@ export interface TableRow {
   object?: KubeObject;
   conditions?: unknown[];
 }
-export interface TableColumn {
-  name: string;
-  type: string;
-  format?: string;
-  description?: string;
-  priority?: number;
-}
+/** Column definitions are the list feature's (one wire type, metav1.TableColumnDefinition). */
+export type { TableColumnDefinition as TableColumn } from '../lists/types';
+import type { TableColumnDefinition as TableColumn } from '../lists/types';
 export interface Table extends KubeObject {
   kind: 'Table';
   columnDefinitions?: TableColumn[];

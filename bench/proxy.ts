@@ -10,7 +10,7 @@ import { startControlPlane } from '../proxy/cluster/controlplane';
 import { startExplorerServer } from '../proxy/src/server';
 import type { BenchResult } from './run';
 
-const SMALL_REQUESTS = 500;
+const SMALL_REQUESTS = 1000;
 const CONFIGMAPS = 10_000;
 const CREATE_CONCURRENCY = 20;
 const LIST_REPEATS = 5;
@@ -57,7 +57,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
 
     // Small GET: interleaved so that both see the same server state; warm-up first.
     const small = '/api/v1/namespaces/default';
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 300; i++) {
       await direct('GET', small);
       await proxy('GET', small);
     }

@@ -139,6 +139,7 @@ export class Kubeconfig {
   private readonly tokenFiles = new Map<string, string>();
   private readonly perContext = new Map<string, KubeConfig>();
   private readonly optionsCache = new Map<string, CachedOptions>();
+  private readonly targetCache = new Map<string, { target: UpstreamTarget; at: number }>();
   private readonly agents = new Map<string, HttpAgent>();
 
   /** Merges files as kubectl does: the first definition of a name wins, and the first current-context set. */
@@ -182,6 +183,18 @@ export class Kubeconfig {
 
   /** Resolves a context to a target with fresh credentials. Throws ProxyError. */
   async target(context: string): Promise<UpstreamTarget> {
+    // The hot path of every request: for credentials that come from the kubeconfig files
+    // themselves (no exec plugin, auth provider or token file to consult), the resolved target is
+    // reused for as long as the request options are.
+    const hit = this.targetCache.get(context);
+    if (hit && Date.now() - hit.at < FILE_CREDENTIALS_TTL_MS) return hit.target;
+    const target = await this.resolveTarget(context);
+    const user = this.users.find((u) => u.name === this.contexts.find((c) => c.name === context)?.user);
+    if (!user?.exec && !user?.authProvider && !(user && this.tokenFiles.has(user.name))) this.targetCache.set(context, { target, at: Date.now() });
+    return target;
+  }
+
+  private async resolveTarget(context: string): Promise<UpstreamTarget> {
     const ctx = this.contexts.find((c) => c.name === context);
     if (!ctx) throw new ProxyError(404, 'NotFound', 'UnknownContext', `context ${JSON.stringify(context)} is not in the kubeconfig (${this.files.join(delimiter)})`, context);
     const cluster = this.clusters.find((c) => c.name === ctx.cluster);

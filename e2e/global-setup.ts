@@ -1,7 +1,7 @@
 // Playwright global setup: a real local control plane and the explorer server in front of it,
 // both on loopback, for the whole run. Workers learn the addresses from environment variables
 // (set here, before the workers start) and use e2e/fixtures.ts.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,9 @@ import { startControlPlane } from '../proxy/cluster/controlplane';
 import { startExplorerServer } from '../proxy/src/server';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  if (!existsSync('/usr/bin/chromium')) {
+    throw new Error("end-to-end tests drive Debian's chromium at /usr/bin/chromium: install it with `apt-get install -y chromium` (bash .ci/run does)");
+  }
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-e2e-'));
   const cp = await startControlPlane({ dir });
   const explorer = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => {} });

@@ -145,6 +145,19 @@ test('object content is data, never markup: HTML and script in a ConfigMap show 
   await expect(page.getByRole('list', { name: 'Watch events' })).toContainText(script);
   await page.getByRole('button', { name: 'Stop' }).click();
 
+  // The lists view's object view.
+  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'lists', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'markup' })}`);
+  await expect(page.getByRole('main')).toContainText('window.__pwned=2');
+  await expect(page.getByRole('main')).toContainText('onerror=');
+  await expect(page.locator('main img, main script, main b')).toHaveCount(0);
+
+  // A watch pane (list then watch) on that object: the timeline and the current state.
+  const panes = JSON.stringify([{ id: 'm', group: '', version: 'v1', resource: 'configmaps', namespace: ns, name: 'markup', mode: 'list-watch', bookmarks: true, asTable: false, max: 100 }]);
+  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'watch', namespace: ns, panes })}`);
+  await expect(page.getByRole('main')).toContainText(`${ns}/markup`);
+  await page.getByText(`${ns}/markup`).first().click();
+  await expect(page.getByRole('main')).toContainText('window.__pwned=2');
+
   // Nothing became markup, nothing ran.
   await expect(page.locator('main img, main script, main b')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();

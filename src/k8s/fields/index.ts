@@ -1,0 +1,2 @@
+export * from './fieldsV1';
+export * from './ownership';

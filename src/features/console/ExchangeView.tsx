@@ -8,6 +8,7 @@ import { HexView } from '../../ui/HexView';
 import { JsonTree } from '../../ui/JsonTree';
 import { isKubeTable, KubeTable } from '../../ui/KubeTable';
 import { WarningList } from '../../ui/WarningList';
+import { DecodedBody } from './DecodedBody';
 import { decodeText, type Exchange, headerValue } from './exchange';
 
 /** What the headers the API server (and our proxy) add mean. */
@@ -38,7 +39,7 @@ function ms(v: number | undefined): string {
   return v === undefined ? '?' : `${v < 10 ? v.toFixed(1) : Math.round(v)} ms`;
 }
 
-type BodyTab = 'table' | 'tree' | 'text' | 'yaml' | 'hex' | 'events';
+type BodyTab = 'table' | 'tree' | 'text' | 'yaml' | 'decoded' | 'hex' | 'events';
 
 interface WatchEventView {
   type: string;
@@ -111,6 +112,9 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
   if (kind === 'json' && parsed?.ok) tabs.push('tree');
   if (kind === 'json' || kind === 'yaml' || kind === 'text') tabs.push('text');
   if (kind === 'json' && parsed?.ok) tabs.push('yaml');
+  // Binary bodies get a decoded view next to Hex; a failed 4xx/5xx of these types still tries it
+  // and shows why it could not decode, rather than hiding the tab.
+  if ((kind === 'cbor' || kind === 'protobuf') && body.length) tabs.push('decoded');
   if (body.length) tabs.push('hex');
   const [chosen, setTab] = useState<BodyTab | undefined>();
   const tab = chosen && tabs.includes(chosen) ? chosen : tabs[0];
@@ -187,7 +191,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
               <div className="row" role="tablist" aria-label="Body views">
                 {tabs.map((t) => (
                   <button key={t} type="button" role="tab" aria-selected={t === tab} className={t === tab ? 'primary' : undefined} onClick={() => setTab(t)}>
-                    {{ table: 'Table', tree: 'Tree', text: kind === 'yaml' ? 'YAML' : 'Text', yaml: 'As YAML', hex: 'Hex', events: `Events (${watch?.events.length ?? 0})` }[t]}
+                    {{ table: 'Table', tree: 'Tree', text: kind === 'yaml' ? 'YAML' : 'Text', yaml: 'As YAML', decoded: 'Decoded', hex: 'Hex', events: `Events (${watch?.events.length ?? 0})` }[t]}
                   </button>
                 ))}
               </div>
@@ -213,6 +217,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
                 {tab === 'tree' && parsed?.ok && <JsonTree value={parsed.value} openDepth={body.length > 200_000 ? 1 : 4} label="Response body tree" />}
                 {tab === 'text' && <pre>{isWatch && kind === 'json' ? decodeText(body) : kind === 'json' && !exchange.watch ? prettyJson(text) : text}</pre>}
                 {tab === 'yaml' && parsed?.ok && <pre>{toYaml(parsed.value)}</pre>}
+                {tab === 'decoded' && <DecodedBody body={body} contentType={contentType} watch={Boolean(exchange.watch)} />}
                 {tab === 'hex' && <HexView bytes={body} />}
               </div>
             </div>

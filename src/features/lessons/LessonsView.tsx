@@ -1,10 +1,108 @@
-import type { Route } from '../../app/route';
+// The Lessons view: short explanations of API concepts, each with an experiment that runs against
+// the current context in a scratch namespace of its own. `lesson` picks the page, `scratch` holds
+// the namespace the lesson created (both in the URL, like all view state).
+import type { ReactNode } from 'react';
+import { hrefFor, type Route } from '../../app/route';
+import { ApplyLesson } from './ApplyLesson';
+import { ChunksLesson } from './ChunksLesson';
+import { ResourceVersionLesson } from './ResourceVersionLesson';
+import { ScratchBar } from './parts';
+import { WatchLesson } from './WatchLesson';
+import './lessons.css';
 
-export function LessonsView({ context }: { route: Route; context: string }) {
+interface Lesson {
+  id: string;
+  /** Goes into the scratch namespace's name. */
+  topic: string;
+  title: string;
+  intro: ReactNode;
+  Body: (p: { context: string; scratch: string | undefined }) => ReactNode;
+}
+
+export const LESSONS: Lesson[] = [
+  {
+    id: 'resource-versions',
+    topic: 'rv',
+    title: 'resourceVersion: what it promises, and what reads do with it',
+    intro: (
+      <p>
+        Every object carries <code>metadata.resourceVersion</code>, and the server replaces it on every write. Clients send it back for two reasons: to make a write
+        conditional (an update carrying an outdated version is refused with 409), and to say how fresh a read must be. Here you write one ConfigMap three times, then read it
+        back with <code>resourceVersion</code> set to "0", left out, and set to the first version, and compare what comes back.
+      </p>
+    ),
+    Body: ResourceVersionLesson,
+  },
+  {
+    id: 'chunked-lists',
+    topic: 'chunks',
+    title: 'Chunked lists: limit, continue and remainingItemCount',
+    intro: (
+      <p>
+        A client that sets <code>limit</code> gets at most that many items, plus a <code>continue</code> token when there are more. Passing the token back returns the next
+        chunk. Here you create {25} ConfigMaps and walk through them ten at a time, watching which list metadata stays the same from page to page and which changes.
+      </p>
+    ),
+    Body: ChunksLesson,
+  },
+  {
+    id: 'watch',
+    topic: 'watch',
+    title: 'Watch: events from a resourceVersion on',
+    intro: (
+      <p>
+        A watch is a long-running GET that streams one event per change: <code>ADDED</code>, <code>MODIFIED</code>, <code>DELETED</code>, and, when asked for,{' '}
+        <code>BOOKMARK</code>. Starting it from the resourceVersion of a list means no change between the list and the watch is lost or seen twice. Start one, then make
+        changes with the buttons and see each event arrive with its version.
+      </p>
+    ),
+    Body: WatchLesson,
+  },
+  {
+    id: 'server-side-apply',
+    topic: 'apply',
+    title: 'Server-Side Apply: field managers and conflicts',
+    intro: (
+      <p>
+        With Server-Side Apply a client sends only the fields it cares about, under a name of its own (<code>fieldManager</code>), and the server records in{' '}
+        <code>metadata.managedFields</code> which manager owns which field. Two managers who want different values for one field conflict. Here alice and bob take turns.
+      </p>
+    ),
+    Body: ApplyLesson,
+  },
+];
+
+export function LessonsView({ route, context }: { route: Route; context: string }) {
+  const lesson = LESSONS.find((l) => l.id === route.extra.lesson);
+  const scratch = route.extra.scratch || undefined;
   return (
-    <section>
-      <h2>lessons</h2>
-      <p className="muted">Not built yet (context {context}).</p>
+    <section className="lessons">
+      <nav className="lesson-index" aria-label="Lessons">
+        <h2>Lessons</h2>
+        <ol>
+          {LESSONS.map((l) => (
+            <li key={l.id}>
+              <a href={hrefFor({ view: 'lessons', extra: { lesson: l.id } })} aria-current={l.id === lesson?.id ? 'page' : undefined}>
+                {l.title}
+              </a>
+            </li>
+          ))}
+        </ol>
+        <p className="small muted">
+          Each experiment makes real requests with the current context ({context}) in a namespace it creates for itself, and offers to delete it when you are done.
+        </p>
+      </nav>
+      {lesson ? (
+        <article className="lesson" aria-labelledby="lesson-title">
+          <h2 id="lesson-title">{lesson.title}</h2>
+          {lesson.intro}
+          <ScratchBar context={context} topic={lesson.topic} scratch={scratch} />
+          {/* Keyed on the namespace: a new scratch namespace starts the experiment afresh. */}
+          <lesson.Body key={scratch ?? ''} context={context} scratch={scratch} />
+        </article>
+      ) : (
+        <p className="muted">Pick a lesson.</p>
+      )}
     </section>
   );
 }

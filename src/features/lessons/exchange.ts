@@ -1,0 +1,73 @@
+// What a lesson step sent and what came back. A lesson's point is the exact request and the
+// server's real answer, so a non-2xx response is a result to show (the 409 of an apply conflict
+// is the lesson), not an exception.
+import { kubeFetch } from '../../k8s/client';
+import { draftToExtra, requestToDraft } from '../console/draft';
+
+export interface LessonExchange {
+  method: string;
+  /** API path with its query, as sent. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  status: number;
+  /** Parsed JSON body, or the text when it was not JSON. */
+  response: unknown;
+}
+
+export async function send(
+  context: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; contentType?: string; signal?: AbortSignal } = {},
+): Promise<LessonExchange> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body, null, 2);
+    headers['Content-Type'] = opts.contentType ?? 'application/json';
+  }
+  const res = await kubeFetch({ context, method, path, headers, body, signal: opts.signal });
+  const text = await res.text();
+  let response: unknown = text;
+  try {
+    response = JSON.parse(text);
+  } catch {
+    // Not JSON (a proxy page, an empty body): keep the text as it came.
+  }
+  return { method, path, headers, body, status: res.status, response };
+}
+
+/** Console URL keys for the same request, so that a step can be replayed and varied there. */
+export function consoleExtra(x: Pick<LessonExchange, 'method' | 'path' | 'headers' | 'body'>): Record<string, string> {
+  return draftToExtra(requestToDraft({ method: x.method, path: x.path, headers: Object.entries(x.headers), body: x.body }));
+}
+
+/** Reads a nested field without trusting the shape of what the server sent. */
+export function pick(v: unknown, ...path: string[]): unknown {
+  let cur = v;
+  for (const k of path) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur;
+}
+
+export function pickString(v: unknown, ...path: string[]): string | undefined {
+  const s = pick(v, ...path);
+  return typeof s === 'string' ? s : undefined;
+}
+
+/**
+ * Namespace names for a lesson: lesson-<topic>-<5 random chars>. Random so that two tabs (or two
+ * people on one cluster) never share one; the prefix says who made it.
+ */
+export function scratchName(topic: string, random: () => number = Math.random): string {
+  const chars = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  let s = '';
+  for (let i = 0; i < 5; i++) s += chars[Math.floor(random() * chars.length)];
+  return `lesson-${topic}-${s}`;
+}
+
+/** The label every lesson-created object carries, so a lesson can select its own objects. */
+export const LESSON_LABEL = 'explorer.lessons/lesson';

@@ -1,0 +1,146 @@
+// Pieces every lesson uses: the scratch namespace bar, and a step card showing the exact request
+// and the part of the response the lesson is about. Everything from the server is shown as text.
+import { type ReactNode, useState } from 'react';
+import { hrefFor, navigate } from '../../app/route';
+import { ErrorBox } from '../../ui/ErrorBox';
+import { consoleExtra, LESSON_LABEL, type LessonExchange, scratchName, send } from './exchange';
+
+/** The lesson's scratch namespace lives in the URL (`scratch`), so a reload keeps the experiment. */
+export function ScratchBar({ context, topic, scratch }: { context: string; topic: string; scratch: string | undefined }) {
+  const [busy, setBusy] = useState(false);
+  const [last, setLast] = useState<LessonExchange | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  const create = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const name = scratchName(topic);
+      const x = await send(context, 'POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [LESSON_LABEL]: topic } } } });
+      setLast(x);
+      if (x.status === 201) navigate({ extra: { scratch: name } }, { replace: true });
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const remove = async () => {
+    if (!scratch) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const x = await send(context, 'DELETE', `/api/v1/namespaces/${encodeURIComponent(scratch)}`);
+      setLast(x);
+      if (x.status < 300 || x.status === 404) navigate({ extra: { scratch: '' } }, { replace: true });
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="lesson-scratch panel" role="region" aria-label="Scratch namespace">
+      <div className="row">
+        <strong>Scratch namespace:</strong>
+        {scratch ? (
+          <>
+            <code data-testid="scratch-namespace">{scratch}</code>
+            <button type="button" disabled={busy} onClick={() => void remove()}>
+              Delete scratch namespace
+            </button>
+          </>
+        ) : (
+          <>
+            <span className="muted">none yet: the experiment needs one of its own</span>
+            <button type="button" disabled={busy} onClick={() => void create()}>
+              Create scratch namespace
+            </button>
+          </>
+        )}
+      </div>
+      {last && <ExchangeLine x={last} />}
+      {error != null && <ErrorBox error={error} />}
+    </div>
+  );
+}
+
+function ExchangeLine({ x }: { x: LessonExchange }) {
+  const phase = typeof x.response === 'object' && x.response !== null ? (x.response as { status?: { phase?: string } }).status?.phase : undefined;
+  return (
+    <p className="small muted" data-testid="scratch-last">
+      <code>
+        {x.method} {x.path}
+      </code>{' '}
+      → HTTP {x.status}
+      {phase ? ` (status.phase ${phase})` : ''}
+    </p>
+  );
+}
+
+/**
+ * One request of the experiment. `show` picks the part of the response the lesson is about; the
+ * whole body stays one click away.
+ */
+export function StepCard({ title, x, show, children, label }: { title: string; x: LessonExchange; show?: (body: unknown) => unknown; children?: ReactNode; label?: string }) {
+  const shown = show ? show(x.response) : x.response;
+  return (
+    <section className="lesson-step panel" aria-label={label ?? title}>
+      <h4>{title}</h4>
+      <div className="lesson-exchange">
+        <div>
+          <div className="muted small">Request</div>
+          <pre className="lesson-pre" data-testid="request">
+            {`${x.method} ${x.path}`}
+            {Object.entries(x.headers)
+              .map(([k, v]) => `\n${k}: ${v}`)
+              .join('')}
+            {x.body ? `\n\n${x.body}` : ''}
+          </pre>
+          <a className="small" href={hrefFor({ view: 'console', extra: consoleExtra(x) })}>
+            open this request in the console
+          </a>
+        </div>
+        <div>
+          <div className="muted small">
+            Response: <span className={x.status < 300 ? 'lesson-ok' : 'lesson-bad'}>HTTP {x.status}</span>
+            {show ? ' (the part that matters here)' : ''}
+          </div>
+          <pre className="lesson-pre" data-testid="response">
+            {typeof shown === 'string' ? shown : JSON.stringify(shown, null, 2)}
+          </pre>
+          {show && (
+            <details className="small">
+              <summary>whole response body</summary>
+              <pre className="lesson-pre">{typeof x.response === 'string' ? x.response : JSON.stringify(x.response, null, 2)}</pre>
+            </details>
+          )}
+        </div>
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** Runs an async step with a busy flag and a shown error; lessons call it from their buttons. */
+export function useRunner(): { busy: boolean; error: unknown; run: (f: () => Promise<void>) => Promise<void> } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (f: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await f();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
+
+export function NeedsScratch() {
+  return <p className="muted">Create the scratch namespace first: every object of this experiment goes there.</p>;
+}

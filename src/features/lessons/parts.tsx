@@ -2,7 +2,8 @@
 // and the part of the response the lesson is about. Everything from the server is shown as text.
 import { type ReactNode, useState } from 'react';
 import { hrefFor, navigate } from '../../app/route';
-import { ErrorBox } from '../../ui/ErrorBox';
+import { isStatus } from '../../k8s/client';
+import { ErrorBox, StatusView } from '../../ui/ErrorBox';
 import { consoleExtra, LESSON_LABEL, type LessonExchange, scratchName, send } from './exchange';
 
 /** The lesson's scratch namespace lives in the URL (`scratch`), so a reload keeps the experiment. */
@@ -110,6 +111,8 @@ export function StepCard({ title, x, show, children, label }: { title: string; x
           <pre className="lesson-pre" data-testid="response">
             {typeof shown === 'string' ? shown : JSON.stringify(shown, null, 2)}
           </pre>
+          {/* A refusal read the way the explorer shows every Status: reason, message, causes. */}
+          {x.status >= 300 && isStatus(x.response) && <StatusView status={x.response} />}
           {show && (
             <details className="small">
               <summary>whole response body</summary>

@@ -1,26 +1,142 @@
-// Until the editors exist, the Edit view hands an object's writes to the console, composed and
-// dry-run. These requests must really reach the server and leave the object as it was.
+// The Edit view against the real server: optimistic locking on PUT, dry-run previews, Server-Side
+// Apply conflicts and fieldValidation. Setup and checks go straight to the API server (kube.request);
+// the UI's requests go through the explorer's proxy.
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
-const q = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
+type Obj = { metadata: { name: string; resourceVersion: string; managedFields?: { manager: string; fieldsV1: unknown }[]; labels?: Record<string, string> }; data?: Record<string, string> } & Record<string, unknown>;
 
-test('the edit view opens a dry-run server-side apply in the console, and the object stays unchanged', async ({ page, explorerUrl, kube, ns }) => {
+const q = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
+const cmPath = (ns: string, name: string) => `/api/v1/namespaces/${ns}/configmaps/${name}`;
+
+async function openEditor(page: Page, explorerUrl: string, ns: string, name: string) {
+  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name })}`);
+  // Edit as JSON, so that the test can type whole documents.
+  await page.getByRole('radio', { name: 'JSON', exact: true }).check();
+  await expect(page.getByRole('textbox', { name: 'Object editor' })).toBeAttached();
+}
+
+/** Replaces the whole editor content (Monaco's input is focused, not clicked: it sits under the lines). */
+async function typeObject(page: Page, obj: unknown) {
+  const editor = page.getByRole('textbox', { name: 'Object editor' });
+  await editor.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(JSON.stringify(obj, null, 2));
+}
+
+function withoutManaged(o: Obj): Obj {
+  const { managedFields: _, ...meta } = o.metadata;
+  return { ...o, metadata: meta };
+}
+
+async function get(kube: { request: (u: 'admin', m: string, p: string) => Promise<{ body: string }> }, path: string): Promise<Obj> {
+  return JSON.parse((await kube.request('admin', 'GET', path)).body) as Obj;
+}
+
+test('a PUT with a stale resourceVersion shows 409 Conflict and offers the latest version', async ({ page, explorerUrl, kube, ns }) => {
   const created = await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'target' }, data: { a: '1' } });
   expect(created.status).toBe(201);
-  const rv = (JSON.parse(created.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  await openEditor(page, explorerUrl, ns, 'target');
+  await page.getByRole('radio', { name: 'Replace (PUT)' }).check();
+  const loaded = withoutManaged(await get(kube, cmPath(ns, 'target')));
+  await typeObject(page, { ...loaded, data: { a: 'mine' } });
+  await expect(page.getByLabel('Request to send')).toContainText(`"resourceVersion": "${loaded.metadata.resourceVersion}"`);
+  // Someone else changes the object after it was loaded in the editor.
+  const other = await kube.request('admin', 'PATCH', cmPath(ns, 'target'), { data: { a: 'theirs' } }, { 'Content-Type': 'application/merge-patch+json' });
+  expect(other.status).toBe(200);
 
-  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'target' })}`);
-  await page.getByRole('link', { name: 'Server-Side Apply' }).click();
-  await expect(page.getByLabel('Exact request')).toContainText(`PATCH /api/v1/namespaces/${ns}/configmaps/target?dryRun=All&fieldManager=explorer`);
   await page.getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByLabel('Status line')).toContainText('HTTP 200');
-  // The server's answer has the applied label and a new managedFields entry for "explorer"...
-  const body = page.getByRole('tabpanel', { name: 'Response body' });
-  await page.getByRole('tab', { name: 'Text' }).click();
-  await expect(body).toContainText('"explorer.example/touched": "yes"');
-  await expect(body).toContainText('"manager": "explorer"');
-  // ...but dryRun=All persisted nothing.
-  const after = JSON.parse((await kube.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps/target`)).body) as { metadata: { resourceVersion: string; labels?: Record<string, string> } };
-  expect(after.metadata.resourceVersion).toBe(rv);
+  const result = page.getByRole('region', { name: 'Result' });
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 409');
+  await expect(result.getByRole('alert')).toContainText('409 Conflict');
+  await expect(page.getByLabel('Request sent')).toContainText(`PUT /api/v1/namespaces/${ns}/configmaps/target`);
+  await result.getByRole('button', { name: 'Load the latest version and compare' }).click();
+  const latest = page.getByRole('region', { name: 'Latest version on the server' });
+  await expect(latest.getByRole('figure', { name: "Your edit against the server's version" })).toBeVisible();
+  // Nothing was overwritten.
+  expect((await get(kube, cmPath(ns, 'target'))).data).toEqual({ a: 'theirs' });
+});
+
+test('a dry-run merge patch shows the preview and persists nothing', async ({ page, explorerUrl, kube, ns }) => {
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'target' }, data: { a: '1', gone: 'x' } });
+  const before = await get(kube, cmPath(ns, 'target'));
+  await openEditor(page, explorerUrl, ns, 'target');
+  await page.getByRole('radio', { name: 'JSON Merge Patch' }).check();
+  await page.getByRole('checkbox', { name: 'dryRun=All' }).check();
+  await typeObject(page, { ...withoutManaged(before), data: { a: '2' } });
+  const wire = page.getByLabel('Request to send');
+  await expect(wire).toContainText(`PATCH /api/v1/namespaces/${ns}/configmaps/target?dryRun=All&fieldManager=kube-api-explorer`);
+  await expect(wire).toContainText('Content-Type: application/merge-patch+json');
+  await expect(wire).toContainText('"gone": null');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const result = page.getByRole('region', { name: 'Result' });
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 200');
+  await expect(result.getByLabel('Result status')).toContainText('dry run');
+  await expect(result.getByRole('figure', { name: 'Dry-run preview' }).locator('.monaco-diff-editor')).toBeVisible();
+  const after = await get(kube, cmPath(ns, 'target'));
+  expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+  expect(after.data).toEqual({ a: '1', gone: 'x' });
+});
+
+test('a dry-run server-side apply returns the label and persists nothing', async ({ page, explorerUrl, kube, ns }) => {
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'target' }, data: { a: '1' } });
+  const before = await get(kube, cmPath(ns, 'target'));
+  await openEditor(page, explorerUrl, ns, 'target');
+  await page.getByRole('radio', { name: 'Server-Side Apply' }).check();
+  await page.getByRole('checkbox', { name: 'dryRun=All' }).check();
+  const m = withoutManaged(before);
+  await typeObject(page, { ...m, metadata: { ...m.metadata, labels: { 'explorer.example/touched': 'yes' } } });
+  await expect(page.getByLabel('Request to send')).toContainText('Content-Type: application/apply-patch+yaml');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('HTTP 200');
+  const response = page.getByLabel('Response received');
+  await expect(response).toContainText('"explorer.example/touched":"yes"');
+  await expect(response).toContainText('"manager":"kube-api-explorer"');
+  const after = await get(kube, cmPath(ns, 'target'));
+  expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
   expect(after.metadata.labels).toBeUndefined();
+});
+
+test('server-side apply conflict names the other manager; force takes the field over', async ({ page, explorerUrl, kube, ns }) => {
+  const applied = await kube.request('admin', 'PATCH', `${cmPath(ns, 'target')}?fieldManager=a`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'target' }, data: { shared: 'from-a' } }, { 'Content-Type': 'application/apply-patch+yaml' });
+  expect(applied.status).toBe(201);
+  const before = await get(kube, cmPath(ns, 'target'));
+  await openEditor(page, explorerUrl, ns, 'target');
+  await page.getByRole('radio', { name: 'Server-Side Apply' }).check();
+  await typeObject(page, { ...withoutManaged(before), data: { shared: 'mine' } });
+  await page.getByRole('button', { name: 'Send' }).click();
+  const result = page.getByRole('region', { name: 'Result' });
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 409');
+  const conflicts = result.getByRole('table', { name: 'Field conflicts' });
+  await expect(conflicts.getByRole('row', { name: /\.data\.shared/ })).toContainText('conflict with "a"');
+  await expect(conflicts.getByRole('cell', { name: 'a', exact: true })).toBeVisible();
+
+  await result.getByRole('button', { name: 'Re-send with force=true' }).click();
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 200');
+  await expect(page.getByLabel('Request sent').first()).toContainText('force=true');
+  const after = await get(kube, cmPath(ns, 'target'));
+  expect(after.data).toEqual({ shared: 'mine' });
+  const owners = (after.metadata.managedFields ?? []).filter((e) => JSON.stringify(e.fieldsV1).includes('f:shared')).map((e) => e.manager);
+  expect(owners).toEqual(['kube-api-explorer']);
+});
+
+test('fieldValidation: Strict shows the 400 Status, Warn shows the warning', async ({ page, explorerUrl, kube, ns }) => {
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'target' }, data: { a: '1' } });
+  const before = await get(kube, cmPath(ns, 'target'));
+  await openEditor(page, explorerUrl, ns, 'target');
+  await page.getByRole('radio', { name: 'Replace (PUT)' }).check();
+  await typeObject(page, { ...withoutManaged(before), bogus: true });
+  await page.getByRole('combobox', { name: 'fieldValidation' }).selectOption('Strict');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const result = page.getByRole('region', { name: 'Result' });
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 400');
+  await expect(result.getByRole('alert')).toContainText('400 BadRequest');
+  await expect(result.getByRole('alert')).toContainText('unknown field "bogus"');
+
+  await page.getByRole('combobox', { name: 'fieldValidation' }).selectOption('Warn');
+  await page.getByRole('checkbox', { name: 'dryRun=All' }).check();
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 200');
+  await expect(result.getByRole('region', { name: 'Warnings from the server' })).toContainText('unknown field "bogus"');
+  expect((await get(kube, cmPath(ns, 'target'))).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
 });

@@ -70,6 +70,10 @@ test('resourceVersion lesson shows the versions and reads the server returned', 
   await expect(unset).toContainText(`"resourceVersion": "${rv3}"`);
   await expect(unset).toContainText('"step": "updated twice"');
   await expect(response(page.getByRole('region', { name: 'read rv 0' }))).toContainText('"resourceVersion": "');
+  // A GET of one object with an old version is "not older than": the current object, not the old one.
+  const getOld = page.getByRole('region', { name: 'read get old' });
+  await expect(getOld.getByTestId('request')).toContainText(`rv-demo?resourceVersion=${rv1}`);
+  await expect(response(getOld)).toContainText(`"resourceVersion": "${rv3}"`);
   await expect(page.getByRole('region', { name: 'read exact' }).getByTestId('request')).toContainText(`resourceVersion=${rv1}&resourceVersionMatch=Exact`);
 
   await deleteScratch(page, kube, ns);

@@ -2,9 +2,8 @@
 // that names the other manager, then a forced apply and managedFields showing who owns what.
 import { useState } from 'react';
 import { hrefFor } from '../../app/route';
-import { formatPath, parseFieldsV1 } from '../../k8s/fields';
 import { ErrorBox } from '../../ui/ErrorBox';
-import { type LessonExchange, pick, send } from './exchange';
+import { type LessonExchange, ownership, pick, send } from './exchange';
 import { NeedsScratch, StepCard, useRunner } from './parts';
 
 const NAME = 'applied';
@@ -12,12 +11,6 @@ const NAME = 'applied';
 /** An apply body: JSON is valid YAML, so it goes as application/apply-patch+yaml unchanged. */
 function configMap(namespace: string, color: string, extra: Record<string, string>): string {
   return JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: NAME, namespace }, data: { color, ...extra } }, null, 2);
-}
-
-/** managedFields reduced to manager, operation and the field paths each entry owns. */
-export function ownership(obj: unknown): { manager: string; operation: string; fields: string[] }[] {
-  const entries = (pick(obj, 'metadata', 'managedFields') as { manager?: string; operation?: string; fieldsV1?: unknown }[] | undefined) ?? [];
-  return entries.map((e) => ({ manager: e.manager ?? '', operation: e.operation ?? '', fields: parseFieldsV1(e.fieldsV1).owned.map(formatPath) }));
 }
 
 const conflictPart = (b: unknown) => ({ code: pick(b, 'code'), reason: pick(b, 'reason'), message: pick(b, 'message'), details: { causes: pick(b, 'details', 'causes') } });

@@ -2,6 +2,7 @@
 // server's real answer, so a non-2xx response is a result to show (the 409 of an apply conflict
 // is the lesson), not an exception.
 import { kubeFetch } from '../../k8s/client';
+import { formatPath, parseFieldsV1 } from '../../k8s/fields';
 import { draftToExtra, requestToDraft } from '../console/draft';
 
 export interface LessonExchange {
@@ -71,3 +72,9 @@ export function scratchName(topic: string, random: () => number = Math.random): 
 
 /** The label every lesson-created object carries, so a lesson can select its own objects. */
 export const LESSON_LABEL = 'explorer.lessons/lesson';
+
+/** managedFields reduced to manager, operation and the field paths each entry owns. */
+export function ownership(obj: unknown): { manager: string; operation: string; fields: string[] }[] {
+  const entries = (pick(obj, 'metadata', 'managedFields') as { manager?: string; operation?: string; fieldsV1?: unknown }[] | undefined) ?? [];
+  return entries.map((e) => ({ manager: e.manager ?? '', operation: e.operation ?? '', fields: parseFieldsV1(e.fieldsV1).owned.map(formatPath) }));
+}

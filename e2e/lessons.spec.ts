@@ -17,7 +17,9 @@ async function openLesson(page: Page, explorerUrl: string, lesson: string): Prom
   const name = page.getByTestId('scratch-namespace');
   await expect(name).toHaveText(/^lesson-[a-z]+-[a-z0-9]{5}$/);
   await expect(page).toHaveURL(/scratch=lesson-/);
-  return (await name.textContent())!;
+  const ns = (await name.textContent())!;
+  await expect(page.getByRole('region', { name: 'Lesson namespaces' }).getByRole('button', { name: `Delete ${ns}` })).toBeVisible();
+  return ns;
 }
 
 /** Deletes the namespace through the UI and checks with the server that it is gone or going. */
@@ -30,6 +32,8 @@ async function deleteScratch(page: Page, kube: Kube, ns: string): Promise<void> 
     expect(r.status).toBe(200);
     expect((JSON.parse(r.body) as { status?: { phase?: string } }).status?.phase).toBe('Terminating');
   }
+  // The list of lesson namespaces no longer offers to delete it.
+  await expect(page.getByRole('region', { name: 'Lesson namespaces' }).getByRole('button', { name: `Delete ${ns}` })).toHaveCount(0);
 }
 
 function response(step: Locator): Locator {

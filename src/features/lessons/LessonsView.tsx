@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { hrefFor, type Route } from '../../app/route';
 import { ApplyLesson } from './ApplyLesson';
 import { ChunksLesson } from './ChunksLesson';
+import { Leftovers } from './Leftovers';
 import { ResourceVersionLesson } from './ResourceVersionLesson';
 import { ScratchBar } from './parts';
 import { WatchLesson } from './WatchLesson';
@@ -91,6 +92,7 @@ export function LessonsView({ route, context }: { route: Route; context: string 
         <p className="small muted">
           Each experiment makes real requests with the current context ({context}) in a namespace it creates for itself, and offers to delete it when you are done.
         </p>
+        <Leftovers context={context} current={scratch} />
       </nav>
       {lesson ? (
         <article className="lesson" aria-labelledby="lesson-title">

@@ -27,7 +27,7 @@ const LABELS: Record<View, string> = {
 };
 
 // Views with a page of their own; edit, ownership and lessons join as they are built.
-const NAV_VIEWS: View[] = VIEWS.filter((v) => ['discovery', 'console', 'lists', 'watch', 'ownership'].includes(v));
+const NAV_VIEWS: View[] = VIEWS.filter((v) => ['discovery', 'console', 'lists', 'watch', 'ownership', 'lessons'].includes(v));
 
 export function Shell() {
   const route = useRoute();

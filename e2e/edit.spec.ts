@@ -144,3 +144,30 @@ test('fieldValidation: Strict shows the 400 Status, Warn shows the warning', asy
   await expect(result.getByRole('region', { name: 'Warnings from the server' })).toContainText('unknown field "bogus"');
   expect((await get(kube, cmPath(ns, 'target'))).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
 });
+
+test('create mode posts a new object; deleting it while a finalizer holds it shows the deletionTimestamp', async ({ page, explorerUrl, kube, ns }) => {
+  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps' })}`);
+  await expect(page.getByRole('heading', { name: /New ConfigMap/ })).toBeVisible();
+  await page.getByRole('radio', { name: 'JSON', exact: true }).check();
+  await expect(page.getByRole('region', { name: 'Object' }).locator('.view-lines')).toContainText('"kind": "ConfigMap"');
+  await typeObject(page, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'made', namespace: ns, finalizers: ['example.com/hold'] }, data: { a: '1' } });
+  await expect(page.getByRole('radio', { name: 'Create (POST)' })).toBeChecked();
+  await expect(page.getByLabel('Request to send')).toContainText(`POST /api/v1/namespaces/${ns}/configmaps?fieldManager=kube-api-explorer`);
+  await page.getByRole('button', { name: 'Send' }).click();
+  const result = page.getByRole('region', { name: 'Result' });
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 201');
+  expect((await get(kube, cmPath(ns, 'made'))).data).toEqual({ a: '1' });
+
+  await page.getByRole('link', { name: 'Edit the new object' }).click();
+  await page.getByRole('radio', { name: 'Delete' }).check();
+  await page.getByRole('combobox', { name: 'propagationPolicy' }).selectOption('Foreground');
+  await page.getByRole('checkbox', { name: /precondition uid/ }).check();
+  await expect(page.getByLabel('Request to send')).toContainText('"propagationPolicy": "Foreground"');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 200');
+  await expect(result).toContainText('deletionTimestamp');
+  await expect(result).toContainText('example.com/hold');
+  const held = await get(kube, cmPath(ns, 'made'));
+  expect((held.metadata as { deletionTimestamp?: string }).deletionTimestamp).toBeTruthy();
+  await kube.request('admin', 'PATCH', cmPath(ns, 'made'), { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
+});

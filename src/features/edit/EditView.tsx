@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import type { Route } from '../../app/route';
+import { hrefFor, type Route } from '../../app/route';
 import { parseWarningHeader } from '../../codecs/warnings';
 import { isStatus, kubeJson, type Status } from '../../k8s/client';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
@@ -72,7 +72,9 @@ function EditObject({ route, context }: { route: Route; context: string }) {
   const loaded = useQuery({
     queryKey: ['edit-object', context, loadedPath],
     queryFn: ({ signal }) => kubeJson<JsonObject>({ context, path: loadedPath!, signal }),
-    enabled: !!loadedPath,
+    // Wait for discovery: it says whether the resource is namespaced, and a cluster-scoped
+    // object read under /namespaces/<ns>/ would be a 404.
+    enabled: !!loadedPath && !discovery.isLoading,
     staleTime: Infinity,
     refetchOnWindowFocus: false,
     retry: false,
@@ -178,9 +180,10 @@ function EditObject({ route, context }: { route: Route; context: string }) {
         : undefined;
 
   const applyNeedsManager = mode === 'apply' && !opts.fieldManager.trim();
+  const canSend = !!wire && !sending && !applyNeedsManager && (mode === 'delete' || !parsed.error || patchOverride !== null);
 
   async function send(over: { body?: string; force?: boolean } = {}) {
-    if (!wire) return;
+    if (!wire || (!canSend && over.body === undefined && over.force === undefined)) return;
     const request = over.body !== undefined || over.force !== undefined ? buildWriteRequest(mode, { objectPath, collectionPath }, over.body ?? body, { ...opts, force: over.force ?? opts.force }, deleteInput()) : wire;
     setSending(true);
     setLatest(undefined);
@@ -384,7 +387,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
         ) : null}
 
         <div className="row">
-          <button type="button" className="primary" disabled={!wire || sending || applyNeedsManager || (mode !== 'delete' && !!parsed.error && patchOverride === null)} onClick={() => void send()}>
+          <button type="button" className="primary" disabled={!canSend} onClick={() => void send()}>
             {sending ? 'Sending…' : 'Send'}
           </button>
           {opts.dryRun && <span className="edit-dry">dry run: the server validates and answers, nothing is stored</span>}
@@ -417,6 +420,11 @@ function EditObject({ route, context }: { route: Route; context: string }) {
             }}
             onLoadLatest={() => void loadLatest()}
           />
+          {isCreate && outcome.ok && !outcome.dryRun && outcome.object && metaOf(outcome.object).name && (
+            <p className="small">
+              <a href={hrefFor({ view: 'edit', context: route.context, namespace: route.namespace, group: route.group, version: route.version, resource: route.resource, name: metaOf(outcome.object).name })}>Edit the new object</a>
+            </p>
+          )}
         </section>
       )}
 

@@ -9,7 +9,7 @@ import { parseWarningHeader } from '../../codecs/warnings';
 import { isStatus, kubeJson, type Status } from '../../k8s/client';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { apiVersionOf, resourcePath } from '../../k8s/paths';
-import { applyPatch, conflictManager, dropFields, isObject, jsonPatch, type JsonObject, mergePatch, withoutManagedFields } from '../../k8s/patch';
+import { applyPatch, conflictManager, dropFields, guardJsonPatch, guardMergePatch, isObject, jsonPatch, type JsonObject, mergePatch, withoutManagedFields } from '../../k8s/patch';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { ErrorBox, StatusView } from '../../ui/ErrorBox';
 import { WarningList } from '../../ui/WarningList';
@@ -95,6 +95,8 @@ function EditObject({ route, context }: { route: Route; context: string }) {
   const [outcome, setOutcome] = useState<Outcome | undefined>();
   const [latest, setLatest] = useState<{ object?: JsonObject; error?: unknown } | undefined>();
   const [sending, setSending] = useState(false);
+  /** Make patches conditional on the loaded resourceVersion (JSON Patch `test` op, or resourceVersion in a merge patch). */
+  const [guard, setGuard] = useState(false);
 
   const view = (o: JsonObject, managed = showManaged) => (managed ? o : withoutManagedFields(o));
 
@@ -120,23 +122,30 @@ function EditObject({ route, context }: { route: Route; context: string }) {
   const editedName = metaOf(edited).name;
   const objectPath = loadedPath ?? (hasType && editedName ? resourcePath({ group: route.group!, version: route.version!, resource: route.resource!, namespace, name: editedName }) : undefined);
 
+  const rv = metaOf(base).resourceVersion;
   const generated = useMemo(() => {
     if (!edited) return '';
     switch (mode) {
       case 'create':
       case 'replace':
         return `${JSON.stringify(edited, null, 2)}\n`;
-      case 'json-patch':
-        return baseView ? `${JSON.stringify(jsonPatch(baseView, edited), null, 2)}\n` : '';
+      case 'json-patch': {
+        if (!baseView) return '';
+        const ops = jsonPatch(baseView, edited);
+        return `${JSON.stringify(guard && rv ? guardJsonPatch(ops, rv) : ops, null, 2)}\n`;
+      }
       case 'merge-patch':
-      case 'strategic-merge-patch':
-        return baseView ? `${JSON.stringify(mergePatch(baseView, edited), null, 2)}\n` : '';
+      case 'strategic-merge-patch': {
+        if (!baseView) return '';
+        const patch = mergePatch(baseView, edited);
+        return `${JSON.stringify(guard && rv ? guardMergePatch(patch, rv) : patch, null, 2)}\n`;
+      }
       case 'apply':
         return serialize(applyPatch(baseView, edited), format);
       case 'delete':
         return '';
     }
-  }, [edited, baseView, mode, format]);
+  }, [edited, baseView, mode, format, guard, rv]);
   const body = patchOverride ?? generated;
 
   const changeMode = (m: WriteMode) => {
@@ -328,6 +337,11 @@ function EditObject({ route, context }: { route: Route; context: string }) {
               </label>
             </>
           )}
+          {(mode === 'json-patch' || mode === 'merge-patch' || mode === 'strategic-merge-patch') && (
+            <label title="JSON Patch: a leading test op (422 Invalid when it fails). Merge patches: metadata.resourceVersion in the body (409 Conflict when stale).">
+              <input type="checkbox" checked={guard} onChange={(e) => setGuard(e.target.checked)} /> only if unchanged (resourceVersion {rv})
+            </label>
+          )}
           {mode === 'apply' && (
             <label title="Take ownership of fields other managers own instead of getting 409 Conflict">
               <input type="checkbox" checked={opts.force} onChange={(e) => setOpts({ ...opts, force: e.target.checked })} /> force
@@ -511,7 +525,10 @@ function OutcomeView({ outcome, format, onForce, onDrop, onLoadLatest }: { outco
   const r = outcome.exchange.response;
   const status = outcome.status;
   const conflicts = outcome.mode === 'apply' && r?.status === 409 ? (status?.details?.causes ?? []).filter((c) => c.reason === 'FieldManagerConflict') : [];
-  const stale = outcome.mode !== 'apply' && r?.status === 409 && status?.reason === 'Conflict';
+  // A stale resourceVersion: 409 Conflict for PUT and guarded merge patches; a JSON Patch whose
+  // leading resourceVersion test op failed gets 422 Invalid instead.
+  const testOpFailed = outcome.mode === 'json-patch' && r?.status === 422 && (outcome.sentBody ?? '').includes('"op": "test"');
+  const stale = (outcome.mode !== 'apply' && r?.status === 409 && status?.reason === 'Conflict') || testOpFailed;
   const obj = outcome.object;
   const objMeta = obj && isObject(obj.metadata) ? obj.metadata : undefined;
   return (
@@ -525,7 +542,9 @@ function OutcomeView({ outcome, format, onForce, onDrop, onLoadLatest }: { outco
       {stale && (
         <div className="stack">
           <p>
-            The object changed on the server after you loaded it: the resourceVersion you sent is stale, so the server refused the write and nothing was overwritten.
+            {testOpFailed
+              ? 'A test operation failed, so the server applied none of the patch; with the resourceVersion test, that means the object changed after you loaded it.'
+              : 'The object changed on the server after you loaded it: the resourceVersion you sent is stale, so the server refused the write and nothing was overwritten.'}
           </p>
           <button type="button" onClick={onLoadLatest}>
             Load the latest version and compare

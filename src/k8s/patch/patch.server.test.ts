@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeApiError, kubeJson } from '../client';
 import { TEST_CONTEXT, useRealProxy } from '../testing';
-import { applyPatch, dropFields, type JsonObject, jsonPatch, mergePatch, PATCH_CONTENT_TYPES, withoutManagedFields } from './patch';
+import { applyPatch, dropFields, guardJsonPatch, guardMergePatch, type JsonObject, jsonPatch, mergePatch, PATCH_CONTENT_TYPES, withoutManagedFields } from './patch';
 
 const ns = `patch-${randomBytes(3).toString('hex')}`;
 const cmPath = (name: string) => `/api/v1/namespaces/${ns}/configmaps/${name}`;
@@ -112,5 +112,21 @@ describe('generated patches against the real server', () => {
     expect(err.reason).toBe('Conflict');
     const now = await req<{ data: Record<string, string> }>('GET', cmPath('put'));
     expect(now.data.a).toBe('changed-elsewhere');
+  });
+
+  it('guarded patches: a stale resourceVersion fails a JSON Patch test op and a merge patch (409)', async () => {
+    const before = await createCm('guard', { a: '1' });
+    const rv = (before.metadata as { resourceVersion: string }).resourceVersion;
+    await req('PATCH', cmPath('guard'), { data: { a: 'elsewhere' } }, { 'Content-Type': PATCH_CONTENT_TYPES.merge });
+    const edit = { ...before, data: { a: 'mine' } };
+    const jp = await expectError(req('PATCH', cmPath('guard'), guardJsonPatch(jsonPatch(before, edit), rv), { 'Content-Type': PATCH_CONTENT_TYPES.json }));
+    const mp = await expectError(req('PATCH', cmPath('guard'), guardMergePatch(mergePatch(before, edit), rv), { 'Content-Type': PATCH_CONTENT_TYPES.merge }));
+    const sp = await expectError(req('PATCH', cmPath('guard'), guardMergePatch(mergePatch(before, edit), rv), { 'Content-Type': PATCH_CONTENT_TYPES.strategic }));
+    // A failed `test` op is not a conflict to the server: it answers 422 Invalid.
+    expect(jp.code).toBe(422);
+    expect(jp.reason).toBe('Invalid');
+    expect(mp.code).toBe(409);
+    expect(sp.code).toBe(409);
+    expect((await req<{ data: Record<string, string> }>('GET', cmPath('guard'))).data.a).toBe('elsewhere');
   });
 });

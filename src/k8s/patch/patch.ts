@@ -287,3 +287,20 @@ function removeAt(root: JsonObject, tokens: (string | number)[]): void {
 export function conflictManager(message: string | undefined): string | undefined {
   return message?.match(/conflict with "((?:[^"\\]|\\.)*)"/)?.[1];
 }
+
+/**
+ * Makes a JSON Patch conditional on the object being unchanged: a leading `test` op on
+ * metadata.resourceVersion fails the whole patch when someone else wrote in between.
+ */
+export function guardJsonPatch(ops: JsonPatchOp[], resourceVersion: string): JsonPatchOp[] {
+  return [{ op: 'test', path: '/metadata/resourceVersion', value: resourceVersion }, ...ops.filter((o) => o.path !== '/metadata/resourceVersion')];
+}
+
+/**
+ * The same for merge and strategic merge patches: a resourceVersion in the patch body is a
+ * precondition the server checks like a PUT's (409 Conflict when stale).
+ */
+export function guardMergePatch(patch: JsonObject, resourceVersion: string): JsonObject {
+  const meta = isObject(patch.metadata) ? patch.metadata : {};
+  return { ...patch, metadata: { ...meta, resourceVersion } };
+}

@@ -171,3 +171,20 @@ test('create mode posts a new object; deleting it while a finalizer holds it sho
   expect((held.metadata as { deletionTimestamp?: string }).deletionTimestamp).toBeTruthy();
   await kube.request('admin', 'PATCH', cmPath(ns, 'made'), { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
 });
+
+test('server-side apply conflict: dropping the conflicting fields applies the rest and leaves them to their owner', async ({ page, explorerUrl, kube, ns }) => {
+  await kube.request('admin', 'PATCH', `${cmPath(ns, 'target')}?fieldManager=a`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'target' }, data: { shared: 'from-a' } }, { 'Content-Type': 'application/apply-patch+yaml' });
+  const before = await get(kube, cmPath(ns, 'target'));
+  await openEditor(page, explorerUrl, ns, 'target');
+  await page.getByRole('radio', { name: 'Server-Side Apply' }).check();
+  await typeObject(page, { ...withoutManaged(before), data: { shared: 'mine', own: 'x' } });
+  await page.getByRole('button', { name: 'Send' }).click();
+  const result = page.getByRole('region', { name: 'Result' });
+  await expect(result.getByRole('table', { name: 'Field conflicts' })).toContainText('.data.shared');
+  await result.getByRole('button', { name: 'Drop these fields and re-send' }).click();
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 200');
+  const after = await get(kube, cmPath(ns, 'target'));
+  expect(after.data).toEqual({ shared: 'from-a', own: 'x' });
+  const owners = (after.metadata.managedFields ?? []).filter((e) => JSON.stringify(e.fieldsV1).includes('f:shared')).map((e) => e.manager);
+  expect(owners).toEqual(['a']);
+});

@@ -129,4 +129,11 @@ describe('generated patches against the real server', () => {
     expect(sp.code).toBe(409);
     expect((await req<{ data: Record<string, string> }>('GET', cmPath('guard'))).data.a).toBe('elsewhere');
   });
+
+  it('a PUT without managedFields (the editor hides them) leaves the server entries in place', async () => {
+    await req('PATCH', cmPath('keep'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep' }, data: { a: '1' } }, { 'Content-Type': PATCH_CONTENT_TYPES.apply }, { fieldManager: 'a' });
+    const before = withoutManagedFields(await req<JsonObject>('GET', cmPath('keep')));
+    const after = await req<{ metadata: { managedFields: { manager: string }[] } }>('PUT', cmPath('keep'), { ...before, data: { a: '1', b: '2' } }, {}, { fieldManager: 'kube-api-explorer' });
+    expect(after.metadata.managedFields.map((m) => m.manager).sort()).toEqual(['a', 'kube-api-explorer']);
+  });
 });

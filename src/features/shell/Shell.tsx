@@ -26,8 +26,8 @@ const LABELS: Record<View, string> = {
   lessons: 'Lessons',
 };
 
-// Views with a page of their own; edit, ownership and lessons join as they are built.
-const NAV_VIEWS: View[] = VIEWS.filter((v) => ['discovery', 'console', 'lists', 'watch', 'ownership', 'lessons'].includes(v));
+// Views with a page of their own (Alt+1… in this order).
+const NAV_VIEWS: View[] = VIEWS.filter((v) => ['discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons'].includes(v));
 
 export function Shell() {
   const route = useRoute();

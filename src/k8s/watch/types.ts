@@ -6,15 +6,9 @@ import type { Status } from '../client';
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 export const WATCH_EVENT_TYPES: readonly WatchEventType[] = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'];
 
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: string;
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: string;
-  fieldsV1?: unknown;
-  subresource?: string;
-}
+/** One wire type for managedFields entries: the fields module's. */
+import type { ManagedFieldsEntry } from '../fields/ownership';
+export type { ManagedFieldsEntry };
 
 export interface ObjectMeta {
   name?: string;

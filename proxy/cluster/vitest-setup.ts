@@ -24,6 +24,7 @@ declare module 'vitest' {
 
 let cp: ControlPlane | undefined;
 let explorer: { close(): Promise<void> } | undefined;
+let staticDir: string | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-vitest-'));
@@ -32,13 +33,15 @@ export async function setup(project: TestProject): Promise<void> {
   // Imported lazily so that the control plane's own tests do not depend on the proxy's code.
   const { startExplorerServer } = await import('../src/server');
   // staticDir: unit tests never load the page, so no build is needed; an empty folder will do.
-  const server = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: mkdtempSync(join(tmpdir(), 'kube-explorer-static-')), log: () => {} });
+  staticDir = mkdtempSync(join(tmpdir(), 'kube-explorer-static-'));
+  const server = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir, log: () => {} });
   explorer = server;
   project.provide('explorer', { url: server.url, token: server.token });
 }
 
 export async function teardown(): Promise<void> {
   await explorer?.close();
+  if (staticDir) rmSync(staticDir, { recursive: true, force: true });
   if (!cp) return;
   await cp.stop();
   rmSync(cp.dir, { recursive: true, force: true });

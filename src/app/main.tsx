@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Shell } from '../features/shell/Shell';
+import { applyTheme, initialTheme } from '../ui/ThemeToggle';
 import { AppErrorBoundary } from './ErrorBoundary';
 import './styles.css';
 
@@ -11,6 +12,9 @@ const queryClient = new QueryClient({
     queries: { retry: (n, err) => n < 2 && !(err && typeof err === 'object' && 'httpStatus' in err && Number(err.httpStatus) < 500), refetchOnWindowFocus: false },
   },
 });
+
+// Before the first render, so that nothing paints in the wrong theme.
+applyTheme(initialTheme());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

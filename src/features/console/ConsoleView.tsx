@@ -2,13 +2,13 @@
 // exact exchange. Watches stream (the body is read as it arrives) until stopped.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { navigate, type Route } from '../../app/route';
+import { navigate, type Route } from '../../routing';
 import { ACCEPT_PRESETS, CONTENT_TYPE_PRESETS, isWatchRequest } from '../../codecs';
 import { reviewAccess } from '../../k8s/access';
 import { allResources, discoveryQuery } from '../../k8s/discovery';
 import { resourcePath } from '../../k8s/paths';
 import { CodeEditor } from '../../ui/CodeEditor';
-import { contextsQuery } from '../shell/queries';
+import { contextsQuery } from '../../k8s/cluster';
 import { compareExchanges } from './compare';
 import { toCurl, toKubectl } from './copyAs';
 import { type Draft, draftFromExtra, draftToExtra, draftToRequest, METHODS, PARAM_SPECS, requestToDraft } from './draft';

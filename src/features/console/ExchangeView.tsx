@@ -91,7 +91,7 @@ const SHOWN_EVENTS = 500;
 
 export function ExchangeView({ exchange, streaming, compact }: { exchange: Exchange; streaming?: boolean; compact?: boolean }) {
   const res = exchange.response;
-  const body = res?.body ?? new Uint8Array();
+  const body = useMemo(() => res?.body ?? new Uint8Array(), [res?.body]);
   const contentType = res ? headerValue(res.headers, 'Content-Type') : undefined;
   const kind = bodyKind(contentType, body.length);
   const isWatch = exchange.watch && res?.status === 200;

@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import { hrefFor, type Route } from '../../app/route';
+import { hrefFor, type Route } from '../../routing';
 import { parseWarningHeader } from '../../codecs/warnings';
 import { isStatus, kubeJson, type Status } from '../../k8s/client';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
@@ -106,6 +106,8 @@ function EditObject({ route, context }: { route: Route; context: string }) {
       setBase(loaded.data);
       setText(serialize(view(loaded.data), format));
     }
+    // Only the first load fills the editor; later changes of format or view are handled where they happen.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [loaded.data]);
 
   // Create mode: a skeleton of the route's kind in the route's namespace.
@@ -114,6 +116,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
       const skeleton: JsonObject = { apiVersion: apiVersionOf(res.group, res.version), kind: res.kind, metadata: { name: '', ...(namespace ? { namespace } : {}) } };
       setText(serialize(skeleton, format));
     }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per resource, not on every keystroke
   }, [isCreate, res]);
 
   const parsed = useMemo(() => parseText(text, format), [text, format]);

@@ -3,7 +3,7 @@
 // asked for: they are often larger than the rest of the object.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { stringify } from 'yaml';
-import { hrefFor, navigate } from '../../app/route';
+import { hrefFor, navigate } from '../../routing';
 import { kubeJson } from '../../k8s/client';
 import { type ResourceRef, resourcePath } from '../../k8s/paths';
 import { ErrorBox } from '../../ui/ErrorBox';

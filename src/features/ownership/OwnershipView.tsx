@@ -3,7 +3,7 @@
 // that shows which entries moved since the previous read.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { navigate, type Route } from '../../app/route';
+import { navigate, type Route } from '../../routing';
 import { kubeJson } from '../../k8s/client';
 import { discoveryQuery, resolveResource } from '../../k8s/discovery';
 import { buildOwnershipTree, diffManagedFields, type EntryChange, type ManagedFieldsEntry, type ManagerEntry, type OwnershipNode, sortEntriesByTime } from '../../k8s/fields';

@@ -2,3 +2,4 @@ export * from './warnings';
 export * from './mediaTypes';
 export * from './hex';
 export * from './text';
+export * from './base64';

@@ -2,3 +2,4 @@ export * from './warnings';
 export * from './mediaTypes';
 export * from './hex';
 export * from './text';
+export { fromYaml, fromYamlAll, serverScalar, YamlError, type YamlVersionDifference, yamlVersionDifferences } from './yaml';

@@ -2,7 +2,7 @@
 // resourceVersion, uid, generation, owner references, finalizers. managedFields are hidden unless
 // asked for: they are often larger than the rest of the object.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { stringify } from 'yaml';
+import { toYaml } from '../../codecs/yaml';
 import { hrefFor, navigate } from '../../app/route';
 import { kubeJson } from '../../k8s/client';
 import { type ResourceRef, resourcePath } from '../../k8s/paths';
@@ -60,7 +60,7 @@ export function ObjectView({
   const obj = q.data;
   const m = obj?.metadata;
   const shown = obj && !showManagedFields && m?.managedFields ? { ...obj, metadata: { ...m, managedFields: undefined } } : obj;
-  const text = shown ? (format === 'json' ? JSON.stringify(shown, null, 2) : stringify(shown)) : '';
+  const text = shown ? (format === 'json' ? JSON.stringify(shown, null, 2) : toYaml(shown)) : '';
   const target = { group: objRef.group, version: objRef.version, resource: objRef.resource, namespace: objRef.namespace, name: objRef.name };
 
   return (

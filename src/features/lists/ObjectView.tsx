@@ -4,7 +4,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { toYaml } from '../../codecs/yaml';
 import { hrefFor, navigate } from '../../app/route';
-import { kubeJson } from '../../k8s/client';
+import { objectQuery as sharedObjectQuery } from '../../k8s/objects';
 import { type ResourceRef, resourcePath } from '../../k8s/paths';
 import { ErrorBox } from '../../ui/ErrorBox';
 
@@ -35,11 +35,8 @@ interface KubeObject {
   [k: string]: unknown;
 }
 
-export const objectQuery = (context: string, ref: ResourceRef) =>
-  queryOptions({
-    queryKey: ['k8s', context, 'object', ref.group, ref.version, ref.resource, ref.namespace ?? '', ref.name ?? ''],
-    queryFn: ({ signal }) => kubeJson<KubeObject>({ context, path: resourcePath(ref), signal }),
-  });
+// The one object query, shared with the Edit and Ownership views.
+export const objectQuery = (context: string, ref: ResourceRef) => sharedObjectQuery<KubeObject>(context, ref);
 
 export function ObjectView({
   context,

@@ -6,7 +6,7 @@ import { navigate, type Route } from '../../app/route';
 import { ACCEPT_PRESETS, CONTENT_TYPE_PRESETS, isWatchRequest } from '../../codecs';
 import { reviewAccess } from '../../k8s/access';
 import { allResources, discoveryQuery } from '../../k8s/discovery';
-import { resourcePath } from '../../k8s/paths';
+import { pathProblem, resourcePath } from '../../k8s/paths';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { contextsQuery } from '../shell/queries';
 import { compareExchanges } from './compare';
@@ -85,7 +85,11 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
   });
   const current = exchanges.find((x) => x.id === currentId);
 
+  // A path the browser would rewrite before sending is refused here, with the reason (see k8s/paths/safety.ts).
+  const refused = pathProblem(request.path);
+
   async function send(req = request) {
+    if (pathProblem(req.path)) return;
     abort.current?.abort();
     const ctrl = new AbortController();
     abort.current = ctrl;
@@ -181,7 +185,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
               <option key={p} value={p} />
             ))}
           </datalist>
-          <button type="submit" className="primary" title="Ctrl+Enter">
+          <button type="submit" className="primary" title="Ctrl+Enter" disabled={!!refused}>
             Send
           </button>
           {streamingId && (
@@ -191,6 +195,11 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
           )}
         </div>
 
+        {refused && (
+          <p className="error small" role="alert" aria-label="Path refused">
+            Not sent: {refused}
+          </p>
+        )}
         <fieldset className="stack" style={{ border: 'none', padding: 0, margin: 0 }}>
           <legend className="small muted">Query parameters</legend>
           {draft.params.map(([name, value], i) => {

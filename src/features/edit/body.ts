@@ -46,22 +46,89 @@ export function parseText(text: string, format: Format): ParsedText {
   } catch (e) {
     if (e instanceof YamlError) return { error: e.message, line: e.line, yamlDifferences: [] };
     const message = e instanceof Error ? e.message : String(e);
-    return { error: jsonErrorWithLine(text, message), line: jsonErrorLine(text, message), yamlDifferences: [] };
+    return { error: jsonErrorWithLine(text, message), line: jsonErrorLine(text), yamlDifferences: [] };
   }
 }
 
-// JSON.parse names a position (`at position 12`), or a line and column in newer engines.
-function jsonErrorLine(text: string, message: string): number | undefined {
-  const lc = /line (\d+)/.exec(message);
-  if (lc) return Number(lc[1]);
-  const pos = /position (\d+)/.exec(message);
-  if (!pos) return undefined;
-  return text.slice(0, Number(pos[1])).split('\n').length;
+// Engines do not always say where JSON.parse failed (V8 names a position only for some errors),
+// so the offset of the first error is found by a small recursive-descent check of the grammar.
+function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const lit = (w: string) => (text.startsWith(w, i) ? (i += w.length) : fail());
+  const str = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === '\\') i++;
+      else if (text.charCodeAt(i) < 0x20) fail();
+      i++;
+    }
+    if (i >= text.length) fail();
+    i++;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        str();
+        ws();
+        lit(':');
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail();
+      }
+    } else if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail();
+      }
+    } else if (c === '"') str();
+    else if (c === 't') lit('true');
+    else if (c === 'f') lit('false');
+    else if (c === 'n') lit('null');
+    else {
+      const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+      if (!m) fail();
+      i += m![0].length;
+    }
+  };
+  try {
+    value();
+    ws();
+    if (i < text.length) fail();
+    return -1;
+  } catch (at) {
+    return typeof at === 'number' ? at : -1;
+  }
+}
+
+function jsonErrorLine(text: string): number | undefined {
+  const at = jsonErrorOffset(text);
+  return at < 0 ? undefined : text.slice(0, at).split('\n').length;
 }
 
 function jsonErrorWithLine(text: string, message: string): string {
-  const line = jsonErrorLine(text, message);
-  return line !== undefined && !/line \d+/.test(message) ? `line ${line}: ${message}` : message;
+  const line = jsonErrorLine(text);
+  return line !== undefined ? `line ${line}: ${message}` : message;
 }
 
 export function metaOf(obj: JsonObject | undefined): { name?: string; resourceVersion?: string; uid?: string } {

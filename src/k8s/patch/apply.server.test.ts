@@ -35,15 +35,24 @@ async function applyEdit(path: string, live: JsonObject, edited: JsonObject, hin
 }
 
 function withoutServerFields(o: JsonObject): JsonObject {
-  const { metadata, ...rest } = withoutManagedFields(o) as { metadata: Record<string, unknown> };
-  const { resourceVersion: _r, ...meta } = metadata;
+  // Controllers may write status between the dry run and the real apply (a Deployment's conditions).
+  const { metadata, status: _s, ...rest } = withoutManagedFields(o) as { metadata: Record<string, unknown>; status?: unknown };
+  const { resourceVersion: _r, generation: _g, ...meta } = metadata;
   return { ...rest, metadata: meta } as JsonObject;
 }
 
 async function hintsFor(g: string, v: string, kind: string): Promise<FieldHints> {
-  const index = await json<OpenApiIndex>('GET', '/openapi/v3');
-  const doc = await fetchGroupVersionDocument(TEST_CONTEXT, index, g, v);
-  return fieldHintsFrom(doc, findKindSchema(doc, g, v, kind)!.schema);
+  // A new CRD's schema reaches /openapi/v3 a moment after it is served.
+  for (let i = 0; ; i++) {
+    try {
+      const index = await json<OpenApiIndex>('GET', '/openapi/v3');
+      const doc = await fetchGroupVersionDocument(TEST_CONTEXT, index, g, v);
+      return fieldHintsFrom(doc, findKindSchema(doc, g, v, kind)!.schema);
+    } catch (e) {
+      if (i > 100) throw e;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
 }
 
 beforeAll(async () => {
@@ -92,6 +101,18 @@ describe('applyConfiguration: the manager’s whole intent, against real managed
     const stored3 = (await apply(path, body3, M)) as Cm;
     expect(stored3.data).toEqual({ a: '10', c: '3', o: 'other' });
     expect(stored3.metadata.labels).toEqual({ tier: 'web' });
+  });
+
+  it('with the loaded resourceVersion in it, an apply after someone else’s write gets 409 and changes nothing', async () => {
+    const path = `/api/v1/namespaces/${ns}/configmaps/guarded`;
+    await apply(path, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'guarded' }, data: { a: '1' } }, M);
+    const live = await json<Cm>('GET', path);
+    await json('PATCH', path, { data: { theirs: 't' } }, { 'Content-Type': PATCH_CONTENT_TYPES.merge });
+    const edited = structuredClone(withoutManagedFields(live)) as Cm;
+    edited.data.a = '2';
+    const body = applyConfiguration(live, edited, M, { resourceVersion: live.metadata.resourceVersion as string });
+    await expect(apply(path, body, M)).rejects.toMatchObject({ httpStatus: 409 });
+    expect((await json<Cm>('GET', path)).data).toEqual({ a: '1', theirs: 't' });
   });
 
   it('a field shared with another manager stays when this manager lets go of it', async () => {

@@ -94,6 +94,14 @@ export function openUpstream(
   };
 }
 
+/** A watch (`?watch=1`, `?watch=true`, or the deprecated /watch/ paths): a response the server streams. */
+export function isStreamingRequest(pathAndQuery: string): boolean {
+  const q = pathAndQuery.indexOf('?');
+  const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
+  const watch = new URLSearchParams(q < 0 ? '' : pathAndQuery.slice(q + 1)).get('watch');
+  return (watch !== null && watch !== '0' && watch !== 'false') || /^\/(?:api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch\//.test(path);
+}
+
 export function serverTiming(ttfbMs: number): string {
   return `upstream;dur=${ttfbMs.toFixed(1)}`;
 }
@@ -110,7 +118,12 @@ export function forwardHttp(
   stats: ProxyStats,
   log: (l: string) => void,
 ): void {
-  const headers = upstreamRequestHeaders(req.rawHeaders);
+  let headers = upstreamRequestHeaders(req.rawHeaders);
+  // Streamed responses (watches) are asked for uncompressed: the API server may gzip a stream as a
+  // series of gzip members, one per flush, and browsers' decoders stop after the first, so the
+  // watch would freeze after one or two events. The response says so (X-Explorer-Encoding).
+  const streaming = isStreamingRequest(pathAndQuery);
+  if (streaming) headers = [...headers.filter(([k]) => k.toLowerCase() !== 'accept-encoding'), ['Accept-Encoding', 'identity']];
   // Transfer-Encoding is hop-by-hop, but a chunked body still needs chunked framing upstream.
   const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
   if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) headers.push(['Transfer-Encoding', 'chunked']);
@@ -123,6 +136,7 @@ export function forwardHttp(
       }
       const out = clientResponseHeaders(up.rawHeaders);
       out.push(['Server-Timing', serverTiming(ttfbMs)]);
+      if (streaming) out.push(['X-Explorer-Encoding', 'identity: the proxy asked the API server not to compress this stream']);
       // appendHeader, not writeHead(status, [pairs]): once setHeader has run (the security
       // headers), Node applies such pairs with setHeader, and a repeated name (one Warning header
       // per problem) would keep only its last value.

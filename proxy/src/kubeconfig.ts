@@ -10,7 +10,8 @@ import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
-import { parse as parseYaml } from 'yaml';
+// js-yaml directly: proxy/ imports nothing from src/ (the SPA's codec is src/codecs/yaml.ts).
+import { load as parseYaml } from 'js-yaml';
 import { ProxyError } from './errors';
 
 export interface ContextSummary {

@@ -3,3 +3,4 @@ export * from './mediaTypes';
 export * from './hex';
 export * from './text';
 export * from './base64';
+export { fromYaml, fromYamlAll, serverScalar, YamlError, type YamlVersionDifference, yamlVersionDifferences } from './yaml';

@@ -8,7 +8,7 @@ import { isWatchRequest } from '../../codecs';
 import { reviewAccess } from '../../k8s/access';
 import { contextsQuery } from '../../k8s/cluster';
 import { allResources, discoveryQuery } from '../../k8s/discovery';
-import { resourcePath } from '../../k8s/paths';
+import { pathProblem, resourcePath } from '../../k8s/paths';
 import { navigate, type Route } from '../../routing';
 import { ComparisonPanel } from './ComparisonPanel';
 import { type Draft, draftFromExtra, draftToExtra, draftToRequest, requestToDraft } from './draft';
@@ -75,6 +75,8 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
   const current = exchanges.find((x) => x.id === currentId);
 
   async function send(req: ExchangeRequest = request) {
+    // A path the browser would rewrite before sending is refused, with the reason (k8s/paths/safety.ts).
+    if (pathProblem(req.path)) return;
     abort.current?.abort();
     const ctrl = new AbortController();
     abort.current = ctrl;
@@ -128,6 +130,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
         server={servers[context]}
         attrs={attrs}
         access={access.data}
+        refused={pathProblem(request.path)}
       />
       <div className="split" style={{ gridTemplateColumns: 'minmax(0, 1fr) minmax(260px, 340px)' }}>
         <section className="panel" aria-label="Response">

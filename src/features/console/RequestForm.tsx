@@ -19,8 +19,10 @@ export function RequestForm(props: {
   server: string | undefined;
   attrs: ResourceAttributes | null;
   access: AccessDecision | undefined;
+  /** Why the path cannot be sent as shown (the browser would rewrite it), if it cannot. */
+  refused?: string | null;
 }) {
-  const { context, draft, dispatch, onSend, onStop, completions, server, attrs, access } = props;
+  const { context, draft, dispatch, onSend, onStop, completions, server, attrs, access, refused } = props;
   const [copied, setCopied] = useState<{ label: string; text: string; notes: string[] } | undefined>();
   const request = draftToRequest(draft);
   const header = (name: string) => draftHeader(draft, name);
@@ -69,7 +71,7 @@ export function RequestForm(props: {
             <option key={p} value={p} />
           ))}
         </datalist>
-        <button type="submit" className="primary" title="Ctrl+Enter">
+        <button type="submit" className="primary" title="Ctrl+Enter" disabled={!!refused}>
           Send
         </button>
         {onStop && (
@@ -78,6 +80,11 @@ export function RequestForm(props: {
           </button>
         )}
       </div>
+      {refused && (
+        <p className="error small" role="alert" aria-label="Path refused">
+          Not sent: {refused}
+        </p>
+      )}
 
       <fieldset className="stack" style={{ border: 'none', padding: 0, margin: 0 }}>
         <legend className="small muted">Query parameters</legend>

@@ -2,6 +2,7 @@
 // prefixes the proxy route for the context, attaches the per-launch proxy token, and turns a
 // failed response's `Status` body into a KubeApiError.
 
+import { pathProblem, RefusedPathError } from '../paths/safety';
 import { explorerToken, proxyOrigin } from './token';
 
 export interface KubeRequest {
@@ -83,6 +84,9 @@ export function proxyUrl(context: string, path: string, query?: KubeRequest['que
 
 /** Raw fetch through the proxy: the Response is returned whatever its status. */
 export function kubeFetch(req: KubeRequest): Promise<Response> {
+  // Never send a path the browser would rewrite (dot segments, also encoded): see paths/safety.ts.
+  const problem = pathProblem(req.path.startsWith('/') ? req.path : `/${req.path}`);
+  if (problem) return Promise.reject(new RefusedPathError(req.path, problem));
   const headers = new Headers(req.headers);
   headers.set('X-Explorer-Token', explorerToken());
   return fetch(proxyUrl(req.context, req.path, req.query), {

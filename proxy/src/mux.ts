@@ -10,7 +10,7 @@ import { openUpstream, type ProxyStats, serverTiming, type Upstream } from './fo
 import { tokenMatches } from './guard';
 import { clientResponseHeaders, recordToRaw, upstreamRequestHeaders } from './headers';
 import type { Kubeconfig } from './kubeconfig';
-import { MUX_CLOSE_PROTOCOL_ERROR, MUX_CLOSE_UNAUTHORIZED, MUX_ID_BYTES, type MuxServerMessage } from './mux-protocol';
+import { MUX_CLOSE_PROTOCOL_ERROR, MUX_CLOSE_UNAUTHORIZED, MUX_ID_BYTES, type MuxServerMessage } from '../../protocol/mux';
 
 /** Pause upstreams while more than this is queued on the socket; resume below the low mark. */
 export const MUX_HIGH_WATER = 4 * 1024 * 1024;

@@ -32,7 +32,7 @@ const NAV_VIEWS: View[] = VIEWS.filter((v) => ['discovery', 'console', 'lists', 
 export function Shell() {
   const route = useRoute();
   const contexts = useQuery(contextsQuery());
-  const context = route.context ?? contexts.data?.current ?? contexts.data?.contexts[0]?.name;
+  const context = route.context ?? (contexts.data?.current || contexts.data?.contexts[0]?.name);
   const ctxInfo = contexts.data?.contexts.find((c) => c.name === context);
   const namespaces = useQuery({ ...namespacesQuery(context ?? ''), enabled: !!context });
 

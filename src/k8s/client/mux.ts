@@ -4,7 +4,7 @@
 // panes leave those connections free for the rest of the explorer. A WebSocket cannot carry
 // custom headers, so the per-launch token travels in the first message instead of
 // X-Explorer-Token. Stream bytes are handed over exactly as the API server sent them.
-import { MUX_ID_BYTES, MUX_PATH, type MuxClientMessage, type MuxServerMessage } from '../watch/mux-protocol';
+import { MUX_ID_BYTES, MUX_PATH, type MuxClientMessage, type MuxServerMessage } from '../../../protocol/mux';
 import { explorerToken, proxyOrigin } from './token';
 
 /** What a WebSocket constructor must provide: the browser's, or the `ws` package's in Node 20. */
@@ -195,6 +195,7 @@ export class MuxClient {
   private onMessage(ws: WebSocketLike, data: unknown): void {
     if (typeof data === 'string') {
       const m = JSON.parse(data) as MuxServerMessage;
+      if (m.type === 'pong') return;
       const s = this.streams.get(m.id);
       if (!s || s.ws !== ws) return;
       if (m.type === 'response') {

@@ -8,7 +8,7 @@
 //    the state and record what appeared, changed or vanished in between (client-go reflector).
 // resourceVersions are opaque: only compared for equality, never ordered.
 import { isStatus, KubeApiError, kubeJson, type Status } from '../client';
-import type { MuxClient } from '../client/mux';
+import { type MuxClient, MuxUnauthorizedError } from '../client/mux';
 import { resourcePath } from '../paths';
 import { diffStates, eventSubject, objectKey, resourceVersionOf, type StateDiff, watchEffect } from './reducer';
 import { openWatch, type ReceivedEvent } from './stream';
@@ -67,7 +67,7 @@ export interface EventEntry {
   initialEventsEnd?: boolean;
 }
 
-export type NoteKind = 'open' | 'end' | 'error' | 'reconnect' | 'relist' | 'paused' | 'resumed';
+export type NoteKind = 'open' | 'end' | 'error' | 'reconnect' | 'relist' | 'paused' | 'resumed' | 'idle';
 
 export interface NoteEntry {
   kind: 'note';
@@ -94,7 +94,18 @@ export interface SessionOptions {
   random?: () => number;
   /** Coalesces change notifications (requestAnimationFrame in the page). */
   schedule?: (flush: () => void) => void;
+  /**
+   * A watch with bookmarks that receives nothing (no event, no bookmark) for this long is taken
+   * for dead and watched again from the last resourceVersion. kube-apiserver's watch cache sends
+   * a bookmark roughly every minute to watchers that allow them (cacher.go, defaultBookmarkFrequency),
+   * so a silent minute and a half means a frozen or half-open connection, not a quiet collection.
+   * Watches without bookmarks have no idle timer: silence is all they can get. 0 turns it off.
+   */
+  idleTimeoutMs?: number;
 }
+
+/** Default idle timeout of watches with bookmarks (see SessionOptions.idleTimeoutMs). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
 
 export interface SessionSnapshot {
   version: number;
@@ -112,6 +123,12 @@ export interface SessionSnapshot {
   initialEventsDone: boolean;
   /** Set while waiting to reconnect: when the next attempt starts. */
   retryAt?: number;
+  /** Date.now() of the last sign of life of the stream: opened, an event, a bookmark. */
+  lastHeardAt?: number;
+  /** After how long without a sign of life the stream is taken for dead (undefined: never). */
+  idleTimeoutMs?: number;
+  /** Why the session gave up for good (the user must act), when it did. */
+  fatal?: string;
 }
 
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json';
@@ -201,6 +218,8 @@ export class WatchSession {
   private state: SessionState = 'idle';
   private initialEventsDone = false;
   private retryAt: number | undefined;
+  private lastHeardAt: number | undefined;
+  private fatal: string | undefined;
   private seq = 0;
   private version = 0;
   private abort: AbortController | undefined;
@@ -219,6 +238,7 @@ export class WatchSession {
       backoffMaxMs: 10_000,
       random: Math.random,
       schedule: defaultSchedule,
+      idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
       ...opts,
     };
     this.timeline = new Ring(this.opts.maxEntries);
@@ -292,10 +312,13 @@ export class WatchSession {
     const spec = this.spec;
     let attempt = 0;
     let retryAfterSeconds: number | undefined;
+    let idle: IdleTimer | undefined;
     while (!signal.aborted) {
       const phase = this.phase;
       let cleanEnd = false;
       let openedAt = 0;
+      idle?.stop();
+      idle = undefined;
       try {
         let path: string;
         let streaming = false;
@@ -316,8 +339,13 @@ export class WatchSession {
         }
         this.setState('watching');
         const headers = spec.asTable ? { Accept: TABLE_ACCEPT } : undefined;
-        const w = await openWatch({ mux: this.opts.mux, context: spec.context, path, headers, signal });
+        const attempt$ = new AbortController();
+        const stopAttempt = () => attempt$.abort();
+        signal.addEventListener('abort', stopAttempt, { once: true });
+        idle = this.idleTimer(attempt$);
+        const w = await openWatch({ mux: this.opts.mux, context: spec.context, path, headers, signal: attempt$.signal }).finally(() => signal.removeEventListener('abort', stopAttempt));
         openedAt = Date.now();
+        idle.poke();
         attempt = 0;
         this.note('open', streaming ? 'streaming list opened' : `watch opened${phaseFrom(path)}`, { path });
         // A re-stream builds the new state aside and swaps it in at the initial-events-end
@@ -330,6 +358,7 @@ export class WatchSession {
         let gone = false;
         for await (const ev of w.events) {
           if (signal.aborted) break;
+          idle.poke();
           if (ev.type === 'ERROR') {
             const status = isStatus(ev.object) ? ev.object : undefined;
             this.pushEvent(ev, 'live', undefined, status);
@@ -367,7 +396,10 @@ export class WatchSession {
           this.applyLive(ev, origin);
         }
         if (signal.aborted) break;
-        if (gone) {
+        if (idle.fired) {
+          this.note('idle', `nothing received (no event, no bookmark) for ${Math.round(this.opts.idleTimeoutMs / 1000)} s although the server sends a bookmark about every minute: the connection is taken for dead`);
+          this.phase = streaming && !this.initialEventsDone ? phase : 'resume';
+        } else if (gone) {
           this.phase = 'recover';
           this.note('error', 'the server no longer has the history to resume from (410 Gone): relisting');
         } else {
@@ -378,16 +410,28 @@ export class WatchSession {
         }
       } catch (e) {
         if (signal.aborted) break;
-        if (e instanceof KubeApiError && e.code === 410) {
+        if (e instanceof MuxUnauthorizedError) {
+          // Retrying with a token the server refuses would go on forever: say what to do instead.
+          this.fatal = e.message;
+          this.note('error', e.message);
+          this.abort = undefined;
+          this.setState('stopped');
+          break;
+        }
+        if (idle?.fired) {
+          this.note('idle', `no answer for ${Math.round(this.opts.idleTimeoutMs / 1000)} s: the connection is taken for dead`);
+        } else if (e instanceof KubeApiError && e.code === 410) {
           this.phase = 'recover';
           this.note('error', `410 Gone: ${e.message}; relisting`, { status: e.status });
         } else {
           const status = e instanceof KubeApiError ? e.status : undefined;
-          retryAfterSeconds = status?.details?.retryAfterSeconds;
-          this.note('error', e instanceof Error ? e.message : String(e), { status });
+          retryAfterSeconds = e instanceof KubeApiError ? e.retryAfterSeconds : undefined;
+          const asked = retryAfterSeconds !== undefined ? ` (the server asked to wait ${retryAfterSeconds} s before trying again: Retry-After)` : '';
+          this.note('error', `${e instanceof Error ? e.message : String(e)}${asked}`, { status });
           if (this.phase === 'resume' && this.lastRV === undefined) this.phase = 'initial';
         }
       }
+      idle?.stop();
       // Back off: immediately after a stream that ran and ended cleanly (timeoutSeconds, the
       // server's own watch timeout), otherwise exponentially with jitter so that many panes do
       // not reconnect in lockstep after an outage.
@@ -412,6 +456,28 @@ export class WatchSession {
       await sleep(delay, signal);
       this.retryAt = undefined;
     }
+    idle?.stop();
+  }
+
+  /** Aborts the attempt when nothing arrives for idleTimeoutMs (watches with bookmarks only). */
+  private idleTimer(ac: AbortController): IdleTimer {
+    const ms = this.spec.bookmarks || this.spec.mode === 'stream' ? this.opts.idleTimeoutMs : 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const t: IdleTimer = {
+      fired: false,
+      poke: () => {
+        this.lastHeardAt = Date.now();
+        if (!ms) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          t.fired = true;
+          ac.abort();
+        }, ms);
+      },
+      stop: () => clearTimeout(timer),
+    };
+    t.poke();
+    return t;
   }
 
   private async list(signal: AbortSignal, isRelist: boolean): Promise<void> {
@@ -521,8 +587,18 @@ export class WatchSession {
       lastResourceVersion: this.lastRV,
       initialEventsDone: this.initialEventsDone,
       retryAt: this.retryAt,
+      lastHeardAt: this.lastHeardAt,
+      idleTimeoutMs: this.spec.bookmarks || this.spec.mode === 'stream' ? this.opts.idleTimeoutMs || undefined : undefined,
+      fatal: this.fatal,
     };
   }
+}
+
+interface IdleTimer {
+  fired: boolean;
+  /** A sign of life: restart the countdown. */
+  poke(): void;
+  stop(): void;
 }
 
 function phaseFrom(path: string): string {

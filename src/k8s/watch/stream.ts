@@ -3,7 +3,7 @@
 // detection of changes"). A non-200 answer becomes a KubeApiError carrying the server's Status,
 // so a caller tells an HTTP 410 Gone from a 200 stream that later sends an ERROR event.
 import { NdjsonFramer } from '../../codecs/ndjson';
-import { isStatus, KubeApiError, type Status } from '../client';
+import { isStatus, KubeApiError, parseRetryAfter, type Status } from '../client';
 import type { MuxClient } from '../client/mux';
 import type { KubeObject, WatchEvent } from './types';
 
@@ -49,7 +49,7 @@ export async function openWatch(req: WatchRequest): Promise<OpenWatch> {
     } catch {
       status = failure(stream.status, text);
     }
-    throw new KubeApiError(status, stream.status, stream.fromProxy);
+    throw new KubeApiError(status, stream.status, stream.fromProxy, parseRetryAfter(stream.headers['retry-after']) ?? status.details?.retryAfterSeconds);
   }
   async function* events(): AsyncGenerator<ReceivedEvent> {
     const framer = new NdjsonFramer();

@@ -4,6 +4,7 @@ import { sharedMux } from '../../k8s/client/mux';
 import { collectionPath, type EventEntry, type SessionSnapshot, START_MODES, type TimelineEntry, WatchSession } from '../../k8s/watch/session';
 import { type KubeObject, WATCH_EVENT_TYPES, type WatchEventType } from '../../k8s/watch/types';
 import { StatusView } from '../../ui/ErrorBox';
+import { entryBySeq, FilteredTimeline, type IndexedList } from './filtered';
 import { changedManagers } from './managers';
 import { type PaneConfig, sessionKey, specOf } from './panes';
 
@@ -57,25 +58,29 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession;
     if (hook) {
       const fresh: EventEntry[] = [];
       for (let i = entries.length - 1; i >= 0; i--) {
-        const e = entries[i]!;
+        const e = entries.at(i)!;
         if (e.seq <= lastSeq.current) break;
         if (e.kind === 'event') fresh.push(e);
       }
       if (fresh.length) hook(pane.id, fresh.reverse(), Date.now());
     }
-    lastSeq.current = entries[entries.length - 1]?.seq ?? lastSeq.current;
+    lastSeq.current = entries.at(entries.length - 1)?.seq ?? lastSeq.current;
   }, [snap, pane.id]);
 
   const types = pane.types ?? WATCH_EVENT_TYPES;
   const q = (pane.q ?? '').toLowerCase();
-  const shown = useMemo(
+  const filterOn = pane.types !== undefined || q !== '';
+  const typesKey = types.join();
+  const filter = useMemo(() => {
     // The type filter hides events only: the stream's own entries (opened, ended, reconnecting,
     // relisted) stay, so hiding ADDED/MODIFIED leaves the story of the connection. A name filter
     // hides them, as they name no object.
-    () => snap.entries.filter((e) => (e.kind === 'note' ? !q : types.includes(e.type) && (!q || e.key.toLowerCase().includes(q)))),
-    [snap.entries, types, q],
-  );
-  const selectedEntry = selected === null ? undefined : snap.entries.find((e) => e.seq === selected);
+    const shownTypes = typesKey.split(',');
+    return new FilteredTimeline((e) => (e.kind === 'note' ? !q : shownTypes.includes(e.type) && (!q || e.key.toLowerCase().includes(q))));
+  }, [typesKey, q]);
+  // Unfiltered, the ring's own view; filtered, only new entries are looked at per render.
+  const shown = useMemo(() => (filterOn ? filter.update(snap.entries) : snap.entries), [filterOn, filter, snap.entries]);
+  const selectedEntry = selected === null ? undefined : entryBySeq(snap.entries, selected);
   const paused = snap.state === 'paused';
   const mode = START_MODES.find((m) => m.mode === pane.mode)!;
 
@@ -125,7 +130,7 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession;
           </span>
         ))}
         <span>
-          · {snap.entries.length} kept{snap.dropped ? `, ${snap.dropped} older not kept` : ''}
+          · {snap.entries.length} kept ({size(snap.bytes)}){snap.dropped ? `, ${snap.dropped} older not kept` : ''}
         </span>
         <span>· {snap.objects.size} objects</span>
         {snap.lastResourceVersion !== undefined && <span>· last resourceVersion {snap.lastResourceVersion}</span>}
@@ -225,10 +230,10 @@ function time(ms: number): string {
 }
 
 function size(n: number): string {
-  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function Timeline({ entries, selected, onSelect }: { entries: TimelineEntry[]; selected: number | null; onSelect: (seq: number) => void }) {
+function Timeline({ entries, selected, onSelect }: { entries: IndexedList<TimelineEntry>; selected: number | null; onSelect: (seq: number) => void }) {
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   const v = useVirtualizer({ count: entries.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
@@ -247,7 +252,7 @@ function Timeline({ entries, selected, onSelect }: { entries: TimelineEntry[]; s
     >
       <div role="list" aria-label="Events" style={{ height: v.getTotalSize(), position: 'relative' }}>
         {v.getVirtualItems().map((item) => {
-          const e = entries[item.index]!;
+          const e = entries.at(item.index)!;
           return (
             <div key={e.seq} role="listitem" className={`tl-row ${e.kind === 'note' ? `note note-${e.note}` : `ev-${e.type}`}${selected === e.seq ? ' selected' : ''}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}>
               <button type="button" className="tl-btn" aria-pressed={selected === e.seq} onClick={() => onSelect(e.seq)}>

@@ -13,7 +13,7 @@ import { resourcePath } from '../paths';
 import { diffStates, eventSubject, objectKey, resourceVersionOf, type StateDiff, watchEffect } from './reducer';
 import { openWatch, type ReceivedEvent } from './stream';
 import { INITIAL_EVENTS_END, isTable, type KubeObject, type Table, type TableColumn, type WatchEventType, WATCH_EVENT_TYPES } from './types';
-import { Ring } from './timeline';
+import { Ring, type RingView } from './timeline';
 
 export type StartMode = 'list-watch' | 'stream' | 'watch-unset' | 'watch-0' | 'watch-exact';
 
@@ -88,6 +88,11 @@ export interface SessionOptions {
   mux: MuxClient;
   /** Timeline capacity (last N entries kept). */
   maxEntries?: number;
+  /**
+   * Timeline budget in bytes, as the entries' wire sizes count them (an event's line; a note's
+   * text): the oldest entries go first when it is exceeded, whatever maxEntries allows.
+   */
+  maxBytes?: number;
   /** Backoff bounds for reconnects; the delay is jittered between half and all of the step. */
   backoffInitialMs?: number;
   backoffMaxMs?: number;
@@ -106,14 +111,23 @@ export interface SessionOptions {
 
 /** Default idle timeout of watches with bookmarks (see SessionOptions.idleTimeoutMs). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
+/** Default timeline budget: the parsed objects behind it weigh a few times their wire size. */
+export const DEFAULT_TIMELINE_BYTES = 16 * 1024 * 1024;
+
+/** An entry's weight in the timeline's byte budget. */
+export function entryBytes(e: TimelineEntry): number {
+  return e.kind === 'event' ? e.size : e.message.length + (e.path?.length ?? 0) + 64;
+}
 
 export interface SessionSnapshot {
   version: number;
   state: SessionState;
-  /** Timeline, oldest first (the last maxEntries). */
-  entries: TimelineEntry[];
+  /** Timeline, oldest first (the last maxEntries, within maxBytes): an immutable view, read by index. */
+  entries: RingView<TimelineEntry>;
   /** Entries no longer kept. */
   dropped: number;
+  /** Bytes of the entries kept (wire sizes). */
+  bytes: number;
   /** Every event received (including dropped ones), by type. */
   counts: Record<WatchEventType, number>;
   objects: ReadonlyMap<string, KubeObject>;
@@ -239,9 +253,10 @@ export class WatchSession {
       random: Math.random,
       schedule: defaultSchedule,
       idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
+      maxBytes: DEFAULT_TIMELINE_BYTES,
       ...opts,
     };
-    this.timeline = new Ring(this.opts.maxEntries);
+    this.timeline = new Ring(this.opts.maxEntries, { maxBytes: this.opts.maxBytes, sizeOf: entryBytes });
     this.snapshot = this.makeSnapshot();
   }
 
@@ -578,8 +593,9 @@ export class WatchSession {
     return {
       version: this.version,
       state: this.state,
-      entries: this.timeline.toArray(),
+      entries: this.timeline.view(),
       dropped: this.timeline.dropped,
+      bytes: this.timeline.bytes,
       counts: { ...this.counts },
       // The live map; `version` tells when it changed (copying it per frame would be O(N)).
       objects: this.objects,

@@ -15,7 +15,7 @@ import { type Draft, draftFromExtra, draftToExtra, draftToRequest, METHODS, PARA
 import { type Exchange, queryOf, runExchange } from './exchange';
 import { ExchangeView } from './ExchangeView';
 import { fromHar, toHar } from './har';
-import { history, useHistory } from './history';
+import { history, HISTORY_MAX_BYTES, useHistory, useHistoryDropped } from './history';
 import { requestAttributes } from './verb';
 
 function downloadText(filename: string, text: string, type: string) {
@@ -46,6 +46,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
   const [draft, setDraftState] = useState<Draft>(() => draftFromExtra(extraOf(route)));
   const written = useRef<string>(normalized(draftToExtra(draft)));
   const exchanges = useHistory();
+  const droppedExchanges = useHistoryDropped();
   const [currentId, setCurrentId] = useState<string | undefined>();
   const [streamingId, setStreamingId] = useState<string | undefined>();
   const [compare, setCompare] = useState<string[]>([]);
@@ -358,6 +359,11 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
           </div>
           {importError && <p role="alert" className="error-box">{importError}</p>}
           {exchanges.length === 0 && <p className="muted small">Every exchange of this session appears here.</p>}
+          {droppedExchanges.count > 0 && (
+            <p className="muted small" aria-label="Exchanges not kept">
+              {droppedExchanges.count} older exchange{droppedExchanges.count === 1 ? '' : 's'} ({(droppedExchanges.bytes / 1024 / 1024).toFixed(1)} MB) not kept: the history keeps the newest {HISTORY_MAX_BYTES / 1024 / 1024} MB.
+            </p>
+          )}
           <ol aria-label="Exchanges" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {exchanges.map((x) => (
               <li key={x.id} className={x.id === currentId ? 'selected' : undefined} style={{ padding: 4, borderBottom: '1px solid var(--border)' }}>

@@ -2,3 +2,4 @@
 // Types and constants only: no I/O, no imports from either side.
 export * from './mux';
 export * from './contexts';
+export * from './status';

@@ -3,6 +3,7 @@ import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { hrefFor, navigate, type Route, useRoute, type View, VIEWS } from '../../app/route';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { ThemeToggle } from '../../ui/ThemeToggle';
+import { ConnectionStatus } from '../status';
 import { contextsQuery, namespacesQuery } from './queries';
 
 // Each feature is its own chunk: the console's Monaco editor, for one, is large.
@@ -109,6 +110,7 @@ export function Shell() {
           </span>
         )}
         <span className="spacer" />
+        <ConnectionStatus context={context} />
         <ThemeToggle />
       </header>
       <nav className="tabs" aria-label="Views">

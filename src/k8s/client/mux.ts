@@ -274,9 +274,11 @@ export class MuxClient {
     const ws = new this.opts.WebSocket(this.opts.url);
     ws.binaryType = 'arraybuffer';
     this.ws = ws;
+    let usedToken = '';
     this.ready = new Promise<WebSocketLike>((resolve, reject) => {
       ws.addEventListener('open', () => {
-        this.send(ws, { type: 'auth', token: this.currentToken() });
+        usedToken = this.currentToken();
+        this.send(ws, { type: 'auth', token: usedToken });
         this.startPings(ws);
         resolve(ws);
       });
@@ -288,7 +290,7 @@ export class MuxClient {
         if (ev.code === MUX_CLOSE_UNAUTHORIZED) {
           // The token was refused: after a restart of the explorer server the page's token is
           // the old launch's. Fetch the new one; streams fail now and their owners reopen.
-          void this.onUnauthorized(ws, why);
+          void this.onUnauthorized(ws, why, usedToken);
           return;
         }
         this.detach(ws, new MuxStreamError(why));
@@ -300,14 +302,16 @@ export class MuxClient {
     return this.ready;
   }
 
-  private async onUnauthorized(ws: WebSocketLike, why: string): Promise<void> {
-    const used = this.currentToken();
+  private async onUnauthorized(ws: WebSocketLike, why: string, used: string): Promise<void> {
     let fresh: string | undefined;
     try {
       fresh = await this.opts.refreshToken?.();
     } catch {
       fresh = undefined;
     }
+    // Another request may have picked up the new token already: what counts is whether the token
+    // this socket was refused with is still the one we have.
+    fresh ??= this.currentToken();
     if (fresh && fresh !== used) {
       this.token = fresh;
       connectionHealth.tokenRefreshed();

@@ -210,6 +210,28 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Longest stretch of event processing before the loop lets the page run (well under the 50 ms of a long task). */
+const SLICE_MS = 12;
+
+const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+/** Lets queued tasks (input, rendering, timers) run: a macrotask, not a microtask. */
+function yieldToPage(): Promise<void> {
+  const sched = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (sched?.yield) return sched.yield();
+  if (typeof MessageChannel !== 'undefined') {
+    return new Promise((resolve) => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => {
+        ch.port1.close();
+        resolve();
+      };
+      ch.port2.postMessage(null);
+    });
+  }
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 function defaultSchedule(flush: () => void): void {
   // requestAnimationFrame batches renders to the display rate; it does not fire in hidden tabs,
   // so a timer makes sure the state still moves on.
@@ -371,9 +393,17 @@ export class WatchSession {
         // its end marker (its state is incomplete before that), so it keeps its phase until then.
         if (!streaming) this.phase = 'resume';
         let gone = false;
+        let sliceStart = now();
         for await (const ev of w.events) {
           if (signal.aborted) break;
           idle.poke();
+          // A backlog arrives as many queued chunks, which the loop would otherwise work through
+          // in one task: give the page (input, rendering) a turn every few milliseconds.
+          if (now() - sliceStart > SLICE_MS) {
+            await yieldToPage();
+            sliceStart = now();
+            if (signal.aborted) break;
+          }
           if (ev.type === 'ERROR') {
             const status = isStatus(ev.object) ? ev.object : undefined;
             this.pushEvent(ev, 'live', undefined, status);

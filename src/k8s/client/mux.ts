@@ -35,6 +35,8 @@ export interface MuxStream {
   body: AsyncIterable<Uint8Array>;
   /** Aborts the upstream request; the body then ends. */
   close(): void;
+  /** Bytes received and not yet read (bounded by the flow-control window, plus one chunk). */
+  queued(): number;
 }
 
 /** The stream broke before the API server finished it (connection lost, proxy gone, socket closed). */
@@ -204,7 +206,8 @@ export class MuxClient {
         },
       }),
     };
-    return { ...response, fromProxy: response.headers['x-explorer-proxy-error'] !== undefined, body, close };
+    const queued = () => s.chunks.reduce((n, c) => n + c.length, 0);
+    return { ...response, fromProxy: response.headers['x-explorer-proxy-error'] !== undefined, body, close, queued };
   }
 
   /** Closes the socket; every open stream fails. */

@@ -10,7 +10,7 @@
 import { isStatus, KubeApiError, kubeJson, type Status } from '../client';
 import { type MuxClient, MuxUnauthorizedError } from '../client/mux';
 import { resourcePath } from '../paths';
-import { diffStates, eventSubject, objectKey, resourceVersionOf, type StateDiff, watchEffect } from './reducer';
+import { applyWatchEventInPlace, diffStates, eventSubject, objectKey, resourceVersionOf, type StateDiff } from './reducer';
 import { openWatch, type ReceivedEvent } from './stream';
 import { INITIAL_EVENTS_END, isTable, type KubeObject, type Table, type TableColumn, type WatchEventType, WATCH_EVENT_TYPES } from './types';
 import { Ring, type RingView } from './timeline';
@@ -431,11 +431,8 @@ export class WatchSession {
           const rv = resourceVersionOf(ev.object);
           if (rv !== undefined) this.lastRV = rv;
           if (replacing && origin === 'initial') {
-            const key = objectKey(eventSubject(ev.object));
-            const eff = watchEffect(replacing.get(key), ev);
-            if (eff.op === 'set') replacing.set(eff.key, eff.object);
-            else if (eff.op === 'delete') replacing.delete(eff.key);
-            this.pushEvent(ev, origin, this.objects.get(key));
+            applyWatchEventInPlace(replacing, ev);
+            this.pushEvent(ev, origin, this.objects.get(objectKey(eventSubject(ev.object))));
             continue;
           }
           this.applyLive(ev, origin);
@@ -568,11 +565,8 @@ export class WatchSession {
   }
 
   private applyLive(ev: ReceivedEvent, origin: EventOrigin): void {
-    const key = objectKey(eventSubject(ev.object));
-    const prev = this.objects.get(key);
-    const eff = watchEffect(prev, ev);
-    if (eff.op === 'set') this.objects.set(eff.key, eff.object);
-    else if (eff.op === 'delete') this.objects.delete(eff.key);
+    const prev = this.objects.get(objectKey(eventSubject(ev.object)));
+    applyWatchEventInPlace(this.objects, ev);
     this.pushEvent(ev, origin, prev);
   }
 

@@ -93,6 +93,8 @@ test('the explorer server restarted under an open watch pane: the page picks up 
 
   await expect(pane.getByRole('listitem').filter({ hasText: `${ns}/after-1` })).toBeVisible({ timeout: 60_000 });
   await expect(pane.getByRole('status', { name: 'Watch state' })).toHaveText('watching');
+  // How fresh the pane is, in words: a live pane heard from its stream seconds ago.
+  await expect(pane.getByLabel('Staleness')).toContainText(/last event or bookmark \d+ s ago/);
   const names = [...[0, 1, 2].map((i) => `before-${i}`), ...[0, 1, 2].map((i) => `during-${i}`), 'after-0', 'after-1'];
   expectExactlyOnce(await exported(page), names);
   expect(await stateNames(page)).toEqual(names.map((n) => `${ns}/${n}`).sort());

@@ -17,7 +17,7 @@ declare global {
      * Optional hook for the benchmark (bench/watch.ts): called after React committed a render
      * with the events that render added, and the time it committed. Not set in normal use.
      */
-    __explorerWatchRendered?: (paneId: string, events: EventEntry[], renderedAt: number) => void;
+    __explorerWatchRendered?: (paneId: string, events: EventEntry[], renderedAt: number, counts: Record<WatchEventType, number>) => void;
   }
 }
 
@@ -62,7 +62,8 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession;
         if (e.seq <= lastSeq.current) break;
         if (e.kind === 'event') fresh.push(e);
       }
-      if (fresh.length) hook(pane.id, fresh.reverse(), Date.now());
+      // More events than the ring keeps may arrive between two commits: `counts` has them all.
+      if (fresh.length) hook(pane.id, fresh.reverse(), Date.now(), snap.counts);
     }
     lastSeq.current = entries.at(entries.length - 1)?.seq ?? lastSeq.current;
   }, [snap, pane.id]);

@@ -8,7 +8,7 @@ import { testCluster } from '../cluster/testing';
 import { findKubeconfig, Kubeconfig } from './kubeconfig';
 import { MuxClient, createNamespace, deleteNamespace, json, raw, waitUntil } from './test-support';
 import { type ExplorerServer, startExplorerServer } from './server';
-import type { MuxResponse } from './mux-protocol';
+import type { MuxResponse } from '../../protocol/mux';
 
 const cluster = testCluster(inject('controlPlane'));
 

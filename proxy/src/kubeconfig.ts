@@ -14,20 +14,8 @@ import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/c
 import { load as parseYaml } from 'js-yaml';
 import { ProxyError } from './errors';
 
-export interface ContextSummary {
-  name: string;
-  cluster: string;
-  /** API server URL, without any user:password part. */
-  server: string;
-  user: string;
-  namespace: string;
-  current: boolean;
-}
-
-export interface ContextList {
-  contexts: ContextSummary[];
-  current: string;
-}
+import type { ContextList, ContextSummary } from '../../protocol/contexts';
+export type { ContextList, ContextSummary };
 
 /** Where and how to send one request for a context. */
 export interface UpstreamTarget {

@@ -12,7 +12,7 @@ import { checkHost, checkOrigin, checkToken } from './guard';
 import { securityHeaders } from './headers';
 import { findKubeconfig, Kubeconfig } from './kubeconfig';
 import { createMux } from './mux';
-import { MUX_PATH } from './mux-protocol';
+import { MUX_PATH } from '../../protocol/mux';
 import { createDevPages, createStaticPages, ensureBuilt, type PageServer, REPO_ROOT } from './static';
 
 export const DEFAULT_PORT = 7780;

@@ -3,6 +3,7 @@ import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { hrefFor, navigate, type Route, useRoute, type View, VIEWS } from '../routing';
 import { ErrorBox } from '../ui/ErrorBox';
 import { ThemeToggle } from '../ui/ThemeToggle';
+import { ConnectionStatus } from '../features/status';
 import { contextsQuery, namespacesQuery } from '../k8s/cluster';
 
 // Each feature is its own chunk: the console's Monaco editor, for one, is large.
@@ -30,7 +31,7 @@ const LABELS: Record<View, string> = {
 export function Shell() {
   const route = useRoute();
   const contexts = useQuery(contextsQuery());
-  const context = route.context ?? contexts.data?.current ?? contexts.data?.contexts[0]?.name;
+  const context = route.context ?? (contexts.data?.current || contexts.data?.contexts[0]?.name);
   const ctxInfo = contexts.data?.contexts.find((c) => c.name === context);
   const namespaces = useQuery({ ...namespacesQuery(context ?? ''), enabled: !!context });
 
@@ -107,6 +108,7 @@ export function Shell() {
           </span>
         )}
         <span className="spacer" />
+        <ConnectionStatus context={context} />
         <ThemeToggle />
       </header>
       <nav className="tabs" aria-label="Views">

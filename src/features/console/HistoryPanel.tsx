@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import type { Exchange, ExchangeRequest } from './exchange';
 import { fromHar, toHar } from './har';
-import { history } from './history';
+import { formatBytes } from '../../ui/format';
+import { history, HISTORY_MAX_BYTES, useHistoryDropped } from './history';
 
 function downloadText(filename: string, text: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -28,6 +29,7 @@ export function HistoryPanel(props: {
 }) {
   const { context, exchanges, servers, currentId, onSelect, compare, onCompare, onRerun } = props;
   const [importError, setImportError] = useState<string | undefined>();
+  const dropped = useHistoryDropped();
   return (
     <aside className="panel stack" aria-label="History">
       <div className="row">
@@ -59,6 +61,11 @@ export function HistoryPanel(props: {
       </div>
       {importError && <p role="alert" className="error-box">{importError}</p>}
       {exchanges.length === 0 && <p className="muted small">Every exchange of this session appears here.</p>}
+      {dropped.count > 0 && (
+        <p className="muted small" aria-label="Exchanges not kept">
+          {dropped.count} older exchange{dropped.count === 1 ? '' : 's'} ({formatBytes(dropped.bytes)}) not kept: the history keeps the newest {formatBytes(HISTORY_MAX_BYTES)}.
+        </p>
+      )}
       <ol aria-label="Exchanges" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {exchanges.map((x) => (
           <li key={x.id} className={x.id === currentId ? 'selected' : undefined} style={{ padding: 4, borderBottom: '1px solid var(--border)' }}>

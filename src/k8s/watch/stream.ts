@@ -3,7 +3,7 @@
 // detection of changes"). A non-200 answer becomes a KubeApiError carrying the server's Status,
 // so a caller tells an HTTP 410 Gone from a 200 stream that later sends an ERROR event.
 import { NdjsonFramer } from '../../codecs/ndjson';
-import { KubeApiError, statusOf } from '../client';
+import { KubeApiError, parseRetryAfter, statusOf } from '../client';
 import type { MuxClient } from '../client/mux';
 import type { KubeObject, WatchEvent } from './types';
 
@@ -42,7 +42,8 @@ export async function openWatch(req: WatchRequest): Promise<OpenWatch> {
       // The status line is what matters; a body cut short just gives a thinner message.
     }
     const text = new TextDecoder().decode(concat(chunks));
-    throw new KubeApiError(statusOf(stream.status, text), stream.status, stream.fromProxy);
+    const status = statusOf(stream.status, text);
+    throw new KubeApiError(status, stream.status, stream.fromProxy, parseRetryAfter(stream.headers['retry-after']) ?? status.details?.retryAfterSeconds);
   }
   async function* events(): AsyncGenerator<ReceivedEvent> {
     const framer = new NdjsonFramer();

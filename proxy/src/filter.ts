@@ -19,7 +19,11 @@ export interface K8sRoute extends ApiPath {
 /** RFC 3986 pchar minus `%`: left as is when re-encoding, so `system:masters` stays readable. */
 const PCHAR = /[A-Za-z0-9\-._~!$&'()*+,;=:@]/;
 
+const ALL_PCHAR = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/;
+
 export function encodeSegment(segment: string): string {
+  // Nearly every segment (api, v1, namespaces, names) needs no encoding at all.
+  if (ALL_PCHAR.test(segment)) return segment;
   let out = '';
   for (const ch of segment) {
     if (PCHAR.test(ch)) out += ch;

@@ -101,12 +101,12 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   }
 
   let port = 0;
-  let security: Record<string, string> = {};
+  let security: [string, string][] = [];
   const status = createStatus({ stats, controlPlane: controlPlane ?? opts.controlPlane, kubeconfig, maxUpstreams: opts.limits?.maxUpstreams });
   const mux = createMux({ token, kubeconfig, stats, allowExec, log, authTimeoutMs: opts.timeouts?.muxAuthMs ?? 5_000 });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    for (const [k, v] of Object.entries(security)) res.setHeader(k, v);
+    for (const [k, v] of security) res.setHeader(k, v);
     const url = req.url ?? '/';
     // Two Host headers: Node keeps the first, a front proxy might route by the other.
     if (hostCount(req.rawHeaders) > 1) return sendProxyError(res, badRequest('DuplicateHost', 'the request has more than one Host header'), { close: true });
@@ -223,7 +223,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   }
   const addr = server.address();
   port = typeof addr === 'object' && addr ? addr.port : 0;
-  security = securityHeaders(port);
+  security = Object.entries(securityHeaders(port));
 
   let closing: Promise<void> | undefined;
   return {

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startControlPlane } from '../proxy/cluster/controlplane';
-import { startExplorerServer } from '../proxy/src/server';
 import type { BenchResult } from './run';
 
 const SMALL_REQUESTS = 1000;
@@ -43,6 +42,26 @@ function percentile(xs: number[], p: number): number {
 
 const ms = (x: number) => `${x.toFixed(3)} ms`;
 
+/**
+ * The explorer server in a process of its own, as `npm start` runs it (and as kubectl proxy runs):
+ * in this process it would share one thread with the bench's own client.
+ */
+function startExplorer(kubeconfig: string, staticDir: string): Promise<{ url: string; token: string; child: ChildProcess }> {
+  return new Promise((ok, fail) => {
+    const script = join(import.meta.dirname, '..', 'proxy', 'src', 'explorer-child.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', script, kubeconfig, staticDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (!out.includes('\n')) return;
+      const { port, token } = JSON.parse(out.slice(0, out.indexOf('\n'))) as { port: number; token: string };
+      ok({ url: `http://127.0.0.1:${port}/`, token, child });
+    });
+    child.once('error', fail);
+    child.once('exit', (code) => fail(new Error(`the explorer exited (${code})`)));
+  });
+}
+
 /** Starts `kubectl proxy` on a free loopback port; resolves with its base URL once it serves. */
 function startKubectlProxy(kubectl: string, kubeconfig: string): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((ok, fail) => {
@@ -62,10 +81,9 @@ function startKubectlProxy(kubectl: string, kubeconfig: string): Promise<{ url: 
 
 export async function run(log: (line: string) => void): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-bench-'));
-  const quiet = () => undefined;
   // No controller manager: nothing else loads the API server while we measure.
   const cp = await startControlPlane({ dir, controllerManager: false, log });
-  const srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: dir, log: quiet });
+  const srv = await startExplorer(cp.kubeconfig, dir);
   const kp = await startKubectlProxy(cp.binaries.kubectl, cp.kubeconfig);
   try {
     const creds = cp.credentials('admin');
@@ -150,7 +168,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     };
   } finally {
     kp.child.kill('SIGTERM');
-    await srv.close();
+    srv.child.kill('SIGTERM');
     await cp.stop();
     rmSync(dir, { recursive: true, force: true });
   }

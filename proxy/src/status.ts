@@ -42,16 +42,24 @@ export interface StatusSource {
 
 export function createStatus(opts: { stats: ProxyStats; controlPlane?: ControlPlane; kubeconfig: Kubeconfig; maxUpstreams?: number }): StatusSource {
   const startedAt = new Date().toISOString();
-  const contexts = new Map<string, ContextHealth>();
+  // Kept as numbers on the hot path (every forwarded response); formatted when asked for.
+  interface Raw { responseAt: number; ttfbMs: number | null; error: { at: number; err: ProxyError } | null }
+  const contexts = new Map<string, Raw>();
   const known = new Set(opts.kubeconfig.contexts.map((c) => c.name));
-  const health = (name: string): ContextHealth => {
+  const health = (name: string): Raw => {
     let h = contexts.get(name);
     if (!h) {
-      h = { lastResponseAt: null, ttfbMs: null, lastError: null };
+      h = { responseAt: 0, ttfbMs: null, error: null };
       contexts.set(name, h);
     }
     return h;
   };
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const format = (h: Raw): ContextHealth => ({
+    lastResponseAt: h.responseAt ? iso(h.responseAt) : null,
+    ttfbMs: h.ttfbMs === null ? null : Math.round(h.ttfbMs * 10) / 10,
+    lastError: h.error && { at: iso(h.error.at), code: h.error.err.code, cause: h.error.err.proxyCause, message: h.error.err.message },
+  });
   return {
     snapshot(since) {
       const cp = opts.controlPlane;
@@ -64,7 +72,7 @@ export function createStatus(opts: { stats: ProxyStats; controlPlane?: ControlPl
       return {
         server: { startedAt, pid: process.pid },
         upstreams: { open: opts.stats.upstreamOpen, total: opts.stats.upstreamTotal, max: opts.maxUpstreams ?? MAX_UPSTREAMS, muxPaused: opts.stats.muxPaused },
-        contexts: Object.fromEntries(contexts),
+        contexts: Object.fromEntries([...contexts].map(([name, h]) => [name, format(h)])),
         controlPlane,
       };
     },
@@ -73,10 +81,10 @@ export function createStatus(opts: { stats: ProxyStats; controlPlane?: ControlPl
       if (!known.has(context)) return;
       const h = health(context);
       if ('error' in outcome) {
-        h.lastError = { at: new Date().toISOString(), code: outcome.error.code, cause: outcome.error.proxyCause, message: outcome.error.message };
+        h.error = { at: Date.now(), err: outcome.error };
       } else {
-        h.lastResponseAt = new Date().toISOString();
-        h.ttfbMs = Math.round(outcome.ttfbMs * 10) / 10;
+        h.responseAt = Date.now();
+        h.ttfbMs = outcome.ttfbMs;
       }
     },
     close() {},

@@ -118,8 +118,9 @@ export function openUpstream(
     stats.upstreamOpen--;
   });
   req.on('socket', (socket: Socket) => {
-    socket.setNoDelay(true);
+    // A reused keep-alive socket was set up when it was new: no syscall per request.
     if (!socket.connecting) return;
+    socket.setNoDelay(true);
     const timer = setTimeout(() => {
       const e = new Error(`no connection within ${CONNECT_TIMEOUT_MS / 1000} s`) as NodeJS.ErrnoException;
       e.code = 'ETIMEDOUT';

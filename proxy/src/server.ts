@@ -145,7 +145,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     }
     const length = req.headers['content-length'];
     if (length !== undefined && Number(length) > MAX_BODY_BYTES) return sendProxyError(res, tooLarge(), { close: true });
-    const target = await kubeconfig.target(route.context);
+    const target = kubeconfig.cachedTarget(route.context) ?? (await kubeconfig.target(route.context));
     if (res.destroyed) return;
     forwardHttp(req, res, target, route.path + route.query, stats, log, status.observe);
   };

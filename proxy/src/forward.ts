@@ -56,13 +56,15 @@ export function setUpstreamLimits(stats: ProxyStats, limits: Partial<UpstreamLim
 export function isLongRunning(pathAndQuery: string): boolean {
   const q = pathAndQuery.indexOf('?');
   const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
-  if (q >= 0) {
+  // Parse the query only when it can matter (this runs for every request).
+  if (q >= 0 && (pathAndQuery.includes('watch', q) || pathAndQuery.includes('follow', q))) {
     const params = new URLSearchParams(pathAndQuery.slice(q + 1));
     for (const name of ['watch', 'follow']) {
       const v = params.get(name);
       if (v !== null && v !== '' && v !== 'false' && v !== '0') return true;
     }
   }
+  if (!path.includes('/watch')) return false;
   const seg = path.split('/');
   return (seg[1] === 'api' && seg[3] === 'watch') || (seg[1] === 'apis' && seg[4] === 'watch');
 }

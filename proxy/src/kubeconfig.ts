@@ -170,6 +170,12 @@ export class Kubeconfig {
     return kc;
   }
 
+  /** The cached target of a context whose credentials need no refresh, without a promise; else undefined. */
+  cachedTarget(context: string): UpstreamTarget | undefined {
+    const hit = this.targetCache.get(context);
+    return hit && Date.now() - hit.at < FILE_CREDENTIALS_TTL_MS ? hit.target : undefined;
+  }
+
   /** Resolves a context to a target with fresh credentials. Throws ProxyError. */
   async target(context: string): Promise<UpstreamTarget> {
     // The hot path of every request: for credentials that come from the kubeconfig files

@@ -1,0 +1,459 @@
+// Kubernetes protobuf decoded with the real schemas: the `generated.proto` files of the control
+// plane's own module versions, turned into a protobufjs descriptor by tools/proto-descriptor.ts
+// and loaded lazily (the descriptor is ~450 KiB; only views that meet protobuf pay for it).
+// The goal is exactly the JSON the server sends for the same object, so the Go JSON rules apply:
+// - names are the `json:"…"` tags (carried in the descriptor as `json_name`), embedded structs
+//   without a JSON name are inlined (`Volume` holds `VolumeSource`'s fields);
+// - the generated marshallers write every non-pointer scalar, even when zero, so presence on the
+//   wire says nothing for them: `omitempty` decides; a pointer field is on the wire only when set,
+//   and then shown even when zero (`replicas: 0`);
+// - types with their own JSON form: metav1.Time (RFC 3339, seconds; zero is `null`), MicroTime
+//   (RFC 3339 with microseconds), Duration (Go's duration text), resource.Quantity (its string),
+//   intstr.IntOrString, FieldsV1 and apiextensions JSON (raw JSON bytes), runtime.RawExtension
+//   (embedded JSON or a nested `k8s\0` body), the JSONSchemaPropsOr* unions, slice types that
+//   travel as a message with `items` (`ExtraValue`); `[]byte` is base64 as encoding/json writes it.
+// - TypeMeta is not on the wire in protobuf: apiVersion and kind come from the runtime.Unknown
+//   envelope (and list items carry none, as in JSON).
+// Pure: bytes in, values or an error out.
+import protobuf from 'protobufjs';
+import { decodeK8sEnvelope, K8S_MAGIC, type PbField, type PbResult, decodeProtobufFields } from './protobuf';
+
+export interface DescriptorJson {
+  kubernetes: string;
+  groupVersions: Record<string, string>;
+  root: protobuf.INamespace;
+}
+
+export interface K8sSchema {
+  kubernetes: string;
+  root: protobuf.Root;
+  /** The message type for an apiVersion and kind, or undefined when the schema does not know it. */
+  typeFor(apiVersion: string, kind: string): protobuf.Type | undefined;
+}
+
+const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+
+export function schemaFromDescriptor(desc: DescriptorJson): K8sSchema {
+  const root = protobuf.Root.fromJSON(desc.root);
+  root.resolveAll();
+  const cache = new Map<string, protobuf.Type | undefined>();
+  return {
+    kubernetes: desc.kubernetes,
+    root,
+    typeFor(apiVersion, kind) {
+      const key = `${apiVersion}/${kind}`;
+      if (cache.has(key)) return cache.get(key);
+      // Kinds common to every group version (Status, WatchEvent, APIResourceList…) live in meta/v1.
+      const pkgs = [desc.groupVersions[apiVersion], META].filter((p): p is string => !!p);
+      let found: protobuf.Type | undefined;
+      for (const p of pkgs) {
+        const t = root.lookup(`${p}.${kind}`);
+        if (t instanceof protobuf.Type) {
+          found = t;
+          break;
+        }
+      }
+      cache.set(key, found);
+      return found;
+    },
+  };
+}
+
+let loading: Promise<K8sSchema> | undefined;
+
+/** The schema of the Kubernetes version the explorer was built for, fetched on first use. */
+export function loadK8sSchema(): Promise<K8sSchema> {
+  loading ??= import('./proto/k8s-descriptor.json').then((m) => schemaFromDescriptor((m.default ?? m) as unknown as DescriptorJson));
+  return loading;
+}
+
+// ---------------------------------------------------------------------------------------------
+// From protobufjs messages to the JSON form.
+
+type Special =
+  | 'time'
+  | 'microtime'
+  | 'duration'
+  | 'quantity'
+  | 'intorstring'
+  | 'rawjson'
+  | 'rawextension'
+  | 'orarray'
+  | 'orbool'
+  | 'orstringarray'
+  | 'slice';
+
+const SPECIAL: Record<string, Special> = {
+  [`.${META}.Time`]: 'time',
+  [`.${META}.MicroTime`]: 'microtime',
+  [`.${META}.Duration`]: 'duration',
+  [`.${META}.FieldsV1`]: 'rawjson',
+  '.k8s.io.apimachinery.pkg.api.resource.Quantity': 'quantity',
+  '.k8s.io.apimachinery.pkg.api.resource.QuantityValue': 'quantity',
+  '.k8s.io.apimachinery.pkg.util.intstr.IntOrString': 'intorstring',
+  '.k8s.io.apimachinery.pkg.runtime.RawExtension': 'rawextension',
+};
+for (const v of ['v1', 'v1beta1']) {
+  const p = `.k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.${v}`;
+  SPECIAL[`${p}.JSON`] = 'rawjson';
+  SPECIAL[`${p}.JSONSchemaPropsOrArray`] = 'orarray';
+  SPECIAL[`${p}.JSONSchemaPropsOrBool`] = 'orbool';
+  SPECIAL[`${p}.JSONSchemaPropsOrStringArray`] = 'orstringarray';
+}
+
+interface FieldPlan {
+  name: string;
+  json: string;
+  omitempty: boolean;
+  pointer: boolean;
+  inline: boolean;
+  repeated: boolean;
+  map: boolean;
+  /** The scalar type (for maps: of the value), or undefined for a message. */
+  scalar?: string;
+  message?: protobuf.Type;
+}
+
+interface Plan {
+  special?: Special;
+  fields: FieldPlan[];
+}
+
+const plans = new WeakMap<protobuf.Type, Plan>();
+
+function planOf(t: protobuf.Type): Plan {
+  let p = plans.get(t);
+  if (p) return p;
+  const special = SPECIAL[t.fullName] ?? (t.options?.['(k8s.slice)'] ? 'slice' : undefined);
+  p = {
+    special,
+    fields: t.fieldsArray.map((f) => {
+      const o = f.options ?? {};
+      const resolved = f.resolvedType;
+      return {
+        name: f.name,
+        json: (o.json_name as string | undefined) ?? f.name,
+        omitempty: !!o['(k8s.omitempty)'],
+        pointer: !!o['(k8s.pointer)'],
+        inline: !!o['(k8s.inline)'],
+        repeated: f.repeated,
+        map: f.map,
+        scalar: resolved instanceof protobuf.Type ? undefined : f.type,
+        message: resolved instanceof protobuf.Type ? resolved : undefined,
+      };
+    }),
+  };
+  plans.set(t, p);
+  return p;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function pad(n: number, w = 2): string {
+  return String(n).padStart(w, '0');
+}
+
+function rfc3339(seconds: number, micros?: number): string {
+  const d = new Date(seconds * 1000);
+  const base = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  return micros === undefined ? `${base}Z` : `${base}.${pad(micros, 6)}Z`;
+}
+
+/** Go's time.Duration.String(): "1h2m3.5s", "150ms", "0s". */
+export function goDuration(ns: number): string {
+  if (ns === 0) return '0s';
+  const neg = ns < 0;
+  let u = Math.abs(ns);
+  let out: string;
+  if (u < 1e9) {
+    const [unit, div] = u < 1e3 ? ['ns', 1] : u < 1e6 ? ['µs', 1e3] : ['ms', 1e6];
+    out = `${trimFrac(u / div)}${unit}`;
+  } else {
+    const h = Math.floor(u / 3.6e12);
+    u -= h * 3.6e12;
+    const m = Math.floor(u / 6e10);
+    u -= m * 6e10;
+    out = `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${trimFrac(u / 1e9)}s`;
+  }
+  return neg ? `-${out}` : out;
+}
+
+function trimFrac(x: number): string {
+  return String(Number(x.toFixed(9)));
+}
+
+function num(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (v && typeof v === 'object' && 'toNumber' in v) return (v as { toNumber(): number }).toNumber();
+  return Number(v);
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Standard base64 with padding, as Go's encoding/json writes []byte. */
+export function base64(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out += B64[n >> 18]! + B64[(n >> 12) & 63]! + B64[(n >> 6) & 63]! + B64[n & 63]!;
+  }
+  if (i < bytes.length) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8);
+    out += B64[n >> 18]! + B64[(n >> 12) & 63]! + (i + 1 < bytes.length ? B64[(n >> 6) & 63]! : '=') + '=';
+  }
+  return out;
+}
+
+const utf8 = new TextDecoder();
+
+function isZeroScalar(v: unknown): boolean {
+  if (v === '' || v === false || v === 0 || v === null || v === undefined) return true;
+  if (v instanceof Uint8Array) return v.length === 0;
+  if (typeof v === 'object' && 'isZero' in (v as object)) return (v as { isZero(): boolean }).isZero();
+  return false;
+}
+
+function scalarJson(type: string, v: unknown): unknown {
+  switch (type) {
+    case 'bytes':
+      return base64(v as Uint8Array);
+    case 'int64':
+    case 'uint64':
+    case 'sint64':
+    case 'fixed64':
+    case 'sfixed64':
+      return num(v);
+    default:
+      return v;
+  }
+}
+
+function zeroScalar(type: string): unknown {
+  switch (type) {
+    case 'string':
+      return '';
+    case 'bool':
+      return false;
+    case 'bytes':
+      return null; // a nil []byte without omitempty
+    default:
+      return 0;
+  }
+}
+
+/** Raw JSON bytes (FieldsV1, apiextensions JSON) as the value they spell. */
+function rawJson(raw: Uint8Array | undefined): unknown {
+  if (!raw || raw.length === 0) return null;
+  return JSON.parse(utf8.decode(raw));
+}
+
+export class SchemaDecodeError extends Error {}
+
+/** One protobufjs message (as Type.decode returns it) in the server's JSON form. */
+export function messageToJson(schema: K8sSchema, t: protobuf.Type, m: Record<string, unknown>): unknown {
+  const plan = planOf(t);
+  switch (plan.special) {
+    case 'time': {
+      if (!hasOwn.call(m, 'seconds')) return null;
+      return rfc3339(num(m.seconds));
+    }
+    case 'microtime': {
+      if (!hasOwn.call(m, 'seconds') && !hasOwn.call(m, 'nanos')) return null;
+      return rfc3339(num(m.seconds), Math.floor(num(m.nanos ?? 0) / 1000));
+    }
+    case 'duration':
+      return goDuration(num(m.duration ?? 0));
+    case 'quantity':
+      return (m.string as string | undefined) ?? '0';
+    case 'intorstring':
+      return num(m.type ?? 0) === 1 ? ((m.strVal as string | undefined) ?? '') : num(m.intVal ?? 0);
+    case 'rawjson':
+      return rawJson((m.Raw ?? m.raw) as Uint8Array | undefined);
+    case 'rawextension':
+      return rawExtension(schema, m.raw as Uint8Array | undefined);
+    case 'slice': {
+      const f = plan.fields[0];
+      if (!f) return [];
+      const items = (m[f.name] as unknown[] | undefined) ?? [];
+      return items.map((x) => (f.message ? messageToJson(schema, f.message, x as Record<string, unknown>) : scalarJson(f.scalar!, x)));
+    }
+    case 'orarray': {
+      const list = (m.jSONSchemas as Record<string, unknown>[] | undefined) ?? [];
+      const schemaType = t.fields.schema!.resolvedType as protobuf.Type;
+      if (list.length) return list.map((x) => messageToJson(schema, schemaType, x));
+      return hasOwn.call(m, 'schema') ? messageToJson(schema, schemaType, m.schema as Record<string, unknown>) : null;
+    }
+    case 'orbool': {
+      const schemaType = t.fields.schema!.resolvedType as protobuf.Type;
+      if (hasOwn.call(m, 'schema')) return messageToJson(schema, schemaType, m.schema as Record<string, unknown>);
+      return !!m.allows;
+    }
+    case 'orstringarray': {
+      const prop = (m.property as string[] | undefined) ?? [];
+      if (prop.length) return [...prop];
+      const schemaType = t.fields.schema!.resolvedType as protobuf.Type;
+      return hasOwn.call(m, 'schema') ? messageToJson(schema, schemaType, m.schema as Record<string, unknown>) : null;
+    }
+  }
+  const out: Record<string, unknown> = {};
+  for (const f of plan.fields) {
+    const present = hasOwn.call(m, f.name);
+    const v = m[f.name];
+    if (f.map) {
+      const entries = present ? Object.entries(v as Record<string, unknown>) : [];
+      if (entries.length === 0 && f.omitempty) continue;
+      if (!present && !f.omitempty) {
+        out[f.json] = null;
+        continue;
+      }
+      const o: Record<string, unknown> = {};
+      for (const [k, x] of entries) o[k] = f.message ? messageToJson(schema, f.message, x as Record<string, unknown>) : scalarJson(f.scalar!, x);
+      out[f.json] = o;
+      continue;
+    }
+    if (f.repeated) {
+      const list = present ? (v as unknown[]) : [];
+      if (list.length === 0) {
+        if (f.omitempty) continue;
+        // A nil slice is `null` in Go's JSON; lists are the exception the server makes (`items: []`).
+        out[f.json] = f.json === 'items' ? [] : null;
+        continue;
+      }
+      out[f.json] = list.map((x) => (f.message ? messageToJson(schema, f.message, x as Record<string, unknown>) : scalarJson(f.scalar!, x)));
+      continue;
+    }
+    if (f.message) {
+      if (!present) {
+        if (f.pointer) {
+          if (!f.omitempty) out[f.json] = null;
+          continue;
+        }
+      }
+      const value = messageToJson(schema, f.message, (present ? v : {}) as Record<string, unknown>);
+      if (f.inline && value && typeof value === 'object') {
+        Object.assign(out, value);
+        continue;
+      }
+      // RawExtension and Time are structs whose zero JSON is `null`; omitempty does not drop structs.
+      out[f.json] = value;
+      continue;
+    }
+    if (f.pointer) {
+      if (present) out[f.json] = scalarJson(f.scalar!, v);
+      else if (!f.omitempty) out[f.json] = null;
+      continue;
+    }
+    const value = present ? v : undefined;
+    if (f.omitempty && isZeroScalar(value)) continue;
+    out[f.json] = value === undefined ? zeroScalar(f.scalar!) : scalarJson(f.scalar!, value);
+  }
+  return out;
+}
+
+function startsWithMagic(b: Uint8Array): boolean {
+  return b.length >= 4 && b[0] === K8S_MAGIC[0] && b[1] === K8S_MAGIC[1] && b[2] === K8S_MAGIC[2] && b[3] === K8S_MAGIC[3];
+}
+
+function rawExtension(schema: K8sSchema, raw: Uint8Array | undefined): unknown {
+  if (!raw || raw.length === 0) return null;
+  if (startsWithMagic(raw)) {
+    const d = decodeK8sObject(schema, raw);
+    if (!d.ok) throw new SchemaDecodeError(`embedded object: ${d.error}`);
+    return d.value.object;
+  }
+  // Embedded objects that are not protobuf are JSON (ControllerRevision data, Event involvedObject…).
+  return JSON.parse(utf8.decode(raw));
+}
+
+export interface SchemaDecoded {
+  apiVersion: string;
+  kind: string;
+  /** The JSON form; for a type the schema does not know, undefined (see `fields`). */
+  object: unknown;
+  /** The message type used, e.g. `k8s.io.api.core.v1.ConfigMap`. */
+  type?: string;
+  /** Field-number view for a type the schema does not know (a newer server, an aggregated API). */
+  fields?: PbField[];
+}
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Decodes one `application/vnd.kubernetes.protobuf` body into the JSON form the server would send. */
+export function decodeK8sObject(schema: K8sSchema, bytes: Uint8Array): PbResult<SchemaDecoded> {
+  const env = decodeK8sEnvelope(bytes);
+  if (!env.ok) return env;
+  const { apiVersion, kind, raw, contentEncoding } = env.value;
+  if (contentEncoding) return { ok: false, error: `The object is ${contentEncoding}-encoded inside the envelope; not decoded.` };
+  const t = schema.typeFor(apiVersion, kind);
+  if (!t) {
+    const fields = decodeProtobufFields(raw);
+    if (!fields.ok) return fields;
+    return { ok: true, value: { apiVersion, kind, object: undefined, fields: fields.value } };
+  }
+  // Where `raw` starts in `bytes`, so errors point into the body the user has.
+  const base = raw.byteOffset - bytes.byteOffset;
+  let msg: Record<string, unknown>;
+  try {
+    msg = t.decode(raw) as unknown as Record<string, unknown>;
+  } catch (e) {
+    return { ok: false, error: `Malformed ${t.name} message (object bytes start at offset ${base}): ${errText(e)}` };
+  }
+  try {
+    const body = messageToJson(schema, t, msg) as Record<string, unknown>;
+    // The server's JSON starts with kind and apiVersion.
+    const object: Record<string, unknown> = { kind, apiVersion, ...body };
+    if (kind === 'PartialObjectMetadataList' && Array.isArray(object.items)) {
+      // The JSON serializer stamps each item's TypeMeta; protobuf does not carry it.
+      object.items = (object.items as Record<string, unknown>[]).map((i) => ({ kind: 'PartialObjectMetadata', apiVersion, ...i }));
+    }
+    return { ok: true, value: { apiVersion, kind, object, type: t.fullName.slice(1) } };
+  } catch (e) {
+    return { ok: false, error: `Cannot turn ${t.name} into JSON: ${errText(e)}` };
+  }
+}
+
+export interface SchemaWatchEvent {
+  /** Offset of the frame's 4-byte length in the stream. */
+  offset: number;
+  type: string;
+  object: SchemaDecoded;
+}
+
+export interface SchemaWatch {
+  events: SchemaWatchEvent[];
+  /** Bytes after the last complete frame (a running watch mid-frame). */
+  rest: number;
+  error?: string;
+}
+
+const WatchEventFields = { type: 1, object: 2 };
+
+/** A `;stream=watch` protobuf stream: 4-byte big-endian length, then a metav1.WatchEvent, repeated. */
+export function decodeK8sWatch(schema: K8sSchema, bytes: Uint8Array): SchemaWatch {
+  const events: SchemaWatchEvent[] = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const evType = schema.root.lookupType(`${META}.WatchEvent`);
+  let pos = 0;
+  while (pos + 4 <= bytes.length) {
+    const len = view.getUint32(pos, false);
+    if (pos + 4 + len > bytes.length) break;
+    const frame = bytes.subarray(pos + 4, pos + 4 + len);
+    let ev: { type?: string; object?: { raw?: Uint8Array } };
+    try {
+      ev = evType.decode(frame) as unknown as typeof ev;
+    } catch (e) {
+      return { events, rest: bytes.length - pos, error: `Frame at offset ${pos}: malformed WatchEvent: ${errText(e)}` };
+    }
+    if (!ev.type) return { events, rest: bytes.length - pos, error: `Frame at offset ${pos}: WatchEvent without a type (field ${WatchEventFields.type}).` };
+    const raw = ev.object?.raw;
+    if (!raw) return { events, rest: bytes.length - pos, error: `Frame at offset ${pos}: WatchEvent without an object (field ${WatchEventFields.object}).` };
+    const obj = decodeK8sObject(schema, raw);
+    if (!obj.ok) return { events, rest: bytes.length - pos, error: `Frame at offset ${pos}: ${obj.error}` };
+    events.push({ offset: pos, type: ev.type, object: obj.value });
+    pos += 4 + len;
+  }
+  return { events, rest: bytes.length - pos };
+}

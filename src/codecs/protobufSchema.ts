@@ -60,11 +60,17 @@ export function schemaFromDescriptor(desc: DescriptorJson): K8sSchema {
 }
 
 let loading: Promise<K8sSchema> | undefined;
+let loaded: K8sSchema | undefined;
 
 /** The schema of the Kubernetes version the explorer was built for, fetched on first use. */
 export function loadK8sSchema(): Promise<K8sSchema> {
-  loading ??= import('./proto/k8s-descriptor.json').then((m) => schemaFromDescriptor((m.default ?? m) as unknown as DescriptorJson));
+  loading ??= import('./proto/k8s-descriptor.json').then((m) => (loaded = schemaFromDescriptor((m.default ?? m) as unknown as DescriptorJson)));
   return loading;
+}
+
+/** The schema if it has been loaded already (views render at once then), else undefined. */
+export function loadedK8sSchema(): K8sSchema | undefined {
+  return loaded;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,12 +4,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { navigate, type Route } from '../../app/route';
 import { ACCEPT_PRESETS, CONTENT_TYPE_PRESETS, isWatchRequest } from '../../codecs';
+import { hexDump } from '../../codecs/hex';
+import { loadedK8sSchema, loadK8sSchema } from '../../codecs/protobufSchema';
 import { reviewAccess } from '../../k8s/access';
 import { allResources, discoveryQuery } from '../../k8s/discovery';
 import { resourcePath } from '../../k8s/paths';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { contextsQuery } from '../shell/queries';
 import { compareExchanges } from './compare';
+import { encodeRequestBody, isBinaryContentType } from './binaryBody';
 import { toCurl, toKubectl } from './copyAs';
 import { type Draft, draftFromExtra, draftToExtra, draftToRequest, METHODS, PARAM_SPECS, requestToDraft } from './draft';
 import { type Exchange, queryOf, runExchange } from './exchange';
@@ -74,7 +77,20 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
     navigate({ extra }, { replace: true, keepExtra: false });
   };
 
-  const request = draftToRequest(draft);
+  const textRequest = draftToRequest(draft);
+  // Protobuf and CBOR Content-Types: the edited object is sent encoded (the schemas load on demand).
+  const contentType = textRequest.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+  const binaryType = textRequest.method !== 'GET' && textRequest.method !== 'HEAD' ? isBinaryContentType(contentType) : undefined;
+  const [schemaReady, setSchemaReady] = useState(() => !!loadedK8sSchema());
+  useEffect(() => {
+    if (binaryType === 'protobuf' && !schemaReady) void loadK8sSchema().then(() => setSchemaReady(true));
+  }, [binaryType, schemaReady]);
+  const encoded = useMemo(
+    () => (binaryType ? encodeRequestBody(textRequest.body ?? '', contentType, loadedK8sSchema()) : { kind: 'text' as const }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- schemaReady: re-encode once the schemas are in
+    [binaryType, textRequest.body, contentType, schemaReady],
+  );
+  const request = encoded.kind === 'binary' ? { ...textRequest, bodyBytes: encoded.bytes } : textRequest;
   // Asked before sending, so that a refusal is explained rather than a surprise 403.
   const attrs = requestAttributes(request.method, request.path);
   const access = useQuery({
@@ -86,6 +102,8 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
   const current = exchanges.find((x) => x.id === currentId);
 
   async function send(req = request) {
+    // A body that could not be encoded as its Content-Type says is not sent (the reason is shown).
+    if (req === request && (encoded.kind === 'error' || encoded.kind === 'pending')) return;
     abort.current?.abort();
     const ctrl = new AbortController();
     abort.current = ctrl;
@@ -284,6 +302,21 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
           <div>
             <span className="small muted">Body</span>
             <CodeEditor ariaLabel="Request body" language={bodyLanguage} value={draft.body} onChange={(body) => setDraft({ ...draft, body })} onSubmit={() => void send()} height="200px" />
+            {encoded.kind === 'binary' && (
+              <details className="small" aria-label="Encoded body">
+                <summary>
+                  Sent as {encoded.format}: {encoded.bytes.length.toLocaleString('en-US')} bytes, encoded from the object above
+                  {encoded.format === 'CBOR' ? ' (self-described, tag 55799)' : ' (k8s\\0 magic, runtime.Unknown envelope)'}
+                </summary>
+                <pre className="small">{hexDump(encoded.bytes, 4096)}</pre>
+              </details>
+            )}
+            {encoded.kind === 'pending' && <p className="small muted">Loading the protobuf schemas to encode the body…</p>}
+            {encoded.kind === 'error' && (
+              <p className="error-box small" role="alert" aria-label="Body encoding error">
+                Not sent as {binaryType === 'protobuf' ? 'Protobuf' : 'CBOR'}: {encoded.error}
+              </p>
+            )}
           </div>
         )}
         {attrs && access.data && !access.data.allowed && (

@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { toKyaml } from '../../codecs/kyaml';
 import { hrefFor, type Route } from '../../app/route';
 import { parseWarningHeader } from '../../codecs/warnings';
 import { isStatus, kubeJson, type Status } from '../../k8s/client';
@@ -18,17 +19,20 @@ import { buildWriteRequest, type DeleteOptionsInput, type Exchange, type FieldVa
 
 const EditDiff = lazy(() => import('./EditDiff').then((m) => ({ default: m.EditDiff })));
 
-type Format = 'yaml' | 'json';
+// KYAML is YAML (every string quoted, flow style, as `kubectl get -o kyaml` prints): the YAML
+// parser reads it back, and an apply body in KYAML goes out as application/apply-patch+yaml.
+type Format = 'yaml' | 'json' | 'kyaml';
 const DEFAULT_MANAGER = 'kube-api-explorer';
 const PATCH_MODES: WriteMode[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply'];
 
 function serialize(obj: unknown, format: Format): string {
+  if (format === 'kyaml') return toKyaml(obj);
   return format === 'yaml' ? toYaml(obj, { lineWidth: 0 }) : `${JSON.stringify(obj, null, 2)}\n`;
 }
 
 function parseText(text: string, format: Format): { obj?: JsonObject; error?: string } {
   try {
-    const v: unknown = format === 'yaml' ? parseYaml(text) : JSON.parse(text);
+    const v: unknown = format === 'json' ? JSON.parse(text) : parseYaml(text);
     return isObject(v) ? { obj: v } : { error: 'The document is not an object' };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
@@ -281,6 +285,9 @@ function EditObject({ route, context }: { route: Route; context: string }) {
           <label>
             <input type="radio" name="edit-format" checked={format === 'json'} onChange={() => switchFormat('json')} /> JSON
           </label>
+          <label title="Kubernetes' unambiguous YAML: strings always quoted, {} and [] everywhere">
+            <input type="radio" name="edit-format" checked={format === 'kyaml'} onChange={() => switchFormat('kyaml')} /> KYAML
+          </label>
           {!isCreate && (
             <label title="The server's record of which manager owns which field; hidden by default">
               <input type="checkbox" checked={showManaged} onChange={(e) => toggleManaged(e.target.checked)} /> Show managedFields
@@ -298,7 +305,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
             </button>
           )}
         </div>
-        <CodeEditor value={text} onChange={(v) => setText(v)} language={format} ariaLabel="Object editor" height="460px" onSubmit={() => void send()} />
+        <CodeEditor value={text} onChange={(v) => setText(v)} language={format === 'json' ? 'json' : 'yaml'} ariaLabel="Object editor" height="460px" onSubmit={() => void send()} />
         {parsed.error && <p className="edit-parse-error" role="alert">Not valid {format.toUpperCase()}: {parsed.error}</p>}
       </section>
 
@@ -392,7 +399,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
             <CodeEditor
               value={body}
               onChange={(v) => setPatchOverride(v)}
-              language={mode === 'apply' && format === 'yaml' ? 'yaml' : 'json'}
+              language={mode === 'apply' && format !== 'json' ? 'yaml' : 'json'}
               ariaLabel="Patch body"
               height="220px"
               onSubmit={() => void send()}

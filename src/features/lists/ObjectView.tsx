@@ -3,6 +3,7 @@
 // asked for: they are often larger than the rest of the object.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { stringify } from 'yaml';
+import { toKyaml } from '../../codecs/kyaml';
 import { hrefFor, navigate } from '../../app/route';
 import { kubeJson } from '../../k8s/client';
 import { type ResourceRef, resourcePath } from '../../k8s/paths';
@@ -51,7 +52,7 @@ export function ObjectView({
 }: {
   context: string;
   objRef: ResourceRef;
-  format: 'yaml' | 'json';
+  format: 'yaml' | 'json' | 'kyaml';
   showManagedFields: boolean;
   closeHref: string;
   onClose: () => void;
@@ -60,7 +61,7 @@ export function ObjectView({
   const obj = q.data;
   const m = obj?.metadata;
   const shown = obj && !showManagedFields && m?.managedFields ? { ...obj, metadata: { ...m, managedFields: undefined } } : obj;
-  const text = shown ? (format === 'json' ? JSON.stringify(shown, null, 2) : stringify(shown)) : '';
+  const text = shown ? (format === 'json' ? JSON.stringify(shown, null, 2) : format === 'kyaml' ? toKyaml(shown) : stringify(shown)) : '';
   const target = { group: objRef.group, version: objRef.version, resource: objRef.resource, namespace: objRef.namespace, name: objRef.name };
 
   return (
@@ -128,6 +129,9 @@ export function ObjectView({
         </label>
         <label>
           <input type="radio" name="lists-format" checked={format === 'json'} onChange={() => navigate({ extra: { format: 'json' } }, { replace: true })} /> JSON
+        </label>
+        <label title="What kubectl get -o kyaml prints: every string quoted, {} and [] everywhere">
+          <input type="radio" name="lists-format" checked={format === 'kyaml'} onChange={() => navigate({ extra: { format: 'kyaml' } }, { replace: true })} /> KYAML
         </label>
         <label>
           <input type="checkbox" checked={showManagedFields} onChange={(e) => navigate({ extra: { managedFields: e.target.checked ? 'show' : '' } }, { replace: true })} /> Show managedFields

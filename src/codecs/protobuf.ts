@@ -31,6 +31,8 @@ export interface PbField {
   wireType: number;
   /** Where the field's key starts in the decoded buffer. */
   offset: number;
+  /** Where the field's value ends (exclusive). */
+  end: number;
   value: PbValue;
 }
 
@@ -128,7 +130,7 @@ function parseFields(buf: Uint8Array, depth: number, maxDepth: number, base: num
       default:
         throw new Error(`unsupported wire type ${wireType} (field ${fieldNumber}) at offset ${base + offset}`);
     }
-    fields.push({ fieldNumber, wireType, offset: base + offset, value });
+    fields.push({ fieldNumber, wireType, offset: base + offset, end: base + r.pos, value });
   }
   return fields;
 }

@@ -3,7 +3,8 @@
 // (they sit in the Go module cache once `npm run cluster:build` has run), plus what the .proto
 // files do not say and the JSON form needs, read from the Go sources beside them:
 // - the JSON name of every field (the `json:"…"` struct tag: `$ref`, `x-kubernetes-…` differ
-//   from the proto names), whether it is `omitempty`, whether the Go field is a pointer (a
+//   from the proto names), whether it is `omitempty` or `omitzero` (Go 1.24: a zero struct, such
+//   as an unset creationTimestamp, is left out rather than written as null), whether the Go field is a pointer (a
 //   pointer field is written to the wire only when set, and then shown even when zero), and
 //   embedded structs that JSON inlines (`VolumeSource` in `Volume`);
 // - Go types that are slices but travel as a message with one `items` field (`ExtraValue`);
@@ -37,6 +38,7 @@ function findProtos(dir: string): string[] {
 interface GoField {
   json: string;
   omitempty: boolean;
+  omitzero: boolean;
   pointer: boolean;
   inline: boolean;
 }
@@ -67,6 +69,7 @@ function goTypes(dir: string): Map<string, GoType> {
         fields.set(num, {
           json: jsName === '' ? (anonymous ? '' : fm[1]!) : jsName,
           omitempty: opts.includes('omitempty'),
+          omitzero: opts.includes('omitzero'),
           pointer: fm[2]!.startsWith('*'),
           inline: anonymous && jsName === '',
         });
@@ -89,7 +92,9 @@ for (const m of modules) {
     const pkg = parsed.package!;
     const goPkg = `${m.module}/${relative(m.dir, pkgDir)}`;
     const doc = existsSync(join(pkgDir, 'doc.go')) ? readFileSync(join(pkgDir, 'doc.go'), 'utf8') : '';
-    const group = /\+groupName=([\w.-]*)/.exec(doc)?.[1];
+    const register = existsSync(join(pkgDir, 'register.go')) ? readFileSync(join(pkgDir, 'register.go'), 'utf8') : '';
+    // The group is named in doc.go (`+groupName=`) or, for the older groups, in register.go.
+    const group = /\+groupName=([\w.-]*)/.exec(doc)?.[1] ?? /const GroupName = "([\w.-]*)"/.exec(register)?.[1];
     const version = pkgDir.split('/').pop()!;
     if (group !== undefined && /^v\d/.test(version)) groupVersions[group ? `${group}/${version}` : version] = pkg;
     const go = goTypes(pkgDir);
@@ -111,6 +116,7 @@ for (const m of modules) {
         field.options ??= {};
         if (gf.json !== field.name) field.options.json_name = gf.json;
         if (gf.omitempty) field.options['(k8s.omitempty)'] = true;
+        if (gf.omitzero) field.options['(k8s.omitzero)'] = true;
         if (gf.pointer) field.options['(k8s.pointer)'] = true;
         if (gf.inline) field.options['(k8s.inline)'] = true;
       }

@@ -111,6 +111,7 @@ interface FieldPlan {
   name: string;
   json: string;
   omitempty: boolean;
+  omitzero: boolean;
   pointer: boolean;
   inline: boolean;
   repeated: boolean;
@@ -140,6 +141,7 @@ function planOf(t: protobuf.Type): Plan {
         name: f.name,
         json: (o.json_name as string | undefined) ?? f.name,
         omitempty: !!o['(k8s.omitempty)'],
+        omitzero: !!o['(k8s.omitzero)'],
         pointer: !!o['(k8s.pointer)'],
         inline: !!o['(k8s.inline)'],
         repeated: f.repeated,
@@ -341,7 +343,9 @@ export function messageToJson(schema: K8sSchema, t: protobuf.Type, m: Record<str
         Object.assign(out, value);
         continue;
       }
-      // RawExtension and Time are structs whose zero JSON is `null`; omitempty does not drop structs.
+      // RawExtension and Time are structs whose zero JSON is `null`; omitempty does not drop
+      // structs, omitzero does (`creationTimestamp` of a template).
+      if (f.omitzero && (value === null || (typeof value === 'object' && Object.keys(value as object).length === 0))) continue;
       out[f.json] = value;
       continue;
     }

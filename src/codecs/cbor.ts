@@ -200,6 +200,9 @@ export const CBOR_SELF_DESCRIBED = new Uint8Array([0xd9, 0xd9, 0xf7]);
 
 function forEncoding(v: unknown): unknown {
   if (typeof v === 'number') return Number.isInteger(v) && (v > 0xffffffff || v < -0x80000000) ? BigInt(v) : v;
+  // A []byte field: raw bytes in tag 22, as the server writes them. Without the tag the server
+  // reads a byte string for []byte as base64 text (the JSON way), and refuses a text string.
+  if (v instanceof Uint8Array) return new Tag(v, BASE64_EXPECTED);
   if (Array.isArray(v)) return v.map(forEncoding);
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
@@ -209,7 +212,10 @@ function forEncoding(v: unknown): unknown {
   return v;
 }
 
-/** A JSON value as an `application/cbor` (or `application/apply-patch+cbor`) body, self-described. */
+/**
+ * A value as an `application/cbor` (or `application/apply-patch+cbor`) body, self-described.
+ * Give []byte fields as Uint8Array (protobufSchema's withBinaryBytes does that from the JSON form).
+ */
 export function encodeCbor(value: unknown): Uint8Array {
   const body = encoder.encode(forEncoding(value));
   const out = new Uint8Array(CBOR_SELF_DESCRIBED.length + body.length);

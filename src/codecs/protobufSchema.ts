@@ -659,3 +659,35 @@ export function encodeK8sObject(schema: K8sSchema, obj: unknown): PbResult<Uint8
   const env = unknownType.encode(unknownType.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' })).finish();
   return { ok: true, value: concat([K8S_MAGIC, env]) };
 }
+
+/**
+ * A copy of an object (JSON form) with the base64 text of every `[]byte` field (ConfigMap
+ * binaryData, Secret data…) turned back into bytes, as CBOR must carry them: the server refuses
+ * a text string there ("cannot unmarshal UTF-8 text string into … of type []uint8"). Kinds the
+ * schemas do not know (custom resources) have no []byte fields and come back unchanged.
+ */
+export function withBinaryBytes(schema: K8sSchema, obj: unknown): unknown {
+  if (!isObj(obj) || typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return obj;
+  const t = schema.typeFor(obj.apiVersion, obj.kind);
+  return t ? bytesIn(t, obj, '') : obj;
+}
+
+function bytesIn(t: protobuf.Type, v: unknown, path: string): unknown {
+  const plan = planOf(t);
+  if (plan.special || !isObj(v)) return v;
+  const out: Record<string, unknown> = { ...v };
+  for (const f of plan.fields) {
+    if (f.inline && f.message) {
+      Object.assign(out, bytesIn(f.message, out, path));
+      continue;
+    }
+    const x = out[f.json];
+    if (x === null || x === undefined) continue;
+    const p = path ? `${path}.${f.json}` : f.json;
+    const one = (y: unknown, q: string): unknown => (f.message ? bytesIn(f.message, y, q) : f.scalar === 'bytes' && typeof y === 'string' ? fromBase64(y, q) : y);
+    if (f.map && isObj(x)) out[f.json] = Object.fromEntries(Object.entries(x).map(([k, y]) => [k, one(y, `${p}[${JSON.stringify(k)}]`)]));
+    else if (f.repeated && Array.isArray(x)) out[f.json] = x.map((y, i) => one(y, `${p}[${i}]`));
+    else out[f.json] = one(x, p);
+  }
+  return out;
+}

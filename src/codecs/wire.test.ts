@@ -9,7 +9,7 @@ import { decodeCbor, decodeCborSeq, encodeCbor } from './cbor';
 import { decodeBytes, detectFormat } from './detect';
 import { toKyaml } from './kyaml';
 import { decodeK8sEnvelope, K8S_MAGIC } from './protobuf';
-import { decodeK8sObject, decodeK8sWatch, encodeK8sObject, type K8sSchema, loadK8sSchema } from './protobufSchema';
+import { decodeK8sObject, decodeK8sWatch, encodeK8sObject, type K8sSchema, loadK8sSchema, withBinaryBytes } from './protobufSchema';
 import { parseYaml } from './text';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'wire');
@@ -128,9 +128,10 @@ describe('CBOR through cbor-x', () => {
     expect(seq.items.map((i) => (i.decoded.ok ? i.decoded.value : i.decoded.error))).toEqual(events);
   });
 
-  it('encodes an object self-described, and it reads back equal', () => {
-    const obj = json('deployment.json');
-    const body = encodeCbor(obj);
+  it('encodes an object self-described, []byte fields in tag 22, and it reads back equal', () => {
+    const obj = json('configmap.json');
+    const body = encodeCbor(withBinaryBytes(schema, obj));
+    expect(decodeCbor(body).ok && (decodeCbor(body) as { bytesAt: string[] }).bytesAt).toEqual(['binaryData.blob']);
     expect([...body.subarray(0, 3)]).toEqual([0xd9, 0xd9, 0xf7]);
     const d = decodeCbor(body);
     expect(d.ok && d.value).toEqual(obj);

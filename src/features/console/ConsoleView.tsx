@@ -83,7 +83,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
   const binaryType = textRequest.method !== 'GET' && textRequest.method !== 'HEAD' ? isBinaryContentType(contentType) : undefined;
   const [schemaReady, setSchemaReady] = useState(() => !!loadedK8sSchema());
   useEffect(() => {
-    if (binaryType === 'protobuf' && !schemaReady) void loadK8sSchema().then(() => setSchemaReady(true));
+    if (binaryType && !schemaReady) void loadK8sSchema().then(() => setSchemaReady(true));
   }, [binaryType, schemaReady]);
   const encoded = useMemo(
     () => (binaryType ? encodeRequestBody(textRequest.body ?? '', contentType, loadedK8sSchema()) : { kind: 'text' as const }),
@@ -311,7 +311,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
                 <pre className="small">{hexDump(encoded.bytes, 4096)}</pre>
               </details>
             )}
-            {encoded.kind === 'pending' && <p className="small muted">Loading the protobuf schemas to encode the body…</p>}
+            {encoded.kind === 'pending' && <p className="small muted">Loading the Kubernetes schemas to encode the body…</p>}
             {encoded.kind === 'error' && (
               <p className="error-box small" role="alert" aria-label="Body encoding error">
                 Not sent as {binaryType === 'protobuf' ? 'Protobuf' : 'CBOR'}: {encoded.error}

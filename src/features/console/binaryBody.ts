@@ -4,7 +4,7 @@
 // shown (size, hex) before sending. Pure.
 import { baseType, parseJson, parseYaml } from '../../codecs';
 import { encodeCbor } from '../../codecs/cbor';
-import { encodeK8sObject, type K8sSchema } from '../../codecs/protobufSchema';
+import { encodeK8sObject, type K8sSchema, withBinaryBytes } from '../../codecs/protobufSchema';
 
 export type EncodedBody =
   | { kind: 'text' }
@@ -26,8 +26,15 @@ export function encodeRequestBody(text: string, contentType: string, schema: K8s
   if (!binary || text.trim() === '') return { kind: 'text' };
   const parsed = text.trim().startsWith('{') || text.trim().startsWith('[') ? parseJson(text) : parseYaml(text);
   if (!parsed.ok) return { kind: 'error', error: `The body is not valid JSON or YAML, so it cannot be encoded: ${parsed.error}` };
-  if (binary === 'cbor') return { kind: 'binary', format: 'CBOR', bytes: encodeCbor(parsed.value) };
+  // Both need the schemas: CBOR to send []byte fields (binaryData, Secret data) as byte strings.
   if (!schema) return { kind: 'pending' };
+  if (binary === 'cbor') {
+    try {
+      return { kind: 'binary', format: 'CBOR', bytes: encodeCbor(withBinaryBytes(schema, parsed.value)) };
+    } catch (e) {
+      return { kind: 'error', error: e instanceof Error ? e.message : String(e) };
+    }
+  }
   const enc = encodeK8sObject(schema, parsed.value);
   if (!enc.ok) return { kind: 'error', error: enc.error };
   return { kind: 'binary', format: 'Protobuf', bytes: enc.value };

@@ -14,6 +14,7 @@ const views: Record<View, React.LazyExoticComponent<(p: { route: Route; context:
   edit: lazy(() => import('../edit/EditView').then((m) => ({ default: m.EditView }))),
   ownership: lazy(() => import('../ownership/OwnershipView').then((m) => ({ default: m.OwnershipView }))),
   lessons: lazy(() => import('../lessons/LessonsView').then((m) => ({ default: m.LessonsView }))),
+  encodings: lazy(() => import('../encodings/EncodingsView').then((m) => ({ default: m.EncodingsView }))),
 };
 
 const LABELS: Record<View, string> = {
@@ -24,10 +25,11 @@ const LABELS: Record<View, string> = {
   edit: 'Edit',
   ownership: 'Ownership',
   lessons: 'Lessons',
+  encodings: 'Encodings',
 };
 
 // Views with a page of their own (Alt+1… in this order).
-const NAV_VIEWS: View[] = VIEWS.filter((v) => ['discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons'].includes(v));
+const NAV_VIEWS: View[] = VIEWS.filter((v) => ['discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons', 'encodings'].includes(v));
 
 export function Shell() {
   const route = useRoute();

@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixture = (f: string) => join(root, 'fixtures', 'wire', f);
-const decode = (args: string[], input?: Uint8Array) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'tools', 'decode.ts'), ...args], { cwd: root, input, encoding: 'utf8', timeout: 60_000 });
+// --disallow-code-generation-from-strings: as in the browser, whose Content-Security-Policy has no
+// 'unsafe-eval', the codecs must work without `new Function` (protobufjs' generated decoders).
+const decode = (args: string[], input?: Uint8Array) =>
+  spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', join(root, 'tools', 'decode.ts'), ...args], { cwd: root, input, encoding: 'utf8', timeout: 60_000 });
 
 describe('npm run decode', () => {
   it('prints a protobuf watch as one {type, object} line per event, exit 0', () => {
@@ -17,6 +20,12 @@ describe('npm run decode', () => {
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: unknown });
     expect(lines.map((l) => l.type)).toEqual(readFileSync(fixture('watch-configmaps.json'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { type: string }).type));
     expect(r.stderr).toContain('protobuf-watch');
+  });
+
+  it('decodes Protobuf with the schemas where code generation is forbidden (the browser CSP)', () => {
+    const r = decode([fixture('crd.pb')]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(readFileSync(fixture('crd.json'), 'utf8')));
   });
 
   it('reads standard input with -', () => {

@@ -407,7 +407,7 @@ export function decodeK8sObject(schema: K8sSchema, bytes: Uint8Array): PbResult<
   const base = raw.byteOffset - bytes.byteOffset;
   let msg: Record<string, unknown>;
   try {
-    msg = t.decode(raw) as unknown as Record<string, unknown>;
+    msg = decodeMessage(t, raw);
   } catch (e) {
     return { ok: false, error: `Malformed ${t.name} message (object bytes start at offset ${base}): ${errText(e)}` };
   }
@@ -453,7 +453,7 @@ export function decodeK8sWatch(schema: K8sSchema, bytes: Uint8Array): SchemaWatc
     const frame = bytes.subarray(pos + 4, pos + 4 + len);
     let ev: { type?: string; object?: { raw?: Uint8Array } };
     try {
-      ev = evType.decode(frame) as unknown as typeof ev;
+      ev = decodeMessage(evType, frame) as typeof ev;
     } catch (e) {
       return { events, rest: bytes.length - pos, error: `Frame at offset ${pos}: malformed WatchEvent: ${errText(e)}` };
     }
@@ -648,15 +648,12 @@ export function encodeK8sObject(schema: K8sSchema, obj: unknown): PbResult<Uint8
   if (!t) return { ok: false, error: `${apiVersion} ${kind} has no protobuf schema (custom resources and aggregated APIs speak JSON and CBOR only): send it as JSON.` };
   let raw: Uint8Array;
   try {
-    const m = jsonToMessage(t, obj, '') ?? {};
-    const err = t.verify(m);
-    if (err) return { ok: false, error: `Cannot encode ${kind}: ${err}` };
-    raw = t.encode(t.fromObject(m)).finish();
+    raw = writeMessage(t, jsonToMessage(t, obj, '') ?? {}).finish();
   } catch (e) {
     return { ok: false, error: errText(e) };
   }
   const unknownType = schema.root.lookupType('k8s.io.apimachinery.pkg.runtime.Unknown');
-  const env = unknownType.encode(unknownType.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' })).finish();
+  const env = writeMessage(unknownType, { typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' }).finish();
   return { ok: true, value: concat([K8S_MAGIC, env]) };
 }
 
@@ -690,4 +687,176 @@ function bytesIn(t: protobuf.Type, v: unknown, path: string): unknown {
     else out[f.json] = one(x, p);
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading and writing messages by walking the descriptor, with protobufjs' Reader and Writer.
+// Not Type.decode/encode: those are generated with `new Function`, which the explorer's
+// Content-Security-Policy (`script-src 'self'`, no 'unsafe-eval') forbids in the browser.
+// The result has the shape Type.decode gives (fields by proto name, only those on the wire),
+// so messageToJson applies to both.
+
+interface WireField {
+  name: string;
+  type: string;
+  repeated: boolean;
+  map: boolean;
+  keyType?: string;
+  message?: protobuf.Type;
+}
+
+const wirePlans = new WeakMap<protobuf.Type, Map<number, WireField>>();
+
+function wirePlan(t: protobuf.Type): Map<number, WireField> {
+  let p = wirePlans.get(t);
+  if (p) return p;
+  p = new Map();
+  for (const f of t.fieldsArray) {
+    const r = f.resolvedType;
+    p.set(f.id, { name: f.name, type: f.type, repeated: f.repeated, map: f.map, keyType: (f as unknown as protobuf.MapField).keyType, message: r instanceof protobuf.Type ? r : undefined });
+  }
+  wirePlans.set(t, p);
+  return p;
+}
+
+function readScalar(r: protobuf.Reader, type: string): unknown {
+  switch (type) {
+    case 'string':
+      return r.string();
+    case 'bytes':
+      return r.bytes();
+    case 'bool':
+      return r.bool();
+    case 'int32':
+      return r.int32();
+    case 'uint32':
+      return r.uint32();
+    case 'sint32':
+      return r.sint32();
+    case 'int64':
+      return num(r.int64());
+    case 'uint64':
+      return num(r.uint64());
+    case 'sint64':
+      return num(r.sint64());
+    case 'fixed32':
+      return r.fixed32();
+    case 'sfixed32':
+      return r.sfixed32();
+    case 'fixed64':
+      return num(r.fixed64());
+    case 'sfixed64':
+      return num(r.sfixed64());
+    case 'double':
+      return r.double();
+    case 'float':
+      return r.float();
+    default:
+      throw new Error(`unsupported field type ${type}`);
+  }
+}
+
+const PACKABLE = new Set(['int32', 'uint32', 'sint32', 'int64', 'uint64', 'sint64', 'fixed32', 'sfixed32', 'fixed64', 'sfixed64', 'double', 'float', 'bool']);
+
+/** Reads one message of type `t` from `r` up to `end`, as plain fields by proto name. */
+export function readMessage(t: protobuf.Type, r: protobuf.Reader, end: number): Record<string, unknown> {
+  const plan = wirePlan(t);
+  const m: Record<string, unknown> = {};
+  while (r.pos < end) {
+    const at = r.pos;
+    const key = r.uint32();
+    const id = key >>> 3;
+    const wt = key & 7;
+    const f = plan.get(id);
+    if (!f) {
+      r.skipType(wt);
+      continue;
+    }
+    if (f.map) {
+      if (wt !== 2) throw new Error(`field ${t.name}.${f.name} at offset ${at}: wire type ${wt}, expected 2`);
+      const stop = r.uint32() + r.pos;
+      let k: unknown = f.keyType === 'string' ? '' : 0;
+      let v: unknown = f.message ? {} : f.type === 'string' ? '' : f.type === 'bytes' ? new Uint8Array() : 0;
+      while (r.pos < stop) {
+        const kk = r.uint32();
+        if (kk >>> 3 === 1) k = readScalar(r, f.keyType!);
+        else if (kk >>> 3 === 2) v = f.message ? readMessage(f.message, r, r.uint32() + r.pos) : readScalar(r, f.type);
+        else r.skipType(kk & 7);
+      }
+      const obj = (m[f.name] as Record<string, unknown> | undefined) ?? (m[f.name] = {});
+      (obj as Record<string, unknown>)[String(k)] = v;
+      continue;
+    }
+    let value: unknown;
+    if (f.message) {
+      if (wt !== 2) throw new Error(`field ${t.name}.${f.name} at offset ${at}: wire type ${wt}, expected 2`);
+      const len = r.uint32();
+      if (r.pos + len > end) throw new Error(`field ${t.name}.${f.name} at offset ${at}: ${len} bytes run past the end`);
+      value = readMessage(f.message, r, r.pos + len);
+    } else if (f.repeated && wt === 2 && PACKABLE.has(f.type)) {
+      const stop = r.uint32() + r.pos;
+      const list = (m[f.name] as unknown[] | undefined) ?? (m[f.name] = []);
+      while (r.pos < stop) (list as unknown[]).push(readScalar(r, f.type));
+      continue;
+    } else value = readScalar(r, f.type);
+    if (f.repeated) ((m[f.name] as unknown[] | undefined) ?? (m[f.name] = [] as unknown[]) as unknown[]).push(value);
+    else m[f.name] = value;
+  }
+  if (r.pos > end) throw new Error(`${t.name} runs ${r.pos - end} byte(s) past its end`);
+  return m;
+}
+
+/** Decodes a whole buffer as one message of type `t`; errors name the offset in `base + …`. */
+export function decodeMessage(t: protobuf.Type, bytes: Uint8Array): Record<string, unknown> {
+  return readMessage(t, protobuf.Reader.create(bytes), bytes.length);
+}
+
+const WIRE: Record<string, number> = { double: 1, fixed64: 1, sfixed64: 1, float: 5, fixed32: 5, sfixed32: 5, string: 2, bytes: 2 };
+
+function writeScalar(w: protobuf.Writer, id: number, type: string, v: unknown): void {
+  w.uint32((id << 3) | (WIRE[type] ?? 0));
+  switch (type) {
+    case 'string':
+      w.string(v as string);
+      return;
+    case 'bytes':
+      w.bytes(v as Uint8Array);
+      return;
+    case 'bool':
+      w.bool(v as boolean);
+      return;
+    case 'double':
+      w.double(v as number);
+      return;
+    case 'float':
+      w.float(v as number);
+      return;
+    default:
+      (w as unknown as Record<string, (x: number) => void>)[type]!.call(w, v as number);
+  }
+}
+
+/** Writes a plain message (fields by proto name, as jsonToMessage makes them) of type `t`. */
+export function writeMessage(t: protobuf.Type, m: Record<string, unknown>, w: protobuf.Writer = protobuf.Writer.create()): protobuf.Writer {
+  for (const f of [...t.fieldsArray].sort((a, b) => a.id - b.id)) {
+    const v = m[f.name];
+    if (v === undefined || v === null) continue;
+    const sub = f.resolvedType instanceof protobuf.Type ? f.resolvedType : undefined;
+    if (f.map) {
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+        w.uint32((f.id << 3) | 2).fork();
+        writeScalar(w, 1, (f as unknown as protobuf.MapField).keyType, k);
+        if (sub) writeMessage(sub, x as Record<string, unknown>, w.uint32((2 << 3) | 2).fork()).ldelim();
+        else writeScalar(w, 2, f.type, x);
+        w.ldelim();
+      }
+    } else if (f.repeated) {
+      for (const x of v as unknown[]) {
+        if (sub) writeMessage(sub, x as Record<string, unknown>, w.uint32((f.id << 3) | 2).fork()).ldelim();
+        else writeScalar(w, f.id, f.type, x);
+      }
+    } else if (sub) writeMessage(sub, v as Record<string, unknown>, w.uint32((f.id << 3) | 2).fork()).ldelim();
+    else writeScalar(w, f.id, f.type, v);
+  }
+  return w;
 }

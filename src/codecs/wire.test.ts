@@ -9,7 +9,7 @@ import { decodeCbor, decodeCborSeq, encodeCbor } from './cbor';
 import { decodeBytes, detectFormat } from './detect';
 import { toKyaml } from './kyaml';
 import { decodeK8sEnvelope, K8S_MAGIC } from './protobuf';
-import { decodeK8sObject, decodeK8sWatch, encodeK8sObject, type K8sSchema, loadK8sSchema, withBinaryBytes } from './protobufSchema';
+import { decodeK8sObject, decodeK8sWatch, encodeK8sObject, type K8sSchema, loadK8sSchema, withBinaryBytes, writeMessage } from './protobufSchema';
 import { parseYaml } from './text';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'wire');
@@ -72,7 +72,7 @@ describe('Protobuf with the schemas', () => {
     const env = decodeK8sEnvelope(bytes('configmap.pb'));
     if (!env.ok) throw new Error(env.error);
     const unknown = schema.root.lookupType('k8s.io.apimachinery.pkg.runtime.Unknown');
-    const renamed = unknown.encode(unknown.fromObject({ typeMeta: { apiVersion: 'example.com/v9', kind: 'Gadget' }, raw: env.value.raw, contentEncoding: '', contentType: '' })).finish();
+    const renamed = writeMessage(unknown, { typeMeta: { apiVersion: 'example.com/v9', kind: 'Gadget' }, raw: env.value.raw, contentEncoding: '', contentType: '' }).finish();
     const body = new Uint8Array([...K8S_MAGIC, ...renamed]);
     const d = decodeK8sObject(schema, body);
     if (!d.ok) throw new Error(d.error);

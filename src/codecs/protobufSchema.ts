@@ -696,119 +696,201 @@ function bytesIn(t: protobuf.Type, v: unknown, path: string): unknown {
 // The result has the shape Type.decode gives (fields by proto name, only those on the wire),
 // so messageToJson applies to both.
 
-interface WireField {
+// A small reader of our own for speed (protobufjs' Reader allocates a Long per int64 and goes
+// through a generic string decoder); the same wire rules.
+class Cursor {
+  pos = 0;
+  readonly view: DataView;
+  constructor(readonly buf: Uint8Array) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+  fail(what: string): never {
+    throw new Error(`${what} at offset ${this.pos}`);
+  }
+  varint(): number {
+    const b = this.buf;
+    let p = this.pos;
+    let x = b[p++]!;
+    if (x < 0x80) {
+      this.pos = p;
+      return x;
+    }
+    let result = x & 0x7f;
+    let mul = 0x80;
+    for (let i = 1; i < 10; i++) {
+      if (p >= b.length) this.fail('truncated varint');
+      x = b[p++]!;
+      result += (x & 0x7f) * mul;
+      if (x < 0x80) {
+        this.pos = p;
+        // Negative int32/int64 are 10-byte two's complement: fold back into the signed range.
+        return result >= 2 ** 63 ? result - 2 ** 64 : result;
+      }
+      mul *= 0x80;
+    }
+    return this.fail('varint longer than 10 bytes');
+  }
+  length(): number {
+    const n = this.varint();
+    if (this.pos + n > this.buf.length) this.fail(`a field of ${n} bytes runs past the end (${this.buf.length - this.pos} left)`);
+    return n;
+  }
+  string(): string {
+    const n = this.length();
+    const b = this.buf;
+    const p = this.pos;
+    this.pos = p + n;
+    if (n < 24) {
+      let s = '';
+      for (let i = p; i < p + n; i++) {
+        const c = b[i]!;
+        if (c >= 0x80) return utf8.decode(b.subarray(p, p + n));
+        s += String.fromCharCode(c);
+      }
+      return s;
+    }
+    return utf8.decode(b.subarray(p, p + n));
+  }
+  bytes(): Uint8Array {
+    const n = this.length();
+    const p = this.pos;
+    this.pos = p + n;
+    return this.buf.slice(p, p + n);
+  }
+  skip(wt: number): void {
+    switch (wt) {
+      case 0:
+        this.varint();
+        return;
+      case 1:
+        this.pos += 8;
+        break;
+      case 2:
+        this.pos += this.length();
+        return;
+      case 5:
+        this.pos += 4;
+        break;
+      default:
+        this.fail(`unsupported wire type ${wt}`);
+    }
+    if (this.pos > this.buf.length) this.fail('truncated field');
+  }
+}
+
+interface FastField {
   name: string;
-  type: string;
+  /** 0 string, 1 bytes, 2 bool, 3 varint int, 4 sint (zigzag), 5 double, 6 float, 7 fixed32, 8 sfixed32, 9 fixed64, 10 sfixed64, 11 message */
+  code: number;
   repeated: boolean;
   map: boolean;
-  keyType?: string;
+  keyCode: number;
   message?: protobuf.Type;
 }
 
-const wirePlans = new WeakMap<protobuf.Type, Map<number, WireField>>();
+const CODES: Record<string, number> = { string: 0, bytes: 1, bool: 2, int32: 3, uint32: 3, int64: 3, uint64: 3, sint32: 4, sint64: 4, double: 5, float: 6, fixed32: 7, sfixed32: 8, fixed64: 9, sfixed64: 10 };
+const fastPlans = new WeakMap<protobuf.Type, (FastField | undefined)[]>();
 
-function wirePlan(t: protobuf.Type): Map<number, WireField> {
-  let p = wirePlans.get(t);
+function fastPlan(t: protobuf.Type): (FastField | undefined)[] {
+  let p = fastPlans.get(t);
   if (p) return p;
-  p = new Map();
+  p = [];
   for (const f of t.fieldsArray) {
     const r = f.resolvedType;
-    p.set(f.id, { name: f.name, type: f.type, repeated: f.repeated, map: f.map, keyType: (f as unknown as protobuf.MapField).keyType, message: r instanceof protobuf.Type ? r : undefined });
+    const message = r instanceof protobuf.Type ? r : undefined;
+    const code = message ? 11 : CODES[f.type];
+    if (code === undefined) throw new Error(`unsupported field type ${f.type} in ${t.name}`);
+    p[f.id] = { name: f.name, code, repeated: f.repeated, map: f.map, keyCode: f.map ? (CODES[(f as unknown as protobuf.MapField).keyType] ?? 0) : 0, message };
   }
-  wirePlans.set(t, p);
+  fastPlans.set(t, p);
   return p;
 }
 
-function readScalar(r: protobuf.Reader, type: string): unknown {
-  switch (type) {
-    case 'string':
-      return r.string();
-    case 'bytes':
-      return r.bytes();
-    case 'bool':
-      return r.bool();
-    case 'int32':
-      return r.int32();
-    case 'uint32':
-      return r.uint32();
-    case 'sint32':
-      return r.sint32();
-    case 'int64':
-      return num(r.int64());
-    case 'uint64':
-      return num(r.uint64());
-    case 'sint64':
-      return num(r.sint64());
-    case 'fixed32':
-      return r.fixed32();
-    case 'sfixed32':
-      return r.sfixed32();
-    case 'fixed64':
-      return num(r.fixed64());
-    case 'sfixed64':
-      return num(r.sfixed64());
-    case 'double':
-      return r.double();
-    case 'float':
-      return r.float();
+function readValue(c: Cursor, code: number, message: protobuf.Type | undefined): unknown {
+  switch (code) {
+    case 0:
+      return c.string();
+    case 1:
+      return c.bytes();
+    case 2:
+      return c.varint() !== 0;
+    case 3:
+      return c.varint();
+    case 4: {
+      const n = c.varint();
+      return n % 2 === 0 ? n / 2 : -(n + 1) / 2;
+    }
+    case 11: {
+      const n = c.length();
+      return readFast(message!, c, c.pos + n);
+    }
+  }
+  const at = c.pos;
+  const size = code === 5 || code === 9 || code === 10 ? 8 : 4;
+  if (at + size > c.buf.length) c.fail('truncated fixed-size field');
+  c.pos += size;
+  switch (code) {
+    case 5:
+      return c.view.getFloat64(at, true);
+    case 6:
+      return c.view.getFloat32(at, true);
+    case 7:
+      return c.view.getUint32(at, true);
+    case 8:
+      return c.view.getInt32(at, true);
+    case 9:
+      return Number(c.view.getBigUint64(at, true));
     default:
-      throw new Error(`unsupported field type ${type}`);
+      return Number(c.view.getBigInt64(at, true));
   }
 }
 
-const PACKABLE = new Set(['int32', 'uint32', 'sint32', 'int64', 'uint64', 'sint64', 'fixed32', 'sfixed32', 'fixed64', 'sfixed64', 'double', 'float', 'bool']);
-
-/** Reads one message of type `t` from `r` up to `end`, as plain fields by proto name. */
-export function readMessage(t: protobuf.Type, r: protobuf.Reader, end: number): Record<string, unknown> {
-  const plan = wirePlan(t);
+function readFast(t: protobuf.Type, c: Cursor, end: number): Record<string, unknown> {
+  const plan = fastPlan(t);
   const m: Record<string, unknown> = {};
-  while (r.pos < end) {
-    const at = r.pos;
-    const key = r.uint32();
+  while (c.pos < end) {
+    const key = c.varint();
     const id = key >>> 3;
     const wt = key & 7;
-    const f = plan.get(id);
+    const f = plan[id];
     if (!f) {
-      r.skipType(wt);
+      c.skip(wt);
       continue;
     }
     if (f.map) {
-      if (wt !== 2) throw new Error(`field ${t.name}.${f.name} at offset ${at}: wire type ${wt}, expected 2`);
-      const stop = r.uint32() + r.pos;
-      let k: unknown = f.keyType === 'string' ? '' : 0;
-      let v: unknown = f.message ? {} : f.type === 'string' ? '' : f.type === 'bytes' ? new Uint8Array() : 0;
-      while (r.pos < stop) {
-        const kk = r.uint32();
-        if (kk >>> 3 === 1) k = readScalar(r, f.keyType!);
-        else if (kk >>> 3 === 2) v = f.message ? readMessage(f.message, r, r.uint32() + r.pos) : readScalar(r, f.type);
-        else r.skipType(kk & 7);
+      const stop = c.length() + c.pos;
+      let k: unknown = f.keyCode === 0 ? '' : 0;
+      let v: unknown = f.code === 11 ? {} : f.code === 0 ? '' : f.code === 1 ? new Uint8Array() : 0;
+      while (c.pos < stop) {
+        const kk = c.varint();
+        if (kk >>> 3 === 1) k = readValue(c, f.keyCode, undefined);
+        else if (kk >>> 3 === 2) v = readValue(c, f.code, f.message);
+        else c.skip(kk & 7);
       }
-      const obj = (m[f.name] as Record<string, unknown> | undefined) ?? (m[f.name] = {});
-      (obj as Record<string, unknown>)[String(k)] = v;
+      const obj = (m[f.name] ??= {}) as Record<string, unknown>;
+      obj[String(k)] = v;
       continue;
     }
-    let value: unknown;
-    if (f.message) {
-      if (wt !== 2) throw new Error(`field ${t.name}.${f.name} at offset ${at}: wire type ${wt}, expected 2`);
-      const len = r.uint32();
-      if (r.pos + len > end) throw new Error(`field ${t.name}.${f.name} at offset ${at}: ${len} bytes run past the end`);
-      value = readMessage(f.message, r, r.pos + len);
-    } else if (f.repeated && wt === 2 && PACKABLE.has(f.type)) {
-      const stop = r.uint32() + r.pos;
-      const list = (m[f.name] as unknown[] | undefined) ?? (m[f.name] = []);
-      while (r.pos < stop) (list as unknown[]).push(readScalar(r, f.type));
+    if (f.repeated && wt === 2 && f.code >= 2 && f.code <= 10) {
+      // A packed list of numbers or bools.
+      const stop = c.length() + c.pos;
+      const list = (m[f.name] ??= []) as unknown[];
+      while (c.pos < stop) list.push(readValue(c, f.code, undefined));
       continue;
-    } else value = readScalar(r, f.type);
-    if (f.repeated) ((m[f.name] as unknown[] | undefined) ?? (m[f.name] = [] as unknown[]) as unknown[]).push(value);
+    }
+    const expected = f.code <= 1 || f.code === 11 ? 2 : f.code === 5 || f.code === 9 || f.code === 10 ? 1 : f.code >= 6 ? 5 : 0;
+    if (wt !== expected) c.fail(`${t.name}.${f.name}: wire type ${wt}, expected ${expected}`);
+    const value = readValue(c, f.code, f.message);
+    if (f.repeated) ((m[f.name] ??= []) as unknown[]).push(value);
     else m[f.name] = value;
   }
-  if (r.pos > end) throw new Error(`${t.name} runs ${r.pos - end} byte(s) past its end`);
+  if (c.pos > end) c.fail(`${t.name} runs ${c.pos - end} byte(s) past its end`);
   return m;
 }
 
 /** Decodes a whole buffer as one message of type `t`; errors name the offset in `base + …`. */
 export function decodeMessage(t: protobuf.Type, bytes: Uint8Array): Record<string, unknown> {
-  return readMessage(t, protobuf.Reader.create(bytes), bytes.length);
+  return readFast(t, new Cursor(bytes), bytes.length);
 }
 
 const WIRE: Record<string, number> = { double: 1, fixed64: 1, sfixed64: 1, float: 5, fixed32: 5, sfixed32: 5, string: 2, bytes: 2 };

@@ -259,8 +259,10 @@ function rawJson(raw: Uint8Array | undefined): unknown {
 export class SchemaDecodeError extends Error {}
 
 /** One protobufjs message (as Type.decode returns it) in the server's JSON form. */
-export function messageToJson(schema: K8sSchema, t: protobuf.Type, m: Record<string, unknown>): unknown {
+export function messageToJson(schema: K8sSchema, t: protobuf.Type, m: Record<string, unknown>, converted = false): unknown {
   const plan = planOf(t);
+  // `converted`: the message values in `m` are in their JSON form already (the one-pass reader).
+  const sub = (mt: protobuf.Type, x: unknown): unknown => (converted ? x : messageToJson(schema, mt, x as Record<string, unknown>));
   switch (plan.special) {
     case 'time': {
       if (!hasOwn.call(m, 'seconds')) return null;
@@ -284,24 +286,24 @@ export function messageToJson(schema: K8sSchema, t: protobuf.Type, m: Record<str
       const f = plan.fields[0];
       if (!f) return [];
       const items = (m[f.name] as unknown[] | undefined) ?? [];
-      return items.map((x) => (f.message ? messageToJson(schema, f.message, x as Record<string, unknown>) : scalarJson(f.scalar!, x)));
+      return items.map((x) => (f.message ? sub(f.message, x) : scalarJson(f.scalar!, x)));
     }
     case 'orarray': {
       const list = (m.jSONSchemas as Record<string, unknown>[] | undefined) ?? [];
       const schemaType = t.fields.schema!.resolvedType as protobuf.Type;
-      if (list.length) return list.map((x) => messageToJson(schema, schemaType, x));
-      return hasOwn.call(m, 'schema') ? messageToJson(schema, schemaType, m.schema as Record<string, unknown>) : null;
+      if (list.length) return list.map((x) => sub(schemaType, x));
+      return hasOwn.call(m, 'schema') ? sub(schemaType, m.schema) : null;
     }
     case 'orbool': {
       const schemaType = t.fields.schema!.resolvedType as protobuf.Type;
-      if (hasOwn.call(m, 'schema')) return messageToJson(schema, schemaType, m.schema as Record<string, unknown>);
+      if (hasOwn.call(m, 'schema')) return sub(schemaType, m.schema);
       return !!m.allows;
     }
     case 'orstringarray': {
       const prop = (m.property as string[] | undefined) ?? [];
       if (prop.length) return [...prop];
       const schemaType = t.fields.schema!.resolvedType as protobuf.Type;
-      return hasOwn.call(m, 'schema') ? messageToJson(schema, schemaType, m.schema as Record<string, unknown>) : null;
+      return hasOwn.call(m, 'schema') ? sub(schemaType, m.schema) : null;
     }
   }
   const out: Record<string, unknown> = {};
@@ -316,7 +318,7 @@ export function messageToJson(schema: K8sSchema, t: protobuf.Type, m: Record<str
         continue;
       }
       const o: Record<string, unknown> = {};
-      for (const [k, x] of entries) o[k] = f.message ? messageToJson(schema, f.message, x as Record<string, unknown>) : scalarJson(f.scalar!, x);
+      for (const [k, x] of entries) o[k] = f.message ? sub(f.message, x) : scalarJson(f.scalar!, x);
       out[f.json] = o;
       continue;
     }
@@ -328,7 +330,7 @@ export function messageToJson(schema: K8sSchema, t: protobuf.Type, m: Record<str
         out[f.json] = f.json === 'items' ? [] : null;
         continue;
       }
-      out[f.json] = list.map((x) => (f.message ? messageToJson(schema, f.message, x as Record<string, unknown>) : scalarJson(f.scalar!, x)));
+      out[f.json] = list.map((x) => (f.message ? sub(f.message, x) : scalarJson(f.scalar!, x)));
       continue;
     }
     if (f.message) {
@@ -338,7 +340,7 @@ export function messageToJson(schema: K8sSchema, t: protobuf.Type, m: Record<str
           continue;
         }
       }
-      const value = messageToJson(schema, f.message, (present ? v : {}) as Record<string, unknown>);
+      const value = present ? sub(f.message, v) : messageToJson(schema, f.message, {});
       if (f.inline && value && typeof value === 'object') {
         Object.assign(out, value);
         continue;
@@ -405,14 +407,13 @@ export function decodeK8sObject(schema: K8sSchema, bytes: Uint8Array): PbResult<
   }
   // Where `raw` starts in `bytes`, so errors point into the body the user has.
   const base = raw.byteOffset - bytes.byteOffset;
-  let msg: Record<string, unknown>;
+  let body: Record<string, unknown>;
   try {
-    msg = decodeMessage(t, raw);
+    body = decodeMessageToJson(schema, t, raw) as Record<string, unknown>;
   } catch (e) {
     return { ok: false, error: `Malformed ${t.name} message (object bytes start at offset ${base}): ${errText(e)}` };
   }
   try {
-    const body = messageToJson(schema, t, msg) as Record<string, unknown>;
     // The server's JSON starts with kind and apiVersion.
     const object: Record<string, unknown> = { kind, apiVersion, ...body };
     if (kind === 'PartialObjectMetadataList' && Array.isArray(object.items)) {
@@ -806,7 +807,7 @@ function fastPlan(t: protobuf.Type): (FastField | undefined)[] {
   return p;
 }
 
-function readValue(c: Cursor, code: number, message: protobuf.Type | undefined): unknown {
+function readValue(c: Cursor, code: number, message: protobuf.Type | undefined, schema?: K8sSchema): unknown {
   switch (code) {
     case 0:
       return c.string();
@@ -822,7 +823,7 @@ function readValue(c: Cursor, code: number, message: protobuf.Type | undefined):
     }
     case 11: {
       const n = c.length();
-      return readFast(message!, c, c.pos + n);
+      return readFast(message!, c, c.pos + n, schema);
     }
   }
   const at = c.pos;
@@ -845,7 +846,7 @@ function readValue(c: Cursor, code: number, message: protobuf.Type | undefined):
   }
 }
 
-function readFast(t: protobuf.Type, c: Cursor, end: number): Record<string, unknown> {
+function readFast(t: protobuf.Type, c: Cursor, end: number, schema?: K8sSchema): Record<string, unknown> {
   const plan = fastPlan(t);
   const m: Record<string, unknown> = {};
   while (c.pos < end) {
@@ -860,11 +861,11 @@ function readFast(t: protobuf.Type, c: Cursor, end: number): Record<string, unkn
     if (f.map) {
       const stop = c.length() + c.pos;
       let k: unknown = f.keyCode === 0 ? '' : 0;
-      let v: unknown = f.code === 11 ? {} : f.code === 0 ? '' : f.code === 1 ? new Uint8Array() : 0;
+      let v: unknown = f.code === 11 ? (schema ? messageToJson(schema, f.message!, {}) : {}) : f.code === 0 ? '' : f.code === 1 ? new Uint8Array() : 0;
       while (c.pos < stop) {
         const kk = c.varint();
         if (kk >>> 3 === 1) k = readValue(c, f.keyCode, undefined);
-        else if (kk >>> 3 === 2) v = readValue(c, f.code, f.message);
+        else if (kk >>> 3 === 2) v = readValue(c, f.code, f.message, schema);
         else c.skip(kk & 7);
       }
       const obj = (m[f.name] ??= {}) as Record<string, unknown>;
@@ -880,17 +881,22 @@ function readFast(t: protobuf.Type, c: Cursor, end: number): Record<string, unkn
     }
     const expected = f.code <= 1 || f.code === 11 ? 2 : f.code === 5 || f.code === 9 || f.code === 10 ? 1 : f.code >= 6 ? 5 : 0;
     if (wt !== expected) c.fail(`${t.name}.${f.name}: wire type ${wt}, expected ${expected}`);
-    const value = readValue(c, f.code, f.message);
+    const value = readValue(c, f.code, f.message, schema);
     if (f.repeated) ((m[f.name] ??= []) as unknown[]).push(value);
     else m[f.name] = value;
   }
   if (c.pos > end) c.fail(`${t.name} runs ${c.pos - end} byte(s) past its end`);
-  return m;
+  return schema ? (messageToJson(schema, t, m, true) as Record<string, unknown>) : m;
 }
 
 /** Decodes a whole buffer as one message of type `t`; errors name the offset in `base + …`. */
 export function decodeMessage(t: protobuf.Type, bytes: Uint8Array): Record<string, unknown> {
   return readFast(t, new Cursor(bytes), bytes.length);
+}
+
+/** Decodes a whole buffer as one message of type `t` straight into its JSON form, in one pass. */
+export function decodeMessageToJson(schema: K8sSchema, t: protobuf.Type, bytes: Uint8Array): unknown {
+  return readFast(t, new Cursor(bytes), bytes.length, schema);
 }
 
 const WIRE: Record<string, number> = { double: 1, fixed64: 1, sfixed64: 1, float: 5, fixed32: 5, sfixed32: 5, string: 2, bytes: 2 };

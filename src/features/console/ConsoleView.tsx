@@ -87,7 +87,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
   }, [binaryType, schemaReady]);
   const encoded = useMemo(
     () => (binaryType ? encodeRequestBody(textRequest.body ?? '', contentType, loadedK8sSchema()) : { kind: 'text' as const }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- schemaReady: re-encode once the schemas are in
+    // schemaReady: re-encode once the schemas are in.
     [binaryType, textRequest.body, contentType, schemaReady],
   );
   const request = encoded.kind === 'binary' ? { ...textRequest, bodyBytes: encoded.bytes } : textRequest;

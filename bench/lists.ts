@@ -70,7 +70,7 @@ async function timeExplorer(page: Page, url: string, rows: number): Promise<{ fi
     await page.waitForFunction(() => (window as unknown as { __lists: Marks }).__lists.all !== undefined, undefined, { timeout: 600_000, polling: 100 });
   } catch (e) {
     const status = await page.getByRole('status').textContent().catch(() => null);
-    throw new Error(`the list did not complete: status ${JSON.stringify(status)}: ${String(e)}`);
+    throw new Error(`the list did not complete: status ${JSON.stringify(status)}: ${String(e)}`, { cause: e });
   }
   const t = await page.evaluate(() => (window as unknown as { __lists: Required<Marks> }).__lists);
   const expected = `${rows.toLocaleString('en-US')} rows in`;

@@ -21,9 +21,11 @@ function env(name: string): string {
 }
 
 export const test = base.extend<E2EFixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured first argument
   explorerUrl: async ({}, use) => {
     await use(env('EXPLORER_URL'));
   },
+  // eslint-disable-next-line no-empty-pattern -- as above
   kube: async ({}, use) => {
     const cluster = testCluster({ dir: env('KUBE_TEST_DIR'), server: env('KUBE_TEST_SERVER'), etcdUrl: env('KUBE_TEST_ETCD'), kubeconfig: env('KUBE_TEST_KUBECONFIG'), kubernetesVersion: KUBERNETES_VERSION });
     await use({

@@ -29,7 +29,7 @@ export function checkOrigin(headers: IncomingHttpHeaders, port: number, allowNav
   const origin = headers.origin;
   if (origin !== undefined) {
     const hosts = allowedHosts(port);
-    let ok = false;
+    let ok: boolean;
     try {
       const u = new URL(origin);
       ok = u.protocol === 'http:' && u.pathname === '/' && !u.username && hosts.has(u.host) && origin.replace(/\/$/, '') === `http://${u.host}`;

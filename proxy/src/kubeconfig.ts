@@ -79,7 +79,7 @@ function loadFile(file: string): RawFile {
   try {
     doc = (parseYaml(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
   } catch (e) {
-    throw new Error(`cannot read kubeconfig ${file}: ${(e as Error).message}`);
+    throw new Error(`cannot read kubeconfig ${file}: ${(e as Error).message}`, { cause: e });
   }
   // token-file is kept out of client-node (it would read it once, relative to the working
   // directory) and read by us per request, relative to the file, like kubectl.
@@ -101,7 +101,7 @@ function loadFile(file: string): RawFile {
   try {
     kc.loadFromString(JSON.stringify(doc));
   } catch (e) {
-    throw new Error(`invalid kubeconfig ${file}: ${(e as Error).message}`);
+    throw new Error(`invalid kubeconfig ${file}: ${(e as Error).message}`, { cause: e });
   }
   kc.makePathsAbsolute(dir);
   return { clusters: kc.clusters ?? [], users: kc.users ?? [], contexts: kc.contexts ?? [], current: kc.currentContext ?? '', tokenFiles };

@@ -185,7 +185,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     await pages.close();
     await controlPlane?.stop();
     const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') throw new Error(`port ${opts.port ?? DEFAULT_PORT} on 127.0.0.1 is in use; pick another with --port or PORT`);
+    if (err.code === 'EADDRINUSE') throw new Error(`port ${opts.port ?? DEFAULT_PORT} on 127.0.0.1 is in use; pick another with --port or PORT`, { cause: e });
     throw e;
   }
   const addr = server.address();

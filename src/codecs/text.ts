@@ -27,16 +27,3 @@ export function prettyJson(text: string): string {
   const p = parseJson(text);
   return p.ok ? JSON.stringify(p.value, null, 2) : text;
 }
-
-/** Newline-delimited JSON (a JSON watch stream): complete lines parsed, the rest kept for later. */
-export function splitJsonLines(buffer: string): { values: Parsed[]; rest: string } {
-  const values: Parsed[] = [];
-  let rest = buffer;
-  let nl: number;
-  while ((nl = rest.indexOf('\n')) >= 0) {
-    const line = rest.slice(0, nl).trim();
-    rest = rest.slice(nl + 1);
-    if (line) values.push(parseJson(line));
-  }
-  return { values, rest };
-}

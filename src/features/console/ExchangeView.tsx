@@ -7,6 +7,7 @@ import { StatusView } from '../../ui/ErrorBox';
 import { HexView } from '../../ui/HexView';
 import { JsonTree } from '../../ui/JsonTree';
 import { isKubeTable, KubeTable } from '../../ui/KubeTable';
+import { formatBytes } from '../../ui/format';
 import { WarningList } from '../../ui/WarningList';
 import { DecodedBody } from './DecodedBody';
 import { decodeText, type Exchange, headerValue } from './exchange';
@@ -28,12 +29,6 @@ const HEADER_NOTES: Record<string, string> = {
   date: 'when the response was generated',
 };
 
-function formatBytes(n: number | undefined): string {
-  if (n === undefined) return '?';
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(2)} MiB`;
-}
 
 function ms(v: number | undefined): string {
   return v === undefined ? '?' : `${v < 10 ? v.toFixed(1) : Math.round(v)} ms`;
@@ -91,7 +86,7 @@ const SHOWN_EVENTS = 500;
 
 export function ExchangeView({ exchange, streaming, compact }: { exchange: Exchange; streaming?: boolean; compact?: boolean }) {
   const res = exchange.response;
-  const body = res?.body ?? new Uint8Array();
+  const body = useMemo(() => res?.body ?? new Uint8Array(), [res?.body]);
   const contentType = res ? headerValue(res.headers, 'Content-Type') : undefined;
   const kind = bodyKind(contentType, body.length);
   const isWatch = exchange.watch && res?.status === 200;

@@ -7,7 +7,7 @@
 // object query, the object's watch, the OpenAPI hints, and the write mutation.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useMemo, useReducer } from 'react';
-import { hrefFor, type Route } from '../../app/route';
+import { hrefFor, type Route } from '../../routing';
 import { sharedMux } from '../../k8s/client';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { invalidateObject, objectQuery, setObject } from '../../k8s/objects';

@@ -1,11 +1,11 @@
 // One object, as the server returns it on GET, with the metadata that matters when reading a list:
 // resourceVersion, uid, generation, owner references, finalizers. managedFields are hidden unless
 // asked for: they are often larger than the rest of the object.
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { toYaml } from '../../codecs/yaml';
-import { hrefFor, navigate } from '../../app/route';
+import { hrefFor, navigate } from '../../routing';
 import { objectQuery as sharedObjectQuery } from '../../k8s/objects';
-import { type ResourceRef, resourcePath } from '../../k8s/paths';
+import type { ResourceRef } from '../../k8s/paths';
 import { ErrorBox } from '../../ui/ErrorBox';
 
 interface OwnerReference {

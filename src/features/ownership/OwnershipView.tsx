@@ -1,9 +1,9 @@
 // Who owns which field of one object, read from its metadata.managedFields: the object as a tree
 // with each field's managers beside it, a per-manager summary (oldest entry first), and a re-read
 // that shows which entries moved since the previous read.
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { navigate, type Route } from '../../app/route';
+import { navigate, type Route } from '../../routing';
 import { objectQuery } from '../../k8s/objects';
 import { discoveryQuery, resolveResource } from '../../k8s/discovery';
 import { buildOwnershipTree, diffManagedFields, type EntryChange, type ManagedFieldsEntry, type ManagerEntry, type OwnershipNode, sortEntriesByTime } from '../../k8s/fields';

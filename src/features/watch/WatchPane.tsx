@@ -30,7 +30,9 @@ export function WatchPane({ context, pane, onChange, onClose }: { context: strin
     setSession(s);
     s.start();
     return () => s.stop();
-    // The session restarts only when what it asks the server changes (sessionKey).
+    // The session restarts only when what it asks the server changes (sessionKey), not when the
+    // pane's display settings do.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   useEffect(() => session?.setMaxEntries(pane.max), [session, pane.max]);
   if (!session) return null;

@@ -58,6 +58,21 @@ export function isStatus(v: unknown): v is Status {
   return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Status';
 }
 
+/**
+ * The Status of a failed response, whatever its body: the server's own Status when the body is one
+ * (kube-apiserver answers every API error with a metav1.Status), else one built from the HTTP code
+ * and the start of the body (a load balancer's HTML page, a truncated body, an empty 502).
+ */
+export function statusOf(code: number, bodyText: string, fallbackMessage?: string): Status {
+  try {
+    const parsed: unknown = JSON.parse(bodyText);
+    if (isStatus(parsed)) return parsed;
+  } catch {
+    /* not JSON: described below */
+  }
+  return { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, message: bodyText.slice(0, 500) || fallbackMessage || `HTTP ${code}` };
+}
+
 /** The proxy URL for a request; exported so that "copy as" and the console can show it. */
 export function proxyUrl(context: string, path: string, query?: KubeRequest['query']): string {
   const url = new URL(path.startsWith('/') ? path : `/${path}`, 'http://x');
@@ -88,14 +103,7 @@ export function kubeFetch(req: KubeRequest): Promise<Response> {
 export async function errorFromResponse(res: Response): Promise<KubeApiError> {
   const fromProxy = res.headers.get('X-Explorer-Proxy-Error') !== null;
   const text = await res.text().catch(() => '');
-  let status: Status;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    status = isStatus(parsed) ? parsed : { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: res.status, message: text.slice(0, 500) };
-  } catch {
-    status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: res.status, message: text.slice(0, 500) || res.statusText || `HTTP ${res.status}` };
-  }
-  return new KubeApiError(status, res.status, fromProxy);
+  return new KubeApiError(statusOf(res.status, text, res.statusText), res.status, fromProxy);
 }
 
 /** JSON request: resolves with the parsed body on 2xx, throws KubeApiError otherwise. */

@@ -8,6 +8,7 @@
 //    the state and record what appeared, changed or vanished in between (client-go reflector).
 // resourceVersions are opaque: only compared for equality, never ordered.
 import { isStatus, KubeApiError, kubeJson, type Status } from '../client';
+import { TABLE_ACCEPT } from '../lists/listClient';
 import type { MuxClient } from '../client/mux';
 import { resourcePath } from '../paths';
 import { diffStates, eventSubject, objectKey, resourceVersionOf, type StateDiff, watchEffect } from './reducer';
@@ -114,7 +115,6 @@ export interface SessionSnapshot {
   retryAt?: number;
 }
 
-const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json';
 
 type Phase = 'initial' | 'resume' | 'recover';
 

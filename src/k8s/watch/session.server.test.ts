@@ -189,7 +189,10 @@ describe('NdjsonFramer on bytes from the real server', () => {
     for await (const c of stream.body) chunks.push(c.slice());
     const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
     let o = 0;
-    for (const c of chunks) (all.set(c, o), (o += c.length));
+    for (const c of chunks) {
+      all.set(c, o);
+      o += c.length;
+    }
     const whole = new NdjsonFramer().push(all).map((f) => f.text);
     expect(whole.length).toBe(1);
     expect(JSON.parse(whole[0]!)).toMatchObject({ type: 'ADDED', object: { metadata: { name }, data: { text: 'multi-byte: ✓ ü 日本' } } });

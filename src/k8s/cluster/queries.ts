@@ -1,7 +1,7 @@
 // Query options for the shell: contexts from the proxy, namespaces from the cluster.
 // Keys run general → specific (['k8s', context, ...]) so that a prefix invalidates a whole context.
 import { queryOptions } from '@tanstack/react-query';
-import { kubeJson, proxyJson } from '../../k8s/client';
+import { kubeJson, proxyJson } from '../client';
 
 export interface ContextInfo {
   name: string;

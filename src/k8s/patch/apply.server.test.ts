@@ -166,8 +166,9 @@ describe('applyConfiguration: the manager’s whole intent, against real managed
     // status after each template change): the dry run must compare against that same object.
     const settled = async () => {
       for (let i = 0; ; i++) {
-        const d = await json<JsonObject & { metadata: { generation: number }; status?: { observedGeneration?: number } }>('GET', path);
-        if (d.status?.observedGeneration === d.metadata.generation || i > 100) return d;
+        const d = await json('GET', path);
+        const seen = d as { metadata?: { generation?: number }; status?: { observedGeneration?: number } };
+        if (seen.status?.observedGeneration === seen.metadata?.generation || i > 100) return d;
         await new Promise((r) => setTimeout(r, 200));
       }
     };

@@ -14,6 +14,7 @@ import { CodeEditor } from '../../ui/CodeEditor';
 import { ErrorBox, StatusView } from '../../ui/ErrorBox';
 import { WarningList } from '../../ui/WarningList';
 import './edit.css';
+import { SchemaNotice, useEditorSchema } from './useEditorSchema';
 import { buildWriteRequest, type DeleteOptionsInput, type Exchange, type FieldValidation, MODE_INFO, requestLine, sendExchange, type WireRequest, type WriteMode, type WriteOptions } from './request';
 
 const EditDiff = lazy(() => import('./EditDiff').then((m) => ({ default: m.EditDiff })));
@@ -116,6 +117,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
     }
   }, [isCreate, res]);
 
+  const editorSchema = useEditorSchema(context, res);
   const parsed = useMemo(() => parseText(text, format), [text, format]);
   const edited = parsed.obj;
   const baseView = base ? view(base) : undefined;
@@ -298,7 +300,8 @@ function EditObject({ route, context }: { route: Route; context: string }) {
             </button>
           )}
         </div>
-        <CodeEditor value={text} onChange={(v) => setText(v)} language={format} ariaLabel="Object editor" height="460px" onSubmit={() => void send()} />
+        <CodeEditor value={text} onChange={(v) => setText(v)} language={format} ariaLabel="Object editor" height="460px" onSubmit={() => void send()} jsonSchema={editorSchema.schema} />
+        <SchemaNotice schema={editorSchema} />
         {parsed.error && <p className="edit-parse-error" role="alert">Not valid {format.toUpperCase()}: {parsed.error}</p>}
       </section>
 

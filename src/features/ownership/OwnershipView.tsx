@@ -189,7 +189,7 @@ function FieldTable({ root, highlight, only }: { root: OwnershipNode; highlight:
     if (!only) return null;
     const keep = new Set<OwnershipNode>();
     const mark = (n: OwnershipNode): boolean => {
-      let any = n.owners.some((o) => o.manager === highlight);
+      let any = [...n.owners, ...(n.ownedWith?.owners ?? [])].some((o) => o.manager === highlight);
       for (const c of n.children) any = mark(c) || any;
       if (any) keep.add(n);
       return any;
@@ -217,7 +217,7 @@ function FieldTable({ root, highlight, only }: { root: OwnershipNode; highlight:
       </thead>
       <tbody>
         {rows.map((n) => {
-          const mine = highlight !== '' && n.owners.some((o) => o.manager === highlight);
+          const mine = highlight !== '' && [...n.owners, ...(n.ownedWith?.owners ?? [])].some((o) => o.manager === highlight);
           const container = n.type !== 'scalar' && n.children.length > 0;
           return (
             <tr key={n.path} className={mine ? 'own-hit' : highlight ? 'own-dim' : undefined}>
@@ -254,6 +254,20 @@ function ValueText({ node }: { node: OwnershipNode }) {
 }
 
 function Owners({ node, highlight }: { node: OwnershipNode; highlight: string }) {
+  if (node.owners.length === 0 && node.ownedWith) {
+    return (
+      <span className="small" aria-label={`Managers of ${node.path}`}>
+        {node.ownedWith.owners.map((o) => (
+          <strong key={o.key} className={o.manager === highlight ? 'own-hit' : undefined}>
+            {o.manager || '(no name)'}{' '}
+          </strong>
+        ))}
+        <span className="muted">
+          with <code>{node.ownedWith.path}</code>, owned whole (an atomic map or list: its contents belong to its owner)
+        </span>
+      </span>
+    );
+  }
   if (node.owners.length === 0) {
     return node.ownedBelow > 0 ? <span className="muted small">fields below are managed</span> : <span className="own-none">no manager</span>;
   }

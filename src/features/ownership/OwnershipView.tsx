@@ -1,7 +1,7 @@
 // Who owns which field of one object, read from its metadata.managedFields: the object as a tree
 // with each field's managers beside it, a per-manager summary (oldest entry first), and a re-read
 // that shows which entries moved since the previous read.
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { navigate, type Route } from '../../app/route';
 import { kubeJson } from '../../k8s/client';
@@ -9,6 +9,8 @@ import { discoveryQuery, resolveResource } from '../../k8s/discovery';
 import { buildOwnershipTree, diffManagedFields, type EntryChange, type ManagedFieldsEntry, type ManagerEntry, type OwnershipNode, sortEntriesByTime } from '../../k8s/fields';
 import { parseResourcePath, type ResourceRef, resourcePath } from '../../k8s/paths';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { ApplyPreview } from './ApplyPreview';
+import { OwnershipHistory } from './OwnershipHistory';
 import './ownership.css';
 
 interface LiveObject {
@@ -98,6 +100,7 @@ function ObjectPicker({ route, context }: { route: Route; context: string }) {
 
 function ObjectOwnership({ route, context, target }: { route: Route; context: string; target: ResourceRef }) {
   const query = useQuery(ownershipObjectQuery(context, target));
+  const queryClient = useQueryClient();
   const tree = useMemo(() => (query.data ? buildOwnershipTree(query.data) : undefined), [query.data]);
   const [comparison, setComparison] = useState<{ changes: EntryChange[]; fromRV?: string; toRV?: string }>();
   const [comparing, setComparing] = useState(false);
@@ -167,6 +170,9 @@ function ObjectOwnership({ route, context, target }: { route: Route; context: st
         </button>
       </p>
       {comparison && <ChangeTable {...comparison} />}
+
+      <OwnershipHistory context={context} target={target} initial={query.data} onObject={(o) => queryClient.setQueryData(ownershipObjectQuery(context, target).queryKey, o as LiveObject)} />
+      <ApplyPreview context={context} path={resourcePath(target)} current={query.data} />
     </section>
   );
 }

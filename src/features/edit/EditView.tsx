@@ -14,6 +14,7 @@ import { CodeEditor } from '../../ui/CodeEditor';
 import { ErrorBox, StatusView } from '../../ui/ErrorBox';
 import { WarningList } from '../../ui/WarningList';
 import './edit.css';
+import { DeletionPanel } from '../deletion';
 import { SchemaNotice, useEditorSchema } from './useEditorSchema';
 import { buildWriteRequest, type DeleteOptionsInput, type Exchange, type FieldValidation, MODE_INFO, requestLine, sendExchange, type WireRequest, type WriteMode, type WriteOptions } from './request';
 
@@ -418,6 +419,12 @@ function EditObject({ route, context }: { route: Route; context: string }) {
           </div>
         )}
       </section>
+
+      {mode === 'delete' && res && route.name && (
+        <section className="edit-wide" aria-label="Deletion">
+          <DeletionPanel context={context} discovery={discovery.data} resource={res} owner={{ group: res.group, version: res.version, resource: res.resource, namespace, name: route.name }} />
+        </section>
+      )}
 
       {outcome && (
         <section className="edit-wide">

@@ -15,6 +15,7 @@ import { ErrorBox, StatusView } from '../../ui/ErrorBox';
 import { WarningList } from '../../ui/WarningList';
 import './edit.css';
 import { DeletionPanel } from '../deletion';
+import { Subresources } from './Subresources';
 import { SchemaNotice, useEditorSchema } from './useEditorSchema';
 import { buildWriteRequest, type DeleteOptionsInput, type Exchange, type FieldValidation, MODE_INFO, requestLine, sendExchange, type WireRequest, type WriteMode, type WriteOptions } from './request';
 
@@ -419,6 +420,8 @@ function EditObject({ route, context }: { route: Route; context: string }) {
           </div>
         )}
       </section>
+
+      {res && loadedPath && base && <Subresources context={context} resource={res} objectPath={loadedPath} object={base} />}
 
       {mode === 'delete' && res && route.name && (
         <section className="edit-wide" aria-label="Deletion">

@@ -15,6 +15,7 @@ import { ErrorBox, StatusView } from '../../ui/ErrorBox';
 import { WarningList } from '../../ui/WarningList';
 import './edit.css';
 import { DeletionPanel } from '../deletion';
+import { FourWays } from './FourWays';
 import { Subresources } from './Subresources';
 import { SchemaNotice, useEditorSchema } from './useEditorSchema';
 import { buildWriteRequest, type DeleteOptionsInput, type Exchange, type FieldValidation, MODE_INFO, requestLine, sendExchange, type WireRequest, type WriteMode, type WriteOptions } from './request';
@@ -420,6 +421,13 @@ function EditObject({ route, context }: { route: Route; context: string }) {
           </div>
         )}
       </section>
+
+      {loadedPath && baseView && edited && mode !== 'delete' && (
+        <details className="edit-wide">
+          <summary>The same change four ways (JSON Patch, merge, strategic merge, apply)</summary>
+          <FourWays context={context} objectPath={loadedPath} base={baseView} edited={edited} fieldManager={opts.fieldManager} />
+        </details>
+      )}
 
       {res && loadedPath && base && <Subresources context={context} resource={res} objectPath={loadedPath} object={base} />}
 

@@ -5,7 +5,7 @@ import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeJson } from '../client';
 import { TEST_CONTEXT, useRealProxy } from '../testing';
-import { fetchGroupVersionDocument, findKindSchema, type JsonSchema, kindJsonSchema, type OpenApiIndex } from '.';
+import { fetchGroupVersionDocument, fieldsOf, findKindSchema, schemaAt, type JsonSchema, kindJsonSchema, type OpenApiIndex } from '.';
 
 const ns = `jsonschema-${Math.random().toString(36).slice(2, 8)}`;
 const crdGroup = `${ns}.example.com`;
@@ -117,5 +117,13 @@ describe('JSON schemas from OpenAPI v3', () => {
     expect(check({ ...ok, spec: { size: 3, shape: 'round' } })).toContain('/spec must NOT have additional properties shape');
     const size = schema!.properties!.spec!.properties!.size!;
     expect(size.markdownDescription).toContain('minimum `1`');
+    // The schema browser lists the same constraints.
+    const doc = await fetchGroupVersionDocument(TEST_CONTEXT, index, crdGroup, 'v1');
+    const widget = findKindSchema(doc, crdGroup, 'v1', 'Widget')!;
+    const fields = fieldsOf(doc, schemaAt(doc, widget.schema, ['spec'])!);
+    expect(fields.find((f) => f.name === 'size')?.constraints).toEqual([
+      { name: 'minimum', value: 1 },
+      { name: 'maximum', value: 10 },
+    ]);
   });
 });

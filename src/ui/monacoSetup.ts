@@ -27,8 +27,24 @@ export { monaco };
 
 const schemas = new Map<string, { uri: string; fileMatch: string[]; schema: JSONSchema }>();
 
+// monaco-yaml (through monaco-worker-manager) creates its worker with the createWebWorker options
+// of Monaco before 0.5x ({ moduleId, label, createData }); Monaco 0.57 takes { worker } instead,
+// and its own languages start a worker by posting a first message, then the createData. This
+// adapter does the same for monaco-yaml's worker.
+type LegacyWorkerOptions = { label?: string; moduleId?: string; createData?: unknown };
+const createWebWorker = (opts: Parameters<typeof monaco.editor.createWebWorker>[0] | LegacyWorkerOptions) => {
+  if ('worker' in opts) return monaco.editor.createWebWorker(opts);
+  const worker = Promise.resolve(self.MonacoEnvironment!.getWorker!('workerMain.js', opts.label ?? 'yaml')).then((w) => {
+    w.postMessage('ignore');
+    w.postMessage(opts.createData);
+    return w;
+  });
+  return monaco.editor.createWebWorker({ worker });
+};
+const monacoForYaml = { ...monaco, editor: { ...monaco.editor, createWebWorker } } as unknown as typeof monaco;
+
 // YAML 1.1, as kube-apiserver's YAML decoder reads it (`yes` is a boolean there).
-const yaml = configureMonacoYaml(monaco, { enableSchemaRequest: false, validate: true, hover: true, completion: true, format: { enable: false }, yamlVersion: '1.1', schemas: [] });
+const yaml = configureMonacoYaml(monacoForYaml, { enableSchemaRequest: false, validate: true, hover: true, completion: true, format: { enable: false }, yamlVersion: '1.1', schemas: [] });
 
 function publish(): void {
   const list = [...schemas.values()];
@@ -42,7 +58,8 @@ function publish(): void {
 export function attachSchema(modelPath: string, jsonSchema: object): () => void {
   const schema = jsonSchema as JSONSchema;
   const uri = monaco.Uri.parse(modelPath).toString();
-  const entry = { uri: `${uri}#schema`, fileMatch: [uri], schema };
+  // The schema's own URI must not carry a fragment: JSON Schema resolvers read one as an anchor.
+  const entry = { uri: `${uri.replace(/\.(yaml|json|txt)$/, '')}.schema.json`, fileMatch: [uri], schema };
   schemas.set(modelPath, entry);
   publish();
   return () => {

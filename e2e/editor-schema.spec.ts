@@ -31,7 +31,8 @@ test('a Deployment: unknown fields marked, replicas completed under spec, merge 
   const region = page.getByRole('region', { name: 'Object' });
 
   // A stored object gets no marks.
-  await expect(region.locator('.view-lines')).toContainText('kind: Deployment');
+  // The first editor of a page loads Monaco (a few MB): slow on a busy machine.
+  await expect(region.locator('.view-lines')).toContainText('kind: Deployment', { timeout: 60_000 });
   await page.waitForTimeout(1500);
   await expect(region.locator('.squiggly-error, .squiggly-warning')).toHaveCount(0);
 
@@ -39,12 +40,12 @@ test('a Deployment: unknown fields marked, replicas completed under spec, merge 
   await replaceText(page, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicaz: 2\n  selector:\n    matchLabels:\n      app: web\n  template:\n    spec:\n      containers:\n      - name: nginx\n        image: nginx:1.27\n');
   const mark = region.locator('.squiggly-error, .squiggly-warning').first();
   await expect(mark).toBeVisible();
-  await mark.hover();
+  await mark.hover({ force: true });
   await expect(page.locator('.monaco-hover').filter({ hasText: 'replicaz' }).first()).toContainText(/not allowed/);
 
   // Hover on containers: its type and merge key.
   await page.mouse.move(0, 0);
-  await region.locator('.view-line span', { hasText: /^containers$/ }).first().hover();
+  await region.locator('.view-line span span', { hasText: /^\s*containers:?\s*$/ }).first().hover();
   await expect(page.locator('.monaco-hover').filter({ hasText: 'patch merge key' }).first()).toContainText('[]Container');
 
   // Completion under spec offers replicas.
@@ -58,7 +59,7 @@ test('a Deployment: unknown fields marked, replicas completed under spec, merge 
   await replaceText(page, JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 'two', selector: {}, template: {} } }, null, 2));
   const jsonMark = region.locator('.squiggly-error, .squiggly-warning').first();
   await expect(jsonMark).toBeVisible();
-  await region.locator('.view-line span', { hasText: /"two"/ }).first().hover();
+  await region.locator('.view-line span span', { hasText: /^\s*"two"\s*$/ }).first().hover();
   await expect(page.locator('.monaco-hover').filter({ hasText: /integer/i }).first()).toBeVisible();
 });
 
@@ -83,12 +84,13 @@ test("a custom resource: its own enum completed and its minimum marked", async (
     await expect.poll(async () => (await kube.request('admin', 'GET', '/openapi/v3')).body.includes(`apis/${group}/v1`), { timeout: 30_000 }).toBe(true);
     await openEditor(page, `${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group, version: 'v1', resource: 'gadgets', name: 'g' })}`);
     const region = page.getByRole('region', { name: 'Object' });
+    await expect(region.locator('.view-lines')).toContainText('kind: Gadget', { timeout: 60_000 });
     await replaceText(page, `apiVersion: ${group}/v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  size: 0\n  color: `);
     await page.keyboard.press('Control+Space');
     await expect(page.locator('.suggest-widget')).toContainText('blue');
     await expect(page.locator('.suggest-widget')).toContainText('red');
     await page.keyboard.press('Escape');
-    await region.locator('.view-line span', { hasText: /^0$/ }).first().hover();
+    await region.locator('.squiggly-error, .squiggly-warning').first().hover({ force: true });
     await expect(page.locator('.monaco-hover').filter({ hasText: /minimum/i }).first()).toBeVisible();
   } finally {
     await kube.request('admin', 'DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.${group}`);

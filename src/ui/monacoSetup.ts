@@ -9,6 +9,8 @@
 // shows a schema-backed model adds its entry here and removes it when it goes.
 import * as monaco from 'monaco-editor/editor';
 import 'monaco-editor/features/register.all';
+// YAML's syntax colouring (monaco-yaml brings the language service, not the tokenizer).
+import 'monaco-editor/languages/definitions/yaml/register';
 import { jsonDefaults } from 'monaco-editor/languages/features/json/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';

@@ -45,7 +45,7 @@ test('four ways: equal results for one edit, and a list a merge patch replaces w
   edited.spec.template.spec.containers.push({ name: 'sidecar', image: 'busybox:1.36' });
   await replaceIn(page, objectRegion, JSON.stringify(edited, null, 2));
 
-  await page.getByText('The same change four ways').click();
+  await page.locator('summary', { hasText: 'The same change four ways' }).click();
   const four = page.getByRole('region', { name: 'Four ways' });
   await expect(four.getByRole('textbox', { name: 'JSON Patch body' })).toHaveValue(/"op": "add"/);
   await four.getByRole('button', { name: 'Send all four (dryRun=All)' }).click();
@@ -134,10 +134,10 @@ test('a Foreground delete shows the ReplicaSet going first, then the Deployment'
   const rs = await waitForReplicaSet(kube, ns, 'fg');
   await page.goto(editUrl(explorerUrl, ns, 'apps', 'deployments', 'fg'));
   await page.getByRole('radio', { name: 'Delete' }).check();
-  await page.getByRole('combobox', { name: 'propagationPolicy' }).selectOption('Foreground');
+  await page.getByRole('combobox', { name: 'propagationPolicy', exact: true }).selectOption('Foreground');
   const table = page.getByRole('table', { name: 'Owner and dependents' });
   await expect(table.getByRole('row', { name: `ReplicaSet ${rs}` })).toBeVisible({ timeout: 30_000 });
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   const log = page.getByRole('list', { name: 'Deletion events' });
   await expect(log).toContainText('Deployment fg: deleted', { timeout: 60_000 });
   const lines = await log.getByRole('listitem').allTextContents();
@@ -152,9 +152,9 @@ test('an Orphan delete leaves the ReplicaSet without an ownerReference', async (
   const rs = await waitForReplicaSet(kube, ns, 'orph');
   await page.goto(editUrl(explorerUrl, ns, 'apps', 'deployments', 'orph'));
   await page.getByRole('radio', { name: 'Delete' }).check();
-  await page.getByRole('combobox', { name: 'propagationPolicy' }).selectOption('Orphan');
+  await page.getByRole('combobox', { name: 'propagationPolicy', exact: true }).selectOption('Orphan');
   await expect(page.getByRole('table', { name: 'Owner and dependents' }).getByRole('row', { name: `ReplicaSet ${rs}` })).toBeVisible({ timeout: 30_000 });
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   const log = page.getByRole('list', { name: 'Deletion events' });
   await expect(log).toContainText(`ReplicaSet ${rs}: orphaned`, { timeout: 60_000 });
   await expect(log).toContainText('Deployment orph: deleted', { timeout: 60_000 });

@@ -74,7 +74,7 @@ export function DeleteCollection({ context, resource, namespace }: { context: st
         </label>
         <label>
           propagationPolicy
-          <select aria-label="Collection propagationPolicy" value={propagationPolicy} onChange={(e) => { setPropagationPolicy(e.target.value); setDry(undefined); }}>
+          <select aria-label="Propagation policy for the collection" value={propagationPolicy} onChange={(e) => { setPropagationPolicy(e.target.value); setDry(undefined); }}>
             <option>Background</option>
             <option>Foreground</option>
             <option>Orphan</option>

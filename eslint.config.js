@@ -49,14 +49,14 @@ export default tseslint.config(
   {
     files: ['src/k8s/**/*.{ts,tsx}', 'src/ui/**/*.{ts,tsx}', 'src/routing/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/features/**', '**/app/**', '**/app'], message: 'lower layers must not import features or the app (ARCHITECTURE.md)' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+(features|app)(/|$)', message: 'lower layers must not import features or the app (ARCHITECTURE.md)' }] }],
     },
   },
   {
     files: ['src/codecs/**/*.{ts,tsx}'],
     ignores: ['src/codecs/**/*.test.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/features/**', '**/app/**', '**/k8s/**', '**/ui/**', 'react'], message: 'codecs are pure: bytes <-> values, no I/O, no upper layers (ARCHITECTURE.md)' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+(features|app|k8s|ui|routing)(/|$)', message: 'codecs are pure: bytes <-> values, no I/O, no upper layers (ARCHITECTURE.md)' }, { group: ['react'], message: 'codecs are pure: bytes <-> values, no I/O, no upper layers (ARCHITECTURE.md)' }] }],
     },
   },
   {

@@ -10,6 +10,11 @@ export interface CodeEditorProps {
   readOnly?: boolean;
   /** Ctrl/Cmd+Enter inside the editor (Monaco keeps that key from reaching the page). */
   onSubmit?: () => void;
+  /**
+   * A JSON schema for the text (YAML or JSON): completion, hover and validation marks come from
+   * it. Without one the editor checks syntax only.
+   */
+  jsonSchema?: object;
 }
 
 // Monaco is large and needs a DOM and workers: load it only when an editor is shown, so that unit

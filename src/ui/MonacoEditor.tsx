@@ -3,25 +3,22 @@
 // are Vite worker chunks served from our own origin (monaco-editor's exports map `monaco-editor/*` to
 // `esm/vs/*.js`, hence the paths without `esm/vs`).
 import Editor, { loader } from '@monaco-editor/react';
-import * as monaco from 'monaco-editor';
-import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
-import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { CodeEditorProps } from './CodeEditor';
+import { attachSchema, monaco } from './monacoSetup';
 
-self.MonacoEnvironment = {
-  getWorker(_id: string, label: string) {
-    return label === 'json' ? new JsonWorker() : new EditorWorker();
-  },
-};
 loader.config({ monaco });
 
 function currentTheme(): string {
   return document.documentElement.dataset.theme === 'dark' ? 'vs-dark' : 'vs';
 }
 
-export function MonacoEditor({ value, onChange, language, ariaLabel, height = '220px', readOnly, onSubmit }: CodeEditorProps) {
+export function MonacoEditor({ value, onChange, language, ariaLabel, height = '220px', readOnly, onSubmit, jsonSchema }: CodeEditorProps) {
   const [theme, setTheme] = useState(currentTheme);
+  // A model path of its own, so that a schema applies to this editor's model and to no other.
+  const id = useId().replace(/[^A-Za-z0-9]/g, '');
+  const modelPath = `file:///kube/editor-${id}.${language === 'yaml' ? 'yaml' : language === 'json' ? 'json' : 'txt'}`;
+  useEffect(() => (jsonSchema && language !== 'plaintext' ? attachSchema(modelPath, jsonSchema) : undefined), [modelPath, jsonSchema, language]);
   // The command is registered once; the ref lets it call the latest callback.
   const submit = useRef(onSubmit);
   submit.current = onSubmit;
@@ -34,6 +31,7 @@ export function MonacoEditor({ value, onChange, language, ariaLabel, height = '2
     <div style={{ border: '1px solid var(--border)', borderRadius: 4 }}>
       <Editor
         height={height}
+        path={modelPath}
         language={language}
         value={value}
         theme={theme}

@@ -135,6 +135,11 @@ export function SchemaPanel({ context, resource, fieldPath }: { context: string;
               <td>
                 <code>&lt;{f.type}&gt;</code>
                 {f.format && <div className="muted small">format {f.format}</div>}
+                {f.constraints.map((c) => (
+                  <div key={c.name} className="muted small">
+                    {c.name} <code>{typeof c.value === 'string' ? c.value : JSON.stringify(c.value)}</code>
+                  </div>
+                ))}
               </td>
               <td className="small">
                 <Extensions e={f.extensions} />

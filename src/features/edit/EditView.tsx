@@ -19,9 +19,13 @@ import { CodeEditor } from '../../ui/CodeEditor';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { classifyOutcome, generateBody, metaOf, parseText, serialize, TOUCHED_SUFFIX, viewOf } from './body';
 import './edit.css';
+import { DeletionPanel } from '../deletion';
+import { FourWays } from './FourWays';
 import { ApplyPreviewPanel, DifferencesWarning, EditDiff, ExchangesPanel, OutcomeView, ParseProblems, ServerChangedBanner, wireText } from './panels';
 import { buildWriteRequest, type DeleteOptionsInput, type FieldValidation, MODE_INFO, sendExchange, type WireRequest, type WriteMode } from './request';
 import { editReducer, initialEditState } from './state';
+import { Subresources } from './Subresources';
+import { SchemaNotice, useEditorSchema } from './useEditorSchema';
 
 const PATCH_MODES: WriteMode[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply'];
 const VERB_FOR: Record<WriteMode, string> = { create: 'create', replace: 'update', 'json-patch': 'patch', 'merge-patch': 'patch', 'strategic-merge-patch': 'patch', apply: 'patch', delete: 'delete' };
@@ -97,6 +101,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
     if (isCreate && res) dispatch({ type: 'skeleton', object: { apiVersion: apiVersionOf(res.group, res.version), kind: res.kind, metadata: { name: '', ...(namespace ? { namespace } : {}) } } });
   }, [isCreate, res, namespace]);
 
+  const editorSchema = useEditorSchema(context, res);
   const parsed = useMemo(() => parseText(s.text, s.format), [s.text, s.format]);
   const edited = parsed.obj;
   const baseView = s.base ? viewOf(s.base, s.showManaged) : undefined;
@@ -217,8 +222,9 @@ function EditObject({ route, context }: { route: Route; context: string }) {
             </button>
           )}
         </div>
-        <CodeEditor value={s.text} onChange={(v) => dispatch({ type: 'text', text: v })} language={s.format === 'json' ? 'json' : 'yaml'} ariaLabel="Object editor" height="460px" onSubmit={() => send()} />
+        <CodeEditor value={s.text} onChange={(v) => dispatch({ type: 'text', text: v })} language={s.format === 'json' ? 'json' : 'yaml'} ariaLabel="Object editor" height="460px" onSubmit={() => send()} jsonSchema={editorSchema.schema} />
         <ParseProblems parsed={parsed} format={s.format} />
+        <SchemaNotice schema={editorSchema} />
       </section>
 
       <section className="stack" aria-label="Write">
@@ -358,6 +364,21 @@ function EditObject({ route, context }: { route: Route; context: string }) {
           </div>
         )}
       </section>
+
+      {loadedPath && baseView && edited && s.mode !== 'delete' && (
+        <details className="edit-wide">
+          <summary>The same change four ways (JSON Patch, merge, strategic merge, apply)</summary>
+          <FourWays context={context} objectPath={loadedPath} base={baseView} live={s.base} edited={edited} fieldManager={s.opts.fieldManager} hints={hints} />
+        </details>
+      )}
+
+      {res && loadedPath && s.base && <Subresources context={context} resource={res} objectPath={loadedPath} object={s.base} />}
+
+      {s.mode === 'delete' && res && route.name && (
+        <section className="edit-wide" aria-label="Deletion">
+          <DeletionPanel context={context} discovery={discovery.data} resource={res} owner={{ group: res.group, version: res.version, resource: res.resource, namespace, name: route.name }} />
+        </section>
+      )}
 
       {s.outcome && (
         <section className="edit-wide">

@@ -1,7 +1,7 @@
 // Who owns which field of one object, read from its metadata.managedFields: the object as a tree
 // with each field's managers beside it, a per-manager summary (oldest entry first), and a re-read
 // that shows which entries moved since the previous read.
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { navigate, type Route } from '../../routing';
 import { objectQuery } from '../../k8s/objects';
@@ -9,6 +9,8 @@ import { discoveryQuery, resolveResource } from '../../k8s/discovery';
 import { buildOwnershipTree, diffManagedFields, type EntryChange, type ManagedFieldsEntry, type ManagerEntry, type OwnershipNode, sortEntriesByTime } from '../../k8s/fields';
 import { parseResourcePath, type ResourceRef, resourcePath } from '../../k8s/paths';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { ApplyPreview } from './ApplyPreview';
+import { OwnershipHistory } from './OwnershipHistory';
 import './ownership.css';
 
 interface LiveObject {
@@ -92,6 +94,7 @@ function ObjectPicker({ route, context }: { route: Route; context: string }) {
 
 function ObjectOwnership({ route, context, target }: { route: Route; context: string; target: ResourceRef }) {
   const query = useQuery(ownershipObjectQuery(context, target));
+  const queryClient = useQueryClient();
   const tree = useMemo(() => (query.data ? buildOwnershipTree(query.data) : undefined), [query.data]);
   const [comparison, setComparison] = useState<{ changes: EntryChange[]; fromRV?: string; toRV?: string }>();
   const [comparing, setComparing] = useState(false);
@@ -161,6 +164,9 @@ function ObjectOwnership({ route, context, target }: { route: Route; context: st
         </button>
       </p>
       {comparison && <ChangeTable {...comparison} />}
+
+      <OwnershipHistory context={context} target={target} initial={query.data} onObject={(o) => queryClient.setQueryData(ownershipObjectQuery(context, target).queryKey, o as LiveObject)} />
+      <ApplyPreview context={context} path={resourcePath(target)} current={query.data} />
     </section>
   );
 }
@@ -183,7 +189,7 @@ function FieldTable({ root, highlight, only }: { root: OwnershipNode; highlight:
     if (!only) return null;
     const keep = new Set<OwnershipNode>();
     const mark = (n: OwnershipNode): boolean => {
-      let any = n.owners.some((o) => o.manager === highlight);
+      let any = [...n.owners, ...(n.ownedWith?.owners ?? [])].some((o) => o.manager === highlight);
       for (const c of n.children) any = mark(c) || any;
       if (any) keep.add(n);
       return any;
@@ -211,7 +217,7 @@ function FieldTable({ root, highlight, only }: { root: OwnershipNode; highlight:
       </thead>
       <tbody>
         {rows.map((n) => {
-          const mine = highlight !== '' && n.owners.some((o) => o.manager === highlight);
+          const mine = highlight !== '' && [...n.owners, ...(n.ownedWith?.owners ?? [])].some((o) => o.manager === highlight);
           const container = n.type !== 'scalar' && n.children.length > 0;
           return (
             <tr key={n.path} className={mine ? 'own-hit' : highlight ? 'own-dim' : undefined}>
@@ -248,6 +254,20 @@ function ValueText({ node }: { node: OwnershipNode }) {
 }
 
 function Owners({ node, highlight }: { node: OwnershipNode; highlight: string }) {
+  if (node.owners.length === 0 && node.ownedWith) {
+    return (
+      <span className="small" aria-label={`Managers of ${node.path}`}>
+        {node.ownedWith.owners.map((o) => (
+          <strong key={o.key} className={o.manager === highlight ? 'own-hit' : undefined}>
+            {o.manager || '(no name)'}{' '}
+          </strong>
+        ))}
+        <span className="muted">
+          with <code>{node.ownedWith.path}</code>, owned whole (an atomic map or list: its contents belong to its owner)
+        </span>
+      </span>
+    );
+  }
   if (node.owners.length === 0) {
     return node.ownedBelow > 0 ? <span className="muted small">fields below are managed</span> : <span className="own-none">no manager</span>;
   }

@@ -50,6 +50,13 @@ export interface OwnershipNode {
   owners: ManagerEntry[];
   /** Number of owned nodes under this one (not counting itself). */
   ownedBelow: number;
+  /**
+   * For a node no entry names but an ancestor's entry owns whole: that ancestor's path and owners.
+   * An atomic map or list (`x-kubernetes-map-type: atomic`, `list-type: atomic`, such as a
+   * selector's matchLabels or a container's command) is recorded in fieldsV1 as one leaf, and its
+   * contents belong to whoever owns that leaf.
+   */
+  ownedWith?: { path: string; owners: ManagerEntry[] };
 }
 
 export interface OwnershipTree {
@@ -129,6 +136,8 @@ export function buildOwnershipTree(object: unknown): OwnershipTree {
   const meta = typeof object === 'object' && object !== null ? (object as { metadata?: { managedFields?: unknown } }).metadata : undefined;
   const raw = Array.isArray(meta?.managedFields) ? (meta.managedFields as ManagedFieldsEntry[]) : [];
   const root = buildNode(object, null, 0, '');
+  /** Nodes an entry owns as a leaf of its trie, i.e. as a whole value. */
+  const wholeOwners = new Map<OwnershipNode, ManagerEntry[]>();
   const entries: ManagerEntry[] = raw.map((e, index) => {
     const parsed = parseFieldsV1(e?.fieldsV1);
     const entry: ManagerEntry = {
@@ -144,19 +153,42 @@ export function buildOwnershipTree(object: unknown): OwnershipTree {
       unmatched: [],
       problems: parsed.problems.map((p) => ({ ...p, atText: formatPath(p.at) || '(root)' })),
     };
-    for (const path of parsed.owned) {
+    for (const [i, path] of parsed.owned.entries()) {
       const text = formatPath(path);
       const target = resolve(root, object, path);
       if (target) {
         if (!target.owners.includes(entry)) target.owners.push(entry);
+        if (isLeaf(parsed.owned, i)) {
+          const list = wholeOwners.get(target) ?? [];
+          if (!list.includes(entry)) list.push(entry);
+          wholeOwners.set(target, list);
+        }
       } else entry.unmatched.push(text);
     }
     return entry;
   });
   renumber(root, '');
+  for (const [node, owners] of wholeOwners) if (node.type !== 'scalar') inheritWhole(node, node.path, owners);
   // Paths printed after matching, so that list elements show their keys everywhere.
   for (const entry of entries) entry.paths = collectPaths(root, entry);
   return { root, entries };
+}
+
+/** True when no other path of the same entry lies under path i: the entry owns that value whole. */
+function isLeaf(owned: FieldPath[], i: number): boolean {
+  const p = owned[i]!;
+  return !owned.some((q, j) => j !== i && q.length > p.length && samePrefix(p, q));
+}
+
+function samePrefix(prefix: FieldPath, path: FieldPath): boolean {
+  return prefix.every((el, k) => formatElement(el) === formatElement(path[k]!));
+}
+
+function inheritWhole(node: OwnershipNode, path: string, owners: ManagerEntry[]): void {
+  for (const c of node.children) {
+    if (c.owners.length === 0 && !c.ownedWith) c.ownedWith = { path, owners };
+    inheritWhole(c, path, owners);
+  }
 }
 
 function resolve(root: OwnershipNode, object: unknown, path: FieldPath): OwnershipNode | undefined {

@@ -1,2 +1,3 @@
 export * from './openapi';
 export * from './hints';
+export * from './jsonSchema';

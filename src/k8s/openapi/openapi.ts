@@ -158,10 +158,24 @@ export interface SchemaField {
   default?: unknown;
   enum?: unknown[];
   format?: string;
+  /** Value constraints of the field (or of its list items' values), as the schema states them. */
+  constraints: FieldConstraint[];
   extensions: MergeExtensions;
   validations: CelRule[];
   /** True when the field (or its list/map element) is an object with fields of its own. */
   hasFields: boolean;
+}
+
+export interface FieldConstraint {
+  name: 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'multipleOf' | 'pattern' | 'minLength' | 'maxLength' | 'minItems' | 'maxItems' | 'uniqueItems' | 'minProperties' | 'maxProperties';
+  value: unknown;
+}
+
+const CONSTRAINT_NAMES: FieldConstraint['name'][] = ['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties'];
+
+/** The validation keywords a schema node carries (OpenAPI 3.0 spells them as JSON Schema does). */
+export function constraintsOf(s: Schema): FieldConstraint[] {
+  return CONSTRAINT_NAMES.filter((n) => s[n] !== undefined).map((n) => ({ name: n, value: s[n] }));
 }
 
 function extensionsOf(s: Schema): MergeExtensions {
@@ -199,6 +213,7 @@ export function fieldsOf(doc: OpenApiDocument, schema: Schema, basePath = ''): S
         path: `${basePath}.${name}`,
         type: typeLabel(doc, raw),
         required: required.has(name),
+        constraints: constraintsOf(s),
         extensions: extensionsOf(s),
         validations: s['x-kubernetes-validations'] ?? [],
         hasFields: elementObject(doc, raw) !== undefined,

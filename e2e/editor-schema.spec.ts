@@ -1,0 +1,111 @@
+// The schema-aware editor against the real server's OpenAPI v3: validation marks, completion and
+// hover for a built-in kind (Deployment) and for a CRD's own fields, in YAML and JSON, and a plain
+// editor with a notice when the schema cannot be loaded.
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const q = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
+const deployment = (ns: string) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: ns },
+  spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } },
+});
+
+async function replaceText(page: Page, text: string) {
+  const editor = page.getByRole('region', { name: 'Object' }).locator('.view-lines');
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.insertText(text);
+}
+
+async function openEditor(page: Page, url: string) {
+  await page.goto(url);
+  await expect(page.getByRole('status', { name: 'Schema notice' })).toContainText('Schema-aware', { timeout: 30_000 });
+}
+
+test('a Deployment: unknown fields marked, replicas completed under spec, merge key on hover', async ({ page, explorerUrl, kube, ns }) => {
+  expect((await kube.request('admin', 'POST', `/apis/apps/v1/namespaces/${ns}/deployments`, deployment(ns))).status).toBe(201);
+  await openEditor(page, `${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: 'apps', version: 'v1', resource: 'deployments', name: 'web' })}`);
+  const region = page.getByRole('region', { name: 'Object' });
+
+  // A stored object gets no marks.
+  // The first editor of a page loads Monaco (a few MB): slow on a busy machine.
+  await expect(region.locator('.view-lines')).toContainText('kind: Deployment', { timeout: 60_000 });
+  await page.waitForTimeout(1500);
+  await expect(region.locator('.squiggly-error, .squiggly-warning')).toHaveCount(0);
+
+  // An unknown field under spec: marked before anything is sent.
+  await replaceText(page, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicaz: 2\n  selector:\n    matchLabels:\n      app: web\n  template:\n    spec:\n      containers:\n      - name: nginx\n        image: nginx:1.27\n');
+  const mark = region.locator('.squiggly-error, .squiggly-warning').first();
+  await expect(mark).toBeVisible();
+  await mark.hover({ force: true });
+  await expect(page.locator('.monaco-hover').filter({ hasText: 'replicaz' }).first()).toContainText(/not allowed/);
+
+  // Hover on containers: its type and merge key.
+  await page.mouse.move(0, 0);
+  await region.locator('.view-line span span', { hasText: /^\s*containers:?\s*$/ }).first().hover();
+  await expect(page.locator('.monaco-hover').filter({ hasText: 'patch merge key' }).first()).toContainText('[]Container');
+
+  // Completion under spec offers replicas.
+  await replaceText(page, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  repl');
+  await page.keyboard.press('Control+Space');
+  await expect(page.locator('.suggest-widget')).toContainText('replicas');
+  await page.keyboard.press('Escape');
+
+  // JSON mode: the same schema marks the same mistake.
+  await page.getByRole('radio', { name: 'JSON', exact: true }).check();
+  await replaceText(page, JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 'two', selector: {}, template: {} } }, null, 2));
+  const jsonMark = region.locator('.squiggly-error, .squiggly-warning').first();
+  await expect(jsonMark).toBeVisible();
+  await region.locator('.view-line span span', { hasText: /^\s*"two"\s*$/ }).first().hover();
+  await expect(page.locator('.monaco-hover').filter({ hasText: /integer/i }).first()).toBeVisible();
+});
+
+test("a custom resource: its own enum completed and its minimum marked", async ({ page, explorerUrl, kube, ns }) => {
+  const group = `${ns}.example.com`;
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `gadgets.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', minimum: 1, description: 'How big.' }, color: { type: 'string', enum: ['red', 'blue'] } } } } } } }],
+    },
+  };
+  expect((await kube.request('admin', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  try {
+    const path = `/apis/${group}/v1/namespaces/${ns}/gadgets`;
+    await expect.poll(async () => (await kube.request('admin', 'POST', path, { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name: 'g' }, spec: { size: 2, color: 'red' } })).status, { timeout: 30_000 }).toBe(201);
+    // The CRD's OpenAPI document is published a moment after the CRD is served.
+    await expect.poll(async () => (await kube.request('admin', 'GET', '/openapi/v3')).body.includes(`apis/${group}/v1`), { timeout: 30_000 }).toBe(true);
+    await openEditor(page, `${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group, version: 'v1', resource: 'gadgets', name: 'g' })}`);
+    const region = page.getByRole('region', { name: 'Object' });
+    await expect(region.locator('.view-lines')).toContainText('kind: Gadget', { timeout: 60_000 });
+    await replaceText(page, `apiVersion: ${group}/v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  size: 0\n  color: `);
+    await page.keyboard.press('Control+Space');
+    await expect(page.locator('.suggest-widget')).toContainText('blue');
+    await expect(page.locator('.suggest-widget')).toContainText('red');
+    await page.keyboard.press('Escape');
+    await region.locator('.squiggly-error, .squiggly-warning').first().hover({ force: true });
+    await expect(page.locator('.monaco-hover').filter({ hasText: /minimum/i }).first()).toBeVisible();
+  } finally {
+    await kube.request('admin', 'DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.${group}`);
+  }
+});
+
+test('a schema that fails to load leaves a working plain editor with a notice', async ({ page, explorerUrl, kube, ns }) => {
+  expect((await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'plain' }, data: { a: '1' } })).status).toBe(201);
+  await page.route('**/openapi/v3**', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'schema service down', code: 503 }) }));
+  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'plain' })}`);
+  await expect(page.getByRole('status', { name: 'Schema notice' })).toContainText('Plain editor', { timeout: 30_000 });
+  const region = page.getByRole('region', { name: 'Object' });
+  await expect(region.locator('.view-lines')).toContainText('name: plain');
+  // Still an editor: an edit becomes a patch.
+  await replaceText(page, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n  namespace: ${ns}\ndata:\n  a: "2"\n`);
+  await page.getByRole('radio', { name: 'JSON Merge Patch' }).check();
+  await expect(page.getByLabel('Request to send')).toContainText('"a": "2"');
+});

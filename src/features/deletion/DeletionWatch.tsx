@@ -1,0 +1,217 @@
+// Deletion as it happens: the owner and its dependents (objects whose ownerReferences point at
+// the owner, and theirs in turn), followed with watches while a delete runs. What shows is what
+// kube-controller-manager's garbage collector does with each propagationPolicy:
+// - Foreground: the owner gets deletionTimestamp and the `foregroundDeletion` finalizer and stays
+//   until the collector has deleted the dependents that block it (blockOwnerDeletion); then goes.
+// - Background: the owner goes at once; the collector then deletes the dependents.
+// - Orphan: the owner gets the `orphan` finalizer; the collector removes the ownerReference from
+//   each dependent, then the finalizer, and the owner goes; the dependents stay.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { sharedMux } from '../../k8s/client';
+import type { ApiResource, Discovery } from '../../k8s/discovery';
+import { findResource } from '../../k8s/discovery';
+import { type ResourceRef, resourcePath } from '../../k8s/paths';
+import { followCollection } from '../../k8s/watch/follow';
+import type { KubeObject } from '../../k8s/watch/types';
+
+/** Where the dependents of a kind live, as the built-in controllers create them. */
+const DEPENDENTS: Record<string, [string, string, string][]> = {
+  Deployment: [
+    ['apps', 'v1', 'replicasets'],
+    ['', 'v1', 'pods'],
+  ],
+  ReplicaSet: [['', 'v1', 'pods']],
+  StatefulSet: [
+    ['', 'v1', 'pods'],
+    ['apps', 'v1', 'controllerrevisions'],
+  ],
+  DaemonSet: [
+    ['', 'v1', 'pods'],
+    ['apps', 'v1', 'controllerrevisions'],
+  ],
+  Job: [['', 'v1', 'pods']],
+  CronJob: [
+    ['batch', 'v1', 'jobs'],
+    ['', 'v1', 'pods'],
+  ],
+};
+
+interface OwnerRef {
+  uid?: string;
+  kind?: string;
+  name?: string;
+  blockOwnerDeletion?: boolean;
+  controller?: boolean;
+}
+
+interface Row {
+  uid: string;
+  kind: string;
+  name: string;
+  /** Depth in the ownership chain: 0 for the owner. */
+  depth: number;
+  ownerUid?: string;
+  state: 'present' | 'deleting' | 'deleted' | 'orphaned';
+  deletionTimestamp?: string;
+  finalizers: string[];
+  ownerReferences: OwnerRef[];
+}
+
+export interface LogLine {
+  at: string;
+  kind: string;
+  name: string;
+  what: string;
+}
+
+function metaOf(o: KubeObject) {
+  const m = o.metadata ?? {};
+  return {
+    uid: String(m.uid ?? ''),
+    name: String(m.name ?? ''),
+    deletionTimestamp: typeof m.deletionTimestamp === 'string' ? m.deletionTimestamp : undefined,
+    finalizers: Array.isArray(m.finalizers) ? (m.finalizers as string[]) : [],
+    ownerReferences: Array.isArray(m.ownerReferences) ? (m.ownerReferences as OwnerRef[]) : [],
+  };
+}
+
+export function DeletionWatch({ context, discovery, owner, resource }: { context: string; discovery: Discovery | undefined; owner: ResourceRef; resource: ApiResource }) {
+  const [rows, setRows] = useState<Map<string, Row>>(new Map());
+  const [log, setLog] = useState<LogLine[]>([]);
+  const [problem, setProblem] = useState<string>();
+  // Each watched collection's objects; rows are recomputed from all of them together.
+  const sources = useRef(new Map<string, ReadonlyMap<string, KubeObject>>());
+  const rowsRef = useRef(new Map<string, Row>());
+
+  const dependentRefs = useMemo(() => {
+    const wanted = DEPENDENTS[resource.kind] ?? [[resource.group, resource.version, resource.resource], ['', 'v1', 'configmaps'], ['', 'v1', 'pods']];
+    const seen = new Set<string>();
+    return wanted
+      .map(([g, v, r]) => findResource(discovery, g, v, r))
+      .filter((r): r is ApiResource => !!r && r.verbs.includes('watch') && !seen.has(r.resource + r.group) && !!seen.add(r.resource + r.group));
+  }, [discovery, resource]);
+
+  useEffect(() => {
+    const note = (kind: string, name: string, what: string) => setLog((l) => [...l, { at: new Date().toISOString().slice(11, 23), kind, name, what }].slice(-300));
+    const recompute = () => {
+      const all: { o: KubeObject; kind: string }[] = [];
+      for (const [id, objs] of sources.current) if (!id.startsWith('owner|')) for (const o of objs.values()) all.push({ o, kind: o.kind ?? id.split('|')[1]! });
+      const prev = rowsRef.current;
+      const next = new Map<string, Row>();
+      const ownerObj = [...(sources.current.get(`owner|${resource.kind}`)?.values() ?? [])].map((o) => ({ o }))[0];
+      // The owner first, then whatever points at something already in the tree (breadth first).
+      if (ownerObj) next.set(metaOf(ownerObj.o).uid, toRow(ownerObj.o, resource.kind, 0));
+      let grew = true;
+      while (grew) {
+        grew = false;
+        for (const { o, kind } of all) {
+          const m = metaOf(o);
+          if (next.has(m.uid)) continue;
+          // A deleted owner still counts: its dependents wait for the collector.
+          const parent = m.ownerReferences.find((r) => r.uid && (next.has(r.uid) || prev.has(r.uid)));
+          if (parent) {
+            next.set(m.uid, { ...toRow(o, kind, (next.get(parent.uid!) ?? prev.get(parent.uid!))!.depth + 1), ownerUid: parent.uid });
+            grew = true;
+          }
+        }
+      }
+      // What was in the tree and is not now: gone, or still there without its ownerReference.
+      for (const [uid, row] of prev) {
+        if (next.has(uid)) continue;
+        if (row.state === 'deleted' || row.state === 'orphaned') {
+          next.set(uid, row);
+          continue;
+        }
+        const still = all.find(({ o }) => metaOf(o).uid === uid);
+        if (still && row.depth > 0) {
+          next.set(uid, { ...toRow(still.o, row.kind, row.depth), ownerUid: row.ownerUid, state: 'orphaned' });
+          note(row.kind, row.name, 'orphaned: its ownerReference was removed, the object stays');
+        } else {
+          next.set(uid, { ...row, state: 'deleted' });
+          note(row.kind, row.name, 'deleted');
+        }
+      }
+      for (const [uid, row] of next) {
+        const before = prev.get(uid);
+        if (!before) {
+          if (prev.size > 0 || row.depth === 0) note(row.kind, row.name, row.depth === 0 ? 'watching (the owner)' : `appeared, owned by ${next.get(row.ownerUid ?? '')?.name ?? '?'}`);
+          continue;
+        }
+        if (!before.deletionTimestamp && row.deletionTimestamp) note(row.kind, row.name, `deletionTimestamp set${row.finalizers.length ? `; finalizers: ${row.finalizers.join(', ')}` : ''}`);
+        else if (before.finalizers.join() !== row.finalizers.join() && row.state !== 'deleted') note(row.kind, row.name, `finalizers now: ${row.finalizers.join(', ') || '(none)'}`);
+      }
+      rowsRef.current = next;
+      setRows(next);
+    };
+    const stops: (() => void)[] = [];
+    const follow = (id: string, path: string, fieldSelector?: string) =>
+      stops.push(
+        followCollection({
+          mux: sharedMux(),
+          context,
+          path,
+          fieldSelector,
+          onError: (e) => setProblem(e instanceof Error ? e.message : String(e)),
+          onChange: (objs) => {
+            // List items carry no kind; tag each with the kind of its collection.
+            const kind = id.split('|')[1]!;
+            sources.current.set(id, new Map([...objs].map(([k, o]) => [k, { ...o, kind: o.kind ?? kind }])));
+            recompute();
+          },
+        }),
+      );
+    follow(`owner|${resource.kind}`, resourcePath({ ...owner, name: undefined }), `metadata.name=${owner.name}`);
+    for (const r of dependentRefs) follow(`dep-${r.group}-${r.resource}|${r.kind}`, resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: owner.namespace }));
+    return () => stops.forEach((s) => s());
+    // Keyed on the owner's identity (its fields), not on the object passed in, which is new on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [context, owner.group, owner.version, owner.resource, owner.namespace, owner.name, dependentRefs]);
+
+  const list = [...rows.values()];
+  return (
+    <section aria-label="Deletion as it happens" className="stack">
+      <h3>Owner and dependents, live</h3>
+      <p className="muted small">
+        Watching <code>{resource.resource}</code> {owner.name} and {dependentRefs.map((r) => r.resource).join(', ') || 'no dependent resources'} in {owner.namespace ?? 'the cluster'}: dependents are objects whose <code>ownerReferences</code> lead to the owner. Send the delete above and watch kube-controller-manager's garbage collector act.
+      </p>
+      {problem && <p className="warn small">Watch interrupted ({problem}); listing again…</p>}
+      <table className="grid" aria-label="Owner and dependents">
+        <thead>
+          <tr>
+            <th scope="col">Object</th>
+            <th scope="col">State</th>
+            <th scope="col">deletionTimestamp</th>
+            <th scope="col">finalizers</th>
+            <th scope="col">ownerReferences</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((r) => (
+            <tr key={r.uid} aria-label={`${r.kind} ${r.name}`}>
+              <th scope="row" style={{ paddingLeft: `${r.depth * 16 + 6}px` }}>
+                {r.kind} <span className="mono">{r.name}</span>
+              </th>
+              <td className={r.state === 'present' ? '' : 'warn'}>{r.state}</td>
+              <td className="mono small">{r.deletionTimestamp ?? ''}</td>
+              <td className="mono small">{r.finalizers.join(', ')}</td>
+              <td className="mono small">{r.ownerReferences.map((o) => `${o.kind}/${o.name}${o.blockOwnerDeletion ? ' (blockOwnerDeletion)' : ''}`).join(', ') || (r.depth > 0 ? 'none' : '')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h4>What happened, in order</h4>
+      <ol className="small mono" aria-label="Deletion events">
+        {log.map((l, i) => (
+          <li key={i}>
+            {l.at} {l.kind} {l.name}: {l.what}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function toRow(o: KubeObject, kind: string, depth: number): Row {
+  const m = metaOf(o);
+  return { uid: m.uid, kind, name: m.name, depth, state: m.deletionTimestamp ? 'deleting' : 'present', deletionTimestamp: m.deletionTimestamp, finalizers: m.finalizers, ownerReferences: m.ownerReferences };
+}

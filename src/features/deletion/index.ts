@@ -1,0 +1,3 @@
+export { DeleteCollection } from './DeleteCollection';
+export { DeletionPanel } from './DeletionPanel';
+export { DeletionWatch } from './DeletionWatch';

@@ -1,0 +1,77 @@
+// The JSON schema that makes the object editor schema-aware: the kind's OpenAPI v3 schema at the
+// group version being edited, built-in or custom. The index and the group version's document are
+// the schema browser's queries (same keys), so each document is fetched once per group version
+// and kept (a `?hash=` URL never changes content); the conversion is cached per document and kind.
+// A schema that cannot be loaded leaves the plain editor working, with a notice saying why.
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { ApiResource } from '../../k8s/discovery';
+import { findKindSchema, groupVersionKey, type JsonSchema, kindJsonSchema, type OpenApiDocument, openApiDocumentQuery, openApiIndexQuery } from '../../k8s/openapi';
+import { apiVersionOf } from '../../k8s/paths';
+
+export interface EditorSchemaState {
+  schema?: JsonSchema;
+  /** 'loading' while the index or document is on its way; 'ready' with a schema; 'failed' with a reason. */
+  state: 'loading' | 'ready' | 'failed' | 'none';
+  problem?: string;
+  source?: string;
+}
+
+const converted = new WeakMap<OpenApiDocument, Map<string, JsonSchema>>();
+
+function cachedKindSchema(doc: OpenApiDocument, res: ApiResource): JsonSchema | undefined {
+  let perDoc = converted.get(doc);
+  if (!perDoc) converted.set(doc, (perDoc = new Map()));
+  const key = `${res.group}/${res.version}/${res.kind}`;
+  let schema = perDoc.get(key);
+  if (!schema) {
+    const found = findKindSchema(doc, res.group, res.version, res.kind);
+    if (!found?.refName) return undefined;
+    schema = kindJsonSchema(doc, found.refName, apiVersionOf(res.group, res.version), res.kind);
+    perDoc.set(key, schema);
+  }
+  return schema;
+}
+
+export function useEditorSchema(context: string, res: ApiResource | undefined): EditorSchemaState {
+  const index = useQuery({ ...openApiIndexQuery(context), enabled: !!res, retry: 1 });
+  const url = res ? index.data?.paths[groupVersionKey(res.group, res.version)]?.serverRelativeURL : undefined;
+  const doc = useQuery({ ...openApiDocumentQuery(context, url ?? ''), enabled: !!url, retry: 1 });
+  return useMemo((): EditorSchemaState => {
+    if (!res) return { state: 'none' };
+    const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
+    if (index.error) return { state: 'failed', problem: `could not read /openapi/v3: ${why(index.error)}` };
+    if (index.data && !url) return { state: 'failed', problem: `the server publishes no OpenAPI v3 document for ${groupVersionKey(res.group, res.version)}` };
+    if (doc.error) return { state: 'failed', problem: `could not read ${url?.split('?')[0]}: ${why(doc.error)}` };
+    if (!doc.data) return { state: 'loading' };
+    try {
+      const schema = cachedKindSchema(doc.data, res);
+      if (!schema) return { state: 'failed', problem: `the document for ${groupVersionKey(res.group, res.version)} has no schema for kind ${res.kind}` };
+      return { state: 'ready', schema, source: url?.split('?')[0] };
+    } catch (e) {
+      return { state: 'failed', problem: `the schema could not be turned into a JSON schema: ${why(e)}` };
+    }
+  }, [res, index.error, index.data, url, doc.error, doc.data]);
+}
+
+/** One line under the editor: where completion and validation come from, or why there are none. */
+export function SchemaNotice({ schema }: { schema: EditorSchemaState }) {
+  if (schema.state === 'none') return null;
+  if (schema.state === 'failed')
+    return (
+      <p className="edit-schema-notice warn small" role="status" aria-label="Schema notice">
+        Plain editor: {schema.problem}. Completion, hover and validation marks need the schema; editing and sending work as usual, and the server still validates.
+      </p>
+    );
+  if (schema.state === 'loading')
+    return (
+      <p className="muted small" role="status" aria-label="Schema notice">
+        Loading the schema…
+      </p>
+    );
+  return (
+    <p className="muted small" role="status" aria-label="Schema notice">
+      Schema-aware: completion (Ctrl+Space), hover and validation marks from <code>{schema.source}</code>. Marks are the schema's view before sending; the server has the last word.
+    </p>
+  );
+}

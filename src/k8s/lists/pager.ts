@@ -6,7 +6,7 @@
 // - a continue token outlives its resourceVersion only until etcd compacts it; then the server
 //   answers 410 Expired, and the Status's metadata.continue lets the client read the remainder
 //   at a newer resourceVersion (inconsistently) instead of starting again.
-import { KubeApiError } from '../client';
+import { KubeApiError, retryDelayMs, shouldRetryRead } from '../client';
 import { decodeContinueToken, type DecodedContinueToken } from './continueToken';
 import { fetchListPage, type ListPageRequest, type ListRow, rowKey } from './listClient';
 import type { TableColumnDefinition } from './types';
@@ -48,6 +48,8 @@ export interface PagerSnapshot {
   /** True when the last page had no continue token. */
   done: boolean;
   totalBytes: number;
+  /** Set while waiting to ask again after a 429 Too Many Requests: for how long the server asked. */
+  throttled?: { retryAfterSeconds?: number; until: number };
 }
 
 const EMPTY: PagerSnapshot = { loading: false, loadingAll: false, pages: [], rowCount: 0, duplicates: 0, columns: [], table: false, done: false, totalBytes: 0 };
@@ -138,11 +140,30 @@ export class ListPager {
     return p;
   }
 
+  /** One chunk; a 429 is asked again after the server's Retry-After, a few times. */
+  private async fetchWithRetry(token: string | undefined, signal: AbortSignal): Promise<Awaited<ReturnType<typeof fetchListPage>>> {
+    for (let failures = 0; ; failures++) {
+      try {
+        return await fetchListPage({ ...this.request, continueToken: token, signal });
+      } catch (e) {
+        if (!(e instanceof KubeApiError && e.code === 429 && shouldRetryRead(failures, e)) || signal.aborted) throw e;
+        const wait = retryDelayMs(failures, e);
+        this.set({ throttled: { retryAfterSeconds: e.retryAfterSeconds, until: Date.now() + wait } });
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, wait);
+          signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+        });
+        this.set({ throttled: undefined });
+        if (signal.aborted) throw e;
+      }
+    }
+  }
+
   private async fetchPage(token: string | undefined, inconsistent: boolean): Promise<void> {
     const signal = this.abort.signal;
     this.set({ loading: true, error: undefined });
     try {
-      const page = await fetchListPage({ ...this.request, continueToken: token, signal });
+      const page = await this.fetchWithRetry(token, signal);
       if (signal.aborted) return;
       let dup = 0;
       for (const r of page.rows) {

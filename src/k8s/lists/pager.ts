@@ -8,7 +8,7 @@
 //   at a newer resourceVersion (inconsistently) instead of starting again.
 import { KubeApiError, retryDelayMs, shouldRetryRead } from '../client';
 import { decodeContinueToken, type DecodedContinueToken } from './continueToken';
-import { fetchListPage, type ListPageRequest, type ListRow, rowKey } from './listClient';
+import { fetchListPage, type ListPageRequest, type ListRow } from './listClient';
 import type { TableColumnDefinition } from './types';
 
 export interface PageInfo {
@@ -59,7 +59,11 @@ export type PagerRequest = Omit<ListPageRequest, 'continueToken' | 'signal'>;
 export class ListPager {
   /** Append-only between resets; read it by index for the rows the snapshot counts. */
   rows: ListRow[] = [];
-  private keys = new Set<string>();
+  /**
+   * Names seen, per namespace: the rows' own name strings, so that telling duplicates apart costs
+   * a set entry per row and no `namespace/name` string of its own (heap per 1,000 rows).
+   */
+  private seen = new Map<string, Set<string>>();
   private snap: PagerSnapshot = EMPTY;
   private listeners = new Set<() => void>();
   private abort = new AbortController();
@@ -85,7 +89,7 @@ export class ListPager {
     this.abort = new AbortController();
     this.inflight = null;
     this.rows = [];
-    this.keys = new Set();
+    this.seen = new Map();
     this.snap = EMPTY;
     return this.fetch(undefined, false);
   }
@@ -167,9 +171,11 @@ export class ListPager {
       if (signal.aborted) return;
       let dup = 0;
       for (const r of page.rows) {
-        const k = rowKey(r);
-        if (this.keys.has(k)) dup++;
-        else this.keys.add(k);
+        const ns = r.namespace ?? '';
+        let names = this.seen.get(ns);
+        if (!names) this.seen.set(ns, (names = new Set()));
+        if (names.has(r.name)) dup++;
+        else names.add(r.name);
         this.rows.push(r);
       }
       const info: PageInfo = {

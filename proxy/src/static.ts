@@ -68,7 +68,7 @@ function newestMtime(path: string): number {
 /** Runs `vite build` when dist/ is missing or older than the sources it is built from. */
 export async function ensureBuilt(root: string, outDir: string, log: (l: string) => void): Promise<void> {
   const index = join(outDir, 'index.html');
-  const sources = ['src', 'public', 'index.html', 'vite.config.ts'].map((p) => newestMtime(join(root, p)));
+  const sources = ['src', 'protocol', 'public', 'index.html', 'vite.config.ts'].map((p) => newestMtime(join(root, p)));
   const built = existsSync(index) ? statSync(index).mtimeMs : 0;
   if (built && built >= Math.max(...sources)) return;
   log(built ? 'The explorer sources changed since the last build: running vite build...' : 'No build of the explorer yet: running vite build...');

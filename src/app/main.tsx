@@ -2,14 +2,16 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Shell } from './Shell';
+import { retryDelayMs, shouldRetryRead } from '../k8s/client';
 import { applyTheme, initialTheme } from '../ui/ThemeToggle';
 import { AppErrorBoundary } from './ErrorBoundary';
 import './styles.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {
-    // A 4xx from the API server is an answer, not a glitch: do not retry it.
-    queries: { retry: (n, err) => n < 2 && !(err && typeof err === 'object' && 'httpStatus' in err && Number(err.httpStatus) < 500), refetchOnWindowFocus: false },
+    // A 4xx from the API server is an answer, not a glitch: not retried, except 429, after the
+    // server's Retry-After (src/k8s/client/retry.ts).
+    queries: { retry: shouldRetryRead, retryDelay: retryDelayMs, refetchOnWindowFocus: false },
   },
 });
 

@@ -41,6 +41,9 @@ export function PagesPanel({
           {snap.rowCount.toLocaleString()} {snap.rowCount === 1 ? 'row' : 'rows'} in {snap.pages.length} {snap.pages.length === 1 ? 'page' : 'pages'}
           {snap.done ? ', list complete' : more ? ', more on the server' : ''}
           {snap.loading ? ' — loading…' : ''}
+          {snap.throttled
+            ? ` — the API server asked to slow down (429${snap.throttled.retryAfterSeconds !== undefined ? `, Retry-After: ${snap.throttled.retryAfterSeconds} s` : ''}): asking again at ${new Date(snap.throttled.until).toTimeString().slice(0, 8)}`
+            : ''}
         </span>
         <button type="button" onClick={onNext} disabled={!more || snap.loading}>
           Next page

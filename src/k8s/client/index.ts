@@ -2,3 +2,4 @@ export * from './kubeFetch';
 export * from './token';
 export * from './mux';
 export * from './health';
+export * from './retry';

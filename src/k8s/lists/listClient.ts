@@ -93,11 +93,21 @@ export function pageFromBody(body: unknown, mode: ListMode): Omit<ListPage, 'byt
   if (isTable(body)) {
     const nameCol = body.columnDefinitions.findIndex((c) => c.format === 'name');
     const rows: ListRow[] = new Array(body.rows.length);
+    // Heap per row: the name shares the name cell's string, and each namespace is held once per
+    // page, instead of one more copy of each per row as JSON.parse made them.
+    const namespaces = new Map<string, string>();
     for (let i = 0; i < body.rows.length; i++) {
       const r = body.rows[i]!;
       const meta = r.object?.metadata;
-      const name = meta?.name ?? String(nameCol >= 0 ? r.cells[nameCol] : r.cells[0]);
-      rows[i] = meta?.namespace ? { name, namespace: meta.namespace, cells: r.cells } : { name, cells: r.cells };
+      const cell = r.cells[nameCol >= 0 ? nameCol : 0];
+      const name = typeof cell === 'string' && (meta?.name === undefined || cell === meta.name) ? cell : (meta?.name ?? String(cell));
+      let namespace = meta?.namespace;
+      if (namespace) {
+        const held = namespaces.get(namespace);
+        if (held === undefined) namespaces.set(namespace, namespace);
+        else namespace = held;
+      }
+      rows[i] = namespace ? { name, namespace, cells: r.cells } : { name, cells: r.cells };
     }
     return { kind: 'Table', table: true, columns: body.columnDefinitions, rows, metadata: body.metadata ?? {} };
   }

@@ -6,9 +6,9 @@
 // - a continue token outlives its resourceVersion only until etcd compacts it; then the server
 //   answers 410 Expired, and the Status's metadata.continue lets the client read the remainder
 //   at a newer resourceVersion (inconsistently) instead of starting again.
-import { KubeApiError } from '../client';
+import { KubeApiError, retryDelayMs, shouldRetryRead } from '../client';
 import { decodeContinueToken, type DecodedContinueToken } from './continueToken';
-import { fetchListPage, type ListPageRequest, type ListRow, rowKey } from './listClient';
+import { fetchListPage, type ListPageRequest, type ListRow } from './listClient';
 import type { TableColumnDefinition } from './types';
 
 export interface PageInfo {
@@ -48,6 +48,8 @@ export interface PagerSnapshot {
   /** True when the last page had no continue token. */
   done: boolean;
   totalBytes: number;
+  /** Set while waiting to ask again after a 429 Too Many Requests: for how long the server asked. */
+  throttled?: { retryAfterSeconds?: number; until: number };
 }
 
 const EMPTY: PagerSnapshot = { loading: false, loadingAll: false, pages: [], rowCount: 0, duplicates: 0, columns: [], table: false, done: false, totalBytes: 0 };
@@ -57,7 +59,11 @@ export type PagerRequest = Omit<ListPageRequest, 'continueToken' | 'signal'>;
 export class ListPager {
   /** Append-only between resets; read it by index for the rows the snapshot counts. */
   rows: ListRow[] = [];
-  private keys = new Set<string>();
+  /**
+   * Names seen, per namespace: the rows' own name strings, so that telling duplicates apart costs
+   * a set entry per row and no `namespace/name` string of its own (heap per 1,000 rows).
+   */
+  private seen = new Map<string, Set<string>>();
   private snap: PagerSnapshot = EMPTY;
   private listeners = new Set<() => void>();
   private abort = new AbortController();
@@ -83,7 +89,7 @@ export class ListPager {
     this.abort = new AbortController();
     this.inflight = null;
     this.rows = [];
-    this.keys = new Set();
+    this.seen = new Map();
     this.snap = EMPTY;
     return this.fetch(undefined, false);
   }
@@ -138,17 +144,38 @@ export class ListPager {
     return p;
   }
 
+  /** One chunk; a 429 is asked again after the server's Retry-After, a few times. */
+  private async fetchWithRetry(token: string | undefined, signal: AbortSignal): Promise<Awaited<ReturnType<typeof fetchListPage>>> {
+    for (let failures = 0; ; failures++) {
+      try {
+        return await fetchListPage({ ...this.request, continueToken: token, signal });
+      } catch (e) {
+        if (!(e instanceof KubeApiError && e.code === 429 && shouldRetryRead(failures, e)) || signal.aborted) throw e;
+        const wait = retryDelayMs(failures, e);
+        this.set({ throttled: { retryAfterSeconds: e.retryAfterSeconds, until: Date.now() + wait } });
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, wait);
+          signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+        });
+        this.set({ throttled: undefined });
+        if (signal.aborted) throw e;
+      }
+    }
+  }
+
   private async fetchPage(token: string | undefined, inconsistent: boolean): Promise<void> {
     const signal = this.abort.signal;
     this.set({ loading: true, error: undefined });
     try {
-      const page = await fetchListPage({ ...this.request, continueToken: token, signal });
+      const page = await this.fetchWithRetry(token, signal);
       if (signal.aborted) return;
       let dup = 0;
       for (const r of page.rows) {
-        const k = rowKey(r);
-        if (this.keys.has(k)) dup++;
-        else this.keys.add(k);
+        const ns = r.namespace ?? '';
+        let names = this.seen.get(ns);
+        if (!names) this.seen.set(ns, (names = new Set()));
+        if (names.has(r.name)) dup++;
+        else names.add(r.name);
         this.rows.push(r);
       }
       const info: PageInfo = {

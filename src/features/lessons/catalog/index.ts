@@ -1,0 +1,26 @@
+// Every data-driven lesson, in the order of the "start here" path.
+import type { KitLesson } from '../kit';
+import { collections, mediaTypes, metadataOnly, tables } from './formats';
+import { apiGroups, health, terminology, verbs } from './read';
+import { bookmarks, consistentReads, streamingLists } from './watching';
+import { deletion, dryRun, fieldValidation, updates } from './writes';
+
+export const KIT_LESSONS: KitLesson[] = [
+  terminology,
+  verbs,
+  apiGroups,
+  health,
+  collections,
+  tables,
+  metadataOnly,
+  mediaTypes,
+  streamingLists,
+  bookmarks,
+  consistentReads,
+  fieldValidation,
+  dryRun,
+  updates,
+  deletion,
+];
+
+export { REMOVED_VERSIONS } from './read';

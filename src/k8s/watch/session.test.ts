@@ -136,7 +136,9 @@ describe('WatchSession', () => {
     expect(snap.entries.some((e) => e.kind === 'event' && e.resourceVersion === rvBefore)).toBe(true);
     // The watch opened again from that resourceVersion (no relist), and the changes arrived as events.
     expect(notes.filter((n) => n.note === 'open').at(-1)?.path).toContain(`resourceVersion=${rvBefore}`);
-    expect(notes.filter((n) => n.note === 'relist')).toHaveLength(1);
+    // One list at the start (not labelled a relist), none after the reconnect.
+    expect(notes.filter((n) => n.note === 'list')).toHaveLength(1);
+    expect(notes.filter((n) => n.note === 'relist')).toHaveLength(0);
     const ev = liveEvents(snap).find((e) => e.key === `${ns}/r2`);
     expect([ev?.type, ev?.resourceVersion]).toEqual(['ADDED', r2.metadata!.resourceVersion]);
     expect(stateOf(snap)).toEqual(await freshList(`?labelSelector=${label}`));

@@ -21,7 +21,7 @@ export type StartMode = 'list-watch' | 'stream' | 'watch-unset' | 'watch-0' | 'w
 export const START_MODES: { mode: StartMode; label: string; semantic: string }[] = [
   { mode: 'list-watch', label: 'List, then watch', semantic: 'list (resourceVersion unset: most recent), then watch from the list’s resourceVersion' },
   { mode: 'stream', label: 'Streaming list', semantic: 'sendInitialEvents=true, resourceVersionMatch=NotOlderThan, resourceVersion="": initial ADDED events end with the k8s.io/initial-events-end bookmark' },
-  { mode: 'watch-unset', label: 'Watch, resourceVersion unset', semantic: 'Get State and Start at Most Recent: synthetic ADDED events for every object, then changes (the end of the synthetic events is not marked)' },
+  { mode: 'watch-unset', label: 'Watch, resourceVersion unset', semantic: 'Get State and Start at Most Recent: synthetic ADDED events for every object, then changes (with bookmarks allowed, the initial-events-end bookmark marks where the synthetic events end)' },
   { mode: 'watch-0', label: 'Watch, resourceVersion="0"', semantic: 'Get State and Start at Any: synthetic ADDED events from any (possibly cached, older) state, then changes' },
   { mode: 'watch-exact', label: 'Watch from a resourceVersion', semantic: 'Start at Exact: only changes after the given resourceVersion, no synthetic events' },
 ];
@@ -67,7 +67,7 @@ export interface EventEntry {
   initialEventsEnd?: boolean;
 }
 
-export type NoteKind = 'open' | 'end' | 'error' | 'reconnect' | 'relist' | 'paused' | 'resumed';
+export type NoteKind = 'open' | 'end' | 'error' | 'reconnect' | 'list' | 'relist' | 'paused' | 'resumed';
 
 export interface NoteEntry {
   kind: 'note';
@@ -135,9 +135,9 @@ export function watchPath(spec: WatchSpec, opts: { resourceVersion: string | nul
   const p = selectorParams(spec);
   p.set('watch', '1');
   if (opts.streamingList) {
-    // A streaming list: the server requires allowWatchBookmarks with sendInitialEvents, and marks
-    // the end of the initial events with a bookmark; resourceVersion="" asks for a consistent
-    // (most recent) starting point.
+    // A streaming list: the server marks the end of the initial events with a bookmark (it does
+    // not require allowWatchBookmarks for that, we ask for later bookmarks too); resourceVersion=""
+    // asks for a consistent (most recent) starting point.
     p.set('sendInitialEvents', 'true');
     p.set('allowWatchBookmarks', 'true');
     p.set('resourceVersionMatch', 'NotOlderThan');
@@ -438,7 +438,8 @@ export class WatchSession {
       this.replaceState(next, `relist at resourceVersion ${rv ?? '?'}`, path);
     } else {
       this.objects = next;
-      this.note('relist', `listed ${next.size} objects at resourceVersion ${rv ?? '?'}`, { path });
+      // The pane's first list is a list, not a relist: nothing is replaced.
+      this.note('list', `listed ${next.size} objects at resourceVersion ${rv ?? '?'}`, { path });
     }
     if (!isRelist) {
       for (const o of items) {

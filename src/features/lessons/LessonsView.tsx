@@ -118,6 +118,7 @@ export const START_HERE = [
   'updates',
   'server-side-apply',
   'deletion',
+  'cel-validation',
   'health',
 ];
 

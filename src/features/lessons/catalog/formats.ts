@@ -50,7 +50,7 @@ export const mediaTypes: KitLesson = {
         want(pb!.bytes < json!.bytes, `Protobuf (${pb!.bytes} bytes) is not smaller than JSON (${json!.bytes})`);
         return result;
       },
-      view: (c) => ({ label: 'Open it in the console, where every encoding is decoded', to: { view: 'console', extra: { 'q.path': cmPath(c, 'shapes') } } }),
+      view: (c) => ({ label: 'Open it in the console, where every encoding is decoded', to: { view: 'console', extra: { m: 'GET', p: cmPath(c, 'shapes'), 'h.Accept': 'application/vnd.kubernetes.protobuf' } } }),
     },
     {
       id: 'unsupported',

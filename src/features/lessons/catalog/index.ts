@@ -1,5 +1,6 @@
 // Every data-driven lesson, in the order of the "start here" path.
 import type { KitLesson } from '../kit';
+import { cel } from './cel';
 import { collections, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
 import { bookmarks, consistentReads, streamingLists } from './watching';
@@ -21,6 +22,7 @@ export const KIT_LESSONS: KitLesson[] = [
   dryRun,
   updates,
   deletion,
+  cel,
 ];
 
 export { REMOVED_VERSIONS } from './read';

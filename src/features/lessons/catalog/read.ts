@@ -97,7 +97,7 @@ export const verbs: KitLesson = {
       id: 'ask',
       title: 'Ask before acting',
       text: 'One SelfSubjectAccessReview per verb, for ConfigMaps in `default`, and one for a verb no resource has, `frobnicate`.',
-      lookFor: 'Each answer is in `status.allowed` (with `status.reason` saying which rule allowed it). An unknown verb is not an error: it is simply not allowed unless a rule says `*`.',
+      lookFor: 'Each answer is in `status.allowed`, often with `status.reason` naming the rule that decided. An unknown verb is not an error: RBAC matches it like any other word, so a rule with `verbs: ["*"]` (cluster-admin, or the `system:masters` group, which skips authorization) allows even `frobnicate`, and anyone else is denied.',
       run: async (c) => {
         const out: KitExchange[] = [];
         for (const v of ['list', 'watch', 'deletecollection', 'frobnicate']) out.push(await c.send('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { body: sar(v, 'configmaps') }));

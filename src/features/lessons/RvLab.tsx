@@ -45,7 +45,7 @@ export async function runCell(context: string, base: string, cell: LabCell, v: L
   const q = cellQuery(cell, v, OBJECT);
   if (!q.watch) return kitSend(context, 'GET', `${base}${q.path}`);
   // Get-state watches end with the initial-events-end bookmark; others run until an ERROR or a few seconds.
-  return kitWatch(context, `${base}${q.path}`, { until: (es) => es.some((e) => e.type === 'ERROR' || e.annotations?.['k8s.io/initial-events-end'] === 'true'), ms: cell.rv === 'future' ? 12_000 : 4000 });
+  return kitWatch(context, `${base}${q.path}`, { until: (es) => es.some((e) => e.type === 'ERROR' || e.annotations?.['k8s.io/initial-events-end'] === 'true'), ms: 4000 });
 }
 
 export function RvLab({ context, scratch }: { context: string; scratch: string | undefined }) {

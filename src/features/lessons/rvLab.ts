@@ -79,7 +79,8 @@ export const cellId = (c: LabCell) => `${c.verb}/${c.rv}/${c.match}`;
  */
 export function predict(cell: LabCell): Prediction {
   const { verb, rv, match } = cell;
-  const invalid = (why: string): Prediction => ({ semantic: 'invalid', status: 400, why });
+  // Parameters that do not go together fail ListOptions validation: 422 Invalid, the causes naming them.
+  const invalid = (why: string): Prediction => ({ semantic: 'invalid', status: 422, why });
   if (verb === 'get') {
     // A get has no resourceVersionMatch: the server reads only resourceVersion and ignores the rest.
     if (rv === 'unset') return { semantic: 'Most Recent', status: 200, why: 'no version: the newest state, as consistent as a quorum read' };
@@ -88,23 +89,33 @@ export function predict(cell: LabCell): Prediction {
     return { semantic: 'Not older than', status: 200, why: 'a version is a lower bound for a get: the current object comes back, even for an old version' };
   }
   if (verb === 'list-continue') {
-    if (rv !== 'unset') return invalid('a continue token carries its own version: resourceVersion must be unset');
-    if (match !== 'unset') return invalid('resourceVersionMatch is not allowed with continue... unless resourceVersion is also set, which it may not be');
-    return { semantic: 'Continuation', status: 200, why: 'the next page, at the version of the first' };
+    if (match !== 'unset') return invalid('resourceVersionMatch is forbidden with continue');
+    // "0" is let through with a token (it names no version); any other value is refused, with 400
+    // BadRequest rather than a validation error.
+    if (rv !== 'unset' && rv !== '0') return { semantic: 'invalid', status: 400, why: 'a continue token carries its own version: "specifying resource version is not allowed when using continue"' };
+    return { semantic: 'Continuation', status: 200, why: 'the next page, at the version of the first page' };
   }
   if (verb === 'watch') {
     if (match !== 'unset') return invalid('a watch takes resourceVersionMatch only with sendInitialEvents=true');
+    // Get-state watches end their synthetic events with the initial-events-end bookmark when
+    // bookmarks are allowed (the lab allows them).
     if (rv === 'unset') return { semantic: 'Get State and Start at Most Recent', status: 200, why: 'synthetic ADDED for every object, then changes' };
     if (rv === '0') return { semantic: 'Get State and Start at Any', status: 200, why: 'synthetic ADDED from any recent state, then changes' };
-    if (rv === 'old') return { semantic: 'Start at Exact', status: 200, errorEvent: 410, why: 'history before the compaction is gone: an ERROR event with 410 Gone' };
-    if (rv === 'future') return { semantic: 'Start at Exact', status: 200, errorEvent: 504, why: 'a version not reached yet: the server waits, then an ERROR event' };
+    if (rv === 'old')
+      return {
+        semantic: 'Start at Exact',
+        status: 200,
+        errorEvent: 410,
+        why: 'too old to start from: an ERROR event with 410 Gone. kube-apiserver serves watches from its cache, which remembers every change since it started: until the version is older than that window, it still replays from there',
+      };
+    if (rv === 'future') return { semantic: 'Start at Exact', status: 200, why: 'nothing to send until the store passes that version: the watch stays open and silent' };
     return { semantic: 'Start at Exact', status: 200, why: 'changes after exactly that version, no synthetic events' };
   }
   // list and list-limit
   const limited = verb === 'list-limit';
   if (match === 'unset') {
     if (rv === 'unset') return { semantic: 'Most Recent', status: 200, why: 'no version: a consistent read' };
-    if (rv === '0') return { semantic: 'Any', status: 200, why: '"0": whatever the cache has' };
+    if (rv === '0') return { semantic: 'Any', status: 200, why: limited ? '"0": whatever the cache has; this server answers it from the cache in one piece, limit or not' : '"0": whatever the cache has' };
     if (limited) {
       // Without resourceVersionMatch, a version with limit means Exact: the legacy rule.
       if (rv === 'old') return { semantic: 'Exact', status: 410, why: 'legacy: limit + version = Exact, and that version is compacted' };

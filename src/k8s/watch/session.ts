@@ -135,9 +135,10 @@ export function watchPath(spec: WatchSpec, opts: { resourceVersion: string | nul
   const p = selectorParams(spec);
   p.set('watch', '1');
   if (opts.streamingList) {
-    // A streaming list: the server marks the end of the initial events with a bookmark (it does
-    // not require allowWatchBookmarks for that, we ask for later bookmarks too); resourceVersion=""
-    // asks for a consistent (most recent) starting point.
+    // A streaming list: the server marks the end of the initial events with a bookmark. It accepts
+    // sendInitialEvents without allowWatchBookmarks, but then sends no marker (checked against
+    // kube-apiserver 1.37), so we always allow bookmarks. resourceVersion="" asks for a
+    // consistent (most recent) starting point.
     p.set('sendInitialEvents', 'true');
     p.set('allowWatchBookmarks', 'true');
     p.set('resourceVersionMatch', 'NotOlderThan');

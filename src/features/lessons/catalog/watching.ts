@@ -30,7 +30,7 @@ export const streamingLists: KitLesson = {
   scope: 'namespace',
   paragraphs: [
     'A client that lists and then watches holds the whole list in memory at once, and so does the server. A streaming list asks the watch itself to start with the current state: `watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=` sends one synthetic `ADDED` per existing object, then a `BOOKMARK` whose annotation `k8s.io/initial-events-end: "true"` says "that was all of it, as of this resourceVersion", then the changes from there on.',
-    'A plain watch with `resourceVersion` unset also starts with synthetic ADDED events for what exists. On this server (streaming lists are on by default since 1.32), when that watch allows bookmarks, the end of those events is marked by the same bookmark.',
+    'The server does not insist on `allowWatchBookmarks` here, but the end marker is a bookmark: without it, no marker comes. A plain watch with `resourceVersion` unset (or "0") also starts with synthetic ADDED events for what exists; on this server (streaming lists are on by default), when that watch allows bookmarks, the end of those events is marked by the same bookmark.',
   ],
   needs: [{ verb: 'create', resource: 'configmaps', namespaced: true }, { verb: 'watch', resource: 'configmaps', namespaced: true }],
   steps: [
@@ -54,15 +54,15 @@ export const streamingLists: KitLesson = {
     {
       id: 'without-bookmarks',
       title: 'The same without allowWatchBookmarks',
-      text: 'Leave `allowWatchBookmarks` out: the streaming list does not need it.',
-      lookFor: 'HTTP 200 and the same two ADDED events followed by the initial-events-end bookmark: a streaming list sends that bookmark whether or not bookmarks were allowed.',
-      run: async (c) => [await c.watch(`${cm(c)}?${mine}&watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=`, { until: (es) => es.some(endBookmark), ms: 15_000 })],
+      text: 'Leave `allowWatchBookmarks` out. The server does not insist on it, but the end marker is a bookmark, and bookmarks were not allowed. The step watches for six seconds.',
+      lookFor: 'HTTP 200 and the same two ADDED events, and no bookmark at all: without `allowWatchBookmarks` nothing tells the client that the initial state is complete. Always ask for bookmarks with a streaming list.',
+      run: async (c) => [await c.watch(`${cm(c)}?${mine}&watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=`, { ms: 6000 })],
       check: ([x]) => {
         const { added, endAt } = initialShape(x!);
         const { want, result } = expectations();
         want(x!.status === 200, `HTTP ${x!.status}`);
-        want(added.join() === 'first,second', `ADDED before the bookmark: ${added.join() || 'none'}`);
-        want(endAt >= 0, 'no initial-events-end bookmark');
+        want(added.join() === 'first,second', `ADDED: ${added.join() || 'none'}`);
+        want(endAt < 0 && !events(x!).some((e) => e.type === 'BOOKMARK'), 'a bookmark came although bookmarks were not allowed');
         return result;
       },
     },
@@ -70,7 +70,7 @@ export const streamingLists: KitLesson = {
       id: 'unset',
       title: 'A plain watch with resourceVersion unset',
       text: '`watch=1&allowWatchBookmarks=true`, nothing else.',
-      lookFor: 'The two synthetic `ADDED` events, then the `BOOKMARK` with `k8s.io/initial-events-end`: the end of the initial state is marked here too.',
+      lookFor: 'The two synthetic `ADDED` events, then the `BOOKMARK` with `k8s.io/initial-events-end`: the end of the initial state is marked here too (so is it with `resourceVersion=0`).',
       run: async (c) => [await c.watch(`${cm(c)}?${mine}&watch=1&allowWatchBookmarks=true`, { until: (es) => es.some(endBookmark), ms: 15_000 })],
       check: ([x]) => {
         const { added, endAt } = initialShape(x!);
@@ -84,9 +84,9 @@ export const streamingLists: KitLesson = {
       id: 'invalid',
       title: 'sendInitialEvents without NotOlderThan',
       text: '`sendInitialEvents=true` with `resourceVersionMatch` left out.',
-      lookFor: 'A 422 Invalid `Status`: the server insists on `resourceVersionMatch=NotOlderThan` and says so in its causes.',
+      lookFor: 'A 422 Invalid `Status` for the ListOptions: "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan".',
       run: async (c) => [await c.watch(`${cm(c)}?${mine}&watch=1&sendInitialEvents=true&allowWatchBookmarks=true`, { ms: 5000 })],
-      check: ([x]) => (x!.status === 422 ? [] : [`HTTP ${x!.status}`]),
+      check: ([x]) => (x!.status === 422 && String(field(x!.response, 'message')).includes('sendInitialEvents requires setting resourceVersionMatch to NotOlderThan') ? [] : [`HTTP ${x!.status}`]),
     },
   ],
 };
@@ -97,29 +97,39 @@ export const bookmarks: KitLesson = {
   title: 'Bookmarks: progress without changes',
   scope: 'namespace',
   paragraphs: [
-    'A watch on a quiet collection sees no events, and its client\'s last resourceVersion grows old; after a compaction it can no longer resume from there (410 Gone). With `allowWatchBookmarks=true` the server may send `BOOKMARK` events that carry only a newer `metadata.resourceVersion`, so the client can resume from there. When, and how often, is up to the server: a client must not rely on any interval, nor on getting a bookmark at all.',
-    'kube-apiserver does try to send one just before it ends a watch at its timeout, so a client resuming afterwards starts from a recent version. This step asks for a 3-second watch to see it.',
+    'A watch sees only the objects it selects. When those do not change, its client\'s last resourceVersion grows old while the rest of the cluster moves on, and after a compaction it could no longer resume from there (410 Gone). With `allowWatchBookmarks=true` the server may send `BOOKMARK` events: no object, only a newer `metadata.resourceVersion` to resume from.',
+    'When, and how often, is the server\'s choice: a client must rely on no interval, nor on getting a bookmark at all. On this server a watch that ends quietly before anything else happened gets none; one during which the cluster moved on gets one before it ends.',
   ],
-  needs: [{ verb: 'list', resource: 'configmaps', namespaced: true }, { verb: 'watch', resource: 'configmaps', namespaced: true }],
+  needs: [{ verb: 'list', resource: 'configmaps', namespaced: true }, { verb: 'watch', resource: 'configmaps', namespaced: true }, { verb: 'create', resource: 'configmaps', namespaced: true }],
   steps: [
     {
-      id: 'timeout',
-      title: 'Watch a quiet namespace until the server ends it',
-      text: 'List the ConfigMaps, then watch from the list\'s version with `allowWatchBookmarks=true&timeoutSeconds=3`.',
-      lookFor: 'No ADDED, MODIFIED or DELETED: nothing changed. The stream ends after about three seconds, and what it carried, if anything, were bookmarks whose version is not older than the list\'s.',
+      id: 'quiet',
+      title: 'A watch that sees nothing change',
+      text: 'List the ConfigMaps labelled `watched=yes` (there are none), then watch them from the list\'s version with `allowWatchBookmarks=true&timeoutSeconds=8`. While it runs, the step creates a ConfigMap *without* that label: a change the watch does not select.',
+      lookFor: 'No ADDED for the unlabelled ConfigMap. Before the server ends the watch at its timeout, a `BOOKMARK` whose resourceVersion is newer than the list\'s (by the KEP-5504 rule): the client learns that the cluster moved on, without seeing anything it did not ask for.',
       run: async (c) => {
-        const l = await c.send('GET', cm(c));
+        const sel = 'labelSelector=watched%3Dyes';
+        const l = await c.send('GET', `${cm(c)}?${sel}`);
         const rv = String(field(l.response, 'metadata', 'resourceVersion'));
         c.memo.bookmarkListRV = rv;
-        return [l, await c.watch(`${cm(c)}?watch=1&allowWatchBookmarks=true&timeoutSeconds=3&resourceVersion=${rv}`, { ms: 20_000 })];
+        let other: KitExchange | undefined;
+        const w = await c.watch(`${cm(c)}?${sel}&watch=1&allowWatchBookmarks=true&timeoutSeconds=8&resourceVersion=${rv}`, {
+          ms: 25_000,
+          during: async () => {
+            other = await c.send('POST', cm(c), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'unwatched-', labels: label('bookmark') } } });
+          },
+        });
+        return other ? [l, other, w] : [l, w];
       },
-      show: (x) => (Array.isArray(x.response) ? x.response : { kind: field(x.response, 'kind'), metadata: field(x.response, 'metadata') }),
-      check: ([l, w], c) => {
+      show: (x) => (Array.isArray(x.response) ? x.response : { kind: field(x.response, 'kind'), metadata: { name: field(x.response, 'metadata', 'name'), resourceVersion: field(x.response, 'metadata', 'resourceVersion') } }),
+      check: (xs, c) => {
         const { want, result } = expectations();
-        want(l!.status === 200 && w!.status === 200, `HTTP ${l!.status}, ${w!.status}`);
-        const es = events(w!);
+        const w = xs.at(-1)!;
+        want(xs.length === 3 && xs[1]!.status === 201, 'the unwatched ConfigMap was not created');
+        want(w.status === 200, `watch: HTTP ${w.status}`);
+        const es = events(w);
         want(es.every((e) => e.type === 'BOOKMARK'), `events other than bookmarks: ${es.map((e) => e.type).join()}`);
-        for (const e of es) want((compareResourceVersions(e.resourceVersion ?? '', c.memo.bookmarkListRV ?? '') ?? -1) >= 0, `bookmark ${e.resourceVersion} is older than the list`);
+        want(es.some((e) => (compareResourceVersions(e.resourceVersion ?? '', c.memo.bookmarkListRV ?? '') ?? 0) > 0), 'no bookmark newer than the list');
         return result;
       },
       view: (c) => ({ label: 'Watch with bookmarks in the Watch view', to: { view: 'watch', namespace: c.ns, group: '', version: 'v1', resource: 'configmaps', extra: { bookmarks: '1' } } }),

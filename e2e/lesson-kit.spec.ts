@@ -17,7 +17,7 @@ const ROWS: Row[] = [
   { lesson: 'api-terminology', scope: 'read', shows: { discover: ['"name": "namespaces/status"', '"namespaced": false'], uris: ['ConfigMapList', '"kind": "Namespace"'] } },
   { lesson: 'verbs', scope: 'read', shows: { 'discovery-verbs': ['"deletecollection"'], ask: ['"verb": "frobnicate"', '"allowed": true'] } },
   { lesson: 'api-groups', scope: 'read', shows: { groups: ['"name": "apps"'], removed: ['HTTP 404', 'API version that was removed'] } },
-  { lesson: 'health', scope: 'read', shows: { plain: ['ok'], verbose: ['[+]etcd excluded: ok', 'readyz check passed'], 'unknown-and-old': ['HTTP 404'] } },
+  { lesson: 'health', scope: 'read', shows: { plain: ['ok'], verbose: ['[+]etcd excluded: ok', 'readyz check passed'], 'who-may': ['"/livez"'], 'unknown-and-old': ['HTTP 404'] } },
   { lesson: 'collections', scope: 'namespace', shows: { create: ['HTTP 201'], list: ['"kind": "ConfigMapList"'], 'no-list-kind': ['HTTP 400', 'HTTP 404'], deletecollection: ['"item2"', '"item3"'] } },
   { lesson: 'tables', scope: 'namespace', shows: { create: ['HTTP 201'], table: ['"kind": "Table"', '"Data"', '"PartialObjectMetadata"'] } },
   { lesson: 'metadata-only', scope: 'namespace', shows: { create: ['HTTP 201'], compare: ['"PartialObjectMetadataList"'] } },

@@ -115,6 +115,12 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
             <p className="muted small">asking the server…</p>
           ) : (
             <ul className="small">
+              {access.length === 0 && (
+                <li data-testid="access">
+                  nothing to ask: this lesson reads only discovery and health endpoints, which every authenticated user may read (the <code>system:discovery</code> and{' '}
+                  <code>system:public-info-viewer</code> roles)
+                </li>
+              )}
               {access.map((a, i) => (
                 <li key={i} data-testid="access">
                   <span className={a.allowed ? 'lesson-ok' : 'lesson-bad'}>{a.allowed ? 'allowed' : 'denied'}</span> <code>{needName(a.need)}</code>

@@ -155,6 +155,18 @@ export const health: KitLesson = {
       },
     },
     {
+      id: 'who-may',
+      title: 'Who may ask',
+      text: 'Health paths are not resources: RBAC grants them as `nonResourceURLs`. Read the ClusterRole `system:public-info-viewer` that ships with every cluster.',
+      lookFor: '`/livez`, `/readyz` and `/healthz` among its `nonResourceURLs`, with the verb `get`: the default bindings give it to everyone, signed in or not.',
+      run: async (c) => [await c.send('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/system:public-info-viewer')],
+      show: (x) => ({ rules: field(x.response, 'rules') }),
+      check: ([x]) => {
+        const urls = ((field(x!.response, 'rules') as { nonResourceURLs?: string[] }[] | undefined) ?? []).flatMap((r) => r.nonResourceURLs ?? []);
+        return ['/livez', '/readyz', '/healthz'].filter((u) => !urls.includes(u)).map((u) => `${u} is not granted`);
+      },
+    },
+    {
       id: 'unknown-and-old',
       title: 'A check that does not exist, and the deprecated endpoint',
       text: '`/livez/no-such-check` is not a check, so it is not found; `/healthz` is the deprecated endpoint that still answers.',

@@ -28,7 +28,7 @@ const ROWS: Row[] = [
   { lesson: 'field-validation', scope: 'namespace', shows: { ignore: ['HTTP 201'], warn: ['warning: ', 'unknown field'], strict: ['HTTP 400', 'strict decoding error', 'fieldValidation=Strict refused'] } },
   { lesson: 'dry-run', scope: 'namespace', shows: { 'dry-create': ['"generateName": "dry-"', '"revisionHistoryLimit": 10'], 'nothing-stored': ['HTTP 404'] } },
   { lesson: 'updates', scope: 'namespace', shows: { create: ['HTTP 409', 'changed since the resourceVersion'], patches: ['HTTP 422', '"applied": "yes"'] } },
-  { lesson: 'cel-validation', scope: 'cluster', shows: { crd: ['Established: True'], rules: ['min must not be greater than max', 'max is 200, the limit is 100', 'HTTP 422'], transition: ['size cannot change once set'], deprecated: ['is deprecated'], policy: ['denied request', 'with-team'], cleanup: ['HTTP 200'] } },
+  { lesson: 'cel-validation', scope: 'cluster', shows: { crd: ['Established: True'], rules: ['min must not be greater than max', 'max is above the limit of 100', 'HTTP 422'], transition: ['size cannot change once set'], deprecated: ['is deprecated'], policy: ['denied request', 'with-team', 'A ValidatingAdmissionPolicy refused the request'], cleanup: ['HTTP 200'] } },
   { lesson: 'deletion', scope: 'namespace', shows: { finalizer: ['deletionTimestamp', 'HTTP 404'], background: ['HTTP 404'], foreground: ['foregroundDeletion'], orphan: ['dependent-orphan'] } },
 ];
 
@@ -79,11 +79,11 @@ for (const row of ROWS) {
 }
 
 test('a Status shown anywhere says what happened and links to its lesson', async ({ page, explorerUrl }) => {
-  await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'console', m: 'GET', p: '/apis/extensions/v1beta1/deployments' }).toString()}`);
+  await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'console', m: 'GET', p: '/api/v1/namespaces/default/configmaps/no-such-configmap' }).toString()}`);
   await page.getByRole('button', { name: /^Send/ }).first().click();
   const explain = page.getByTestId('status-explain').first();
-  await expect(explain).toContainText('API version that was removed');
-  await expect(explain.getByRole('link', { name: 'Lesson: why this happens' })).toHaveAttribute('href', /view=lessons&lesson=api-groups/);
+  await expect(explain).toContainText('No configmaps "no-such-configmap" exists here');
+  await expect(explain.getByRole('link', { name: 'Lesson: why this happens' })).toHaveAttribute('href', /view=lessons&lesson=api-terminology/);
 });
 
 async function leftovers(kube: Kube): Promise<string[]> {

@@ -21,8 +21,9 @@ export function explainStatus(s: Status): StatusExplanation {
   const message = s.message ?? '';
   const causes = s.details?.causes ?? [];
   if (code === 401 || reason === 'Unauthorized') return { sentence: 'The server did not recognise the credentials: nobody was authenticated, so nothing was authorized.' };
+  if (message.includes('ValidatingAdmissionPolicy') && message.includes('denied request'))
+    return { sentence: 'A ValidatingAdmissionPolicy refused the request (authorization had passed); the message names the policy, its binding and the rule\'s message.', lesson: 'cel-validation' };
   if (code === 403 || reason === 'Forbidden') {
-    if (message.includes('denied request') || message.includes('ValidatingAdmissionPolicy')) return { sentence: 'An admission policy refused the request after authorization passed; the message names the policy.', lesson: 'verbs' };
     return { sentence: 'The authorizer refused this verb on this resource for your user; the message names the verb and the resource, and a Role granting them would allow it.', lesson: 'verbs' };
   }
   if (code === 404 || reason === 'NotFound') {

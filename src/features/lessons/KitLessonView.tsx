@@ -107,6 +107,27 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
 
   return (
     <div className="lesson-body">
+      {lesson.table && (
+        <table className="lesson-table" aria-label={lesson.table.caption}>
+          <caption className="small">{lesson.table.caption}</caption>
+          <thead>
+            <tr>
+              {lesson.table.columns.map((c) => (
+                <th key={c}>{c}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {lesson.table.rows.map((r, i) => (
+              <tr key={i}>
+                {r.map((c, j) => (
+                  <td key={j}>{c}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {lesson.scope === 'read' && <p className="small muted">This lesson only reads: it needs no scratch namespace and changes nothing.</p>}
       {ready && (
         <section className="panel lesson-access" aria-label="Permissions">

@@ -66,6 +66,8 @@ export interface KitLesson {
   topic: string;
   title: string;
   paragraphs: string[];
+  /** Reference data shown after the paragraphs (the migration table). */
+  table?: { caption: string; columns: string[]; rows: string[][] };
   /** read: no writes, no namespace. namespace: writes only into its scratch namespace. cluster: also cluster-scoped objects, after confirmation. */
   scope: 'read' | 'namespace' | 'cluster';
   /** For scope cluster: what will be created outside the namespace, said before asking. */

@@ -21,11 +21,14 @@ const schema = {
         min: { type: 'integer' },
         max: { type: 'integer' },
         // A transition rule: oldSelf is the value before an update, so the rule only runs on updates.
-        size: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'size cannot change once set' }] },
+        size: { type: 'string', maxLength: 20, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'size cannot change once set' }] },
       },
       'x-kubernetes-validations': [
         { rule: 'self.min <= self.max', message: 'min must not be greater than max' },
-        { rule: 'self.max <= 100', messageExpression: "'max is ' + string(self.max) + ', the limit is 100'" },
+        // A messageExpression is costed like a rule: `'max is ' + string(self.max)` is refused when
+        // the CRD is created ("estimated messageExpression cost exceeds budget"), as string() of an
+        // unbounded integer has no size bound. Choosing between fixed texts stays cheap.
+        { rule: 'self.max <= 100', messageExpression: "self.max > 1000 ? 'max is more than ten times the limit of 100' : 'max is above the limit of 100'" },
       ],
     },
   },
@@ -97,7 +100,12 @@ export const cel: KitLesson = {
         await poll(c, () => c.send('GET', widgets(c)), (x) => x.status === 200, 30_000);
         return [made, est];
       },
-      show: (x) => (x.method === 'GET' ? { status: { conditions: ((field(x.response, 'status', 'conditions') as { type: string; status: string }[]) ?? []).map((k) => `${k.type}: ${k.status}`) } } : { metadata: { name: field(x.response, 'metadata', 'name') }, status: x.status }),
+      show: (x) =>
+        x.status >= 300
+          ? x.response
+          : x.method === 'GET'
+            ? { status: { conditions: ((field(x.response, 'status', 'conditions') as { type: string; status: string }[]) ?? []).map((k) => `${k.type}: ${k.status}`) } }
+            : { metadata: { name: field(x.response, 'metadata', 'name') } },
       check: ([made, est]) => {
         const { want, result } = expectations();
         want(made!.status === 201 || made!.status === 409, `create: HTTP ${made!.status}`);
@@ -110,7 +118,7 @@ export const cel: KitLesson = {
       id: 'rules',
       title: 'One valid widget, two that break a rule',
       text: 'Create `ok` (min 1, max 5, size small), `crossed` (min 5, max 1) and `huge` (min 1, max 200).',
-      lookFor: '201 for `ok`. 422 Invalid for the other two, each cause at `spec` carrying the rule\'s message: the fixed "min must not be greater than max", and the computed "max is 200, the limit is 100".',
+      lookFor: '201 for `ok`. 422 Invalid for the other two, each cause at `spec` carrying the rule\'s message: the fixed "min must not be greater than max", and the computed "max is above the limit of 100" (for a max above 1000 it would say "more than ten times"). A messageExpression is costed like a rule: one that turns the integer into text with `string(self.max)` is refused when the CRD is created, because its cost has no bound.',
       run: async (c) => [
         await c.send('POST', widgets(c), { body: widget('ok', { min: 1, max: 5, size: 'small' }) }),
         await c.send('POST', widgets(c), { body: widget('crossed', { min: 5, max: 1 }) }),
@@ -121,7 +129,7 @@ export const cel: KitLesson = {
         const { want, result } = expectations();
         want(ok!.status === 201, `ok: HTTP ${ok!.status}`);
         want(crossed!.status === 422 && causes(crossed!).includes('min must not be greater than max'), `crossed: HTTP ${crossed!.status} ${causes(crossed!)}`);
-        want(huge!.status === 422 && causes(huge!).includes('max is 200, the limit is 100'), `huge: HTTP ${huge!.status} ${causes(huge!)}`);
+        want(huge!.status === 422 && causes(huge!).includes('max is above the limit of 100'), `huge: HTTP ${huge!.status} ${causes(huge!)}`);
         return result;
       },
     },

@@ -160,6 +160,14 @@ describe('WatchSession', () => {
       ['ADDED', `${ns}/u1`, u1.metadata!.resourceVersion],
       ['ADDED', `${ns}/u2`, u2.metadata!.resourceVersion],
     ]);
+    // With bookmarks allowed, the server ends the synthetic events with the initial-events-end
+    // bookmark: u1 is labelled initial, the later u2 live.
+    const evs = liveEvents(snap);
+    expect(evs.some((e) => e.type === 'BOOKMARK' && e.initialEventsEnd === true)).toBe(true);
+    expect(evs.filter((e) => e.type === 'ADDED').map((e) => [e.key, e.origin])).toEqual([
+      [`${ns}/u1`, 'initial'],
+      [`${ns}/u2`, 'live'],
+    ]);
   });
 
   it('as=Table: rows from the list, then one-row Tables per event, keyed by the row object', async () => {

@@ -22,6 +22,7 @@ const ROWS: Row[] = [
   { lesson: 'tables', scope: 'namespace', shows: { create: ['HTTP 201'], table: ['"kind": "Table"', '"Data"', '"PartialObjectMetadata"'] } },
   { lesson: 'metadata-only', scope: 'namespace', shows: { create: ['HTTP 201'], compare: ['"PartialObjectMetadataList"'] } },
   { lesson: 'media-types', scope: 'namespace', shows: { create: ['HTTP 201'], 'four-ways': ['content-type: application/yaml', 'content-type: application/vnd.kubernetes.protobuf', 'content-type: application/cbor'], unsupported: ['HTTP 406'] } },
+  { lesson: 'compression', scope: 'namespace', shows: { create: ['"big-39"'], compare: ['"content-encoding": "gzip"', '"content-encoding": "(none)"'] } },
   { lesson: 'streaming-lists', scope: 'namespace', shows: { create: ['HTTP 201'], stream: ['k8s.io/initial-events-end'], 'without-bookmarks': ['"type": "ADDED"'], unset: ['k8s.io/initial-events-end'], invalid: ['HTTP 422', 'sendInitialEvents requires'] } },
   { lesson: 'bookmarks', scope: 'namespace', shows: { quiet: ['timeoutSeconds=8', '"type": "BOOKMARK"'] } },
   { lesson: 'consistent-reads', scope: 'namespace', shows: { fresh: ['"fresh"'], 'too-large': ['HTTP 504', 'Too large resource version', 'has not reached yet'] } },

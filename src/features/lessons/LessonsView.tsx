@@ -108,6 +108,7 @@ export const START_HERE = [
   'tables',
   'metadata-only',
   'media-types',
+  'compression',
   'watch',
   'streaming-lists',
   'bookmarks',

@@ -206,3 +206,45 @@ export const collections: KitLesson = {
     },
   ],
 };
+
+export const compression: KitLesson = {
+  id: 'compression',
+  topic: 'gzip',
+  title: 'Response compression',
+  scope: 'namespace',
+  paragraphs: [
+    'A client that sends `Accept-Encoding: gzip` (browsers always do, and the page cannot change it) may get a gzip-compressed answer, marked `Content-Encoding: gzip`. kube-apiserver compresses only large answers, above a threshold of 128 KiB, since compressing small ones costs more than it saves. Here one list is made large on purpose.',
+  ],
+  needs: [{ verb: 'create', resource: 'configmaps', namespaced: true }, { verb: 'list', resource: 'configmaps', namespaced: true }],
+  steps: [
+    {
+      id: 'create',
+      title: 'Forty ConfigMaps of 4 KiB each',
+      text: 'Create `big-0` … `big-39`, each with 4096 characters of data.',
+      lookFor: 'HTTP 201, forty times (only the first and last are shown).',
+      run: async (c) => {
+        const out: KitExchange[] = [];
+        for (let i = 0; i < 40; i++) out.push(await c.send('POST', cmPath(c), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${i}`, labels: label('gzip') }, data: { blob: 'z'.repeat(4096) } } }));
+        return [out[0]!, ...(out.filter((x) => x.status !== 201 && x !== out[0])), out[39]!];
+      },
+      show: (x) => ({ metadata: { name: field(x.response, 'metadata', 'name') } }),
+      check: created,
+    },
+    {
+      id: 'compare',
+      title: 'A large answer and a small one',
+      text: 'List all forty (about 170 KiB of JSON), then GET one of them.',
+      lookFor: 'The list comes with `content-encoding: gzip`; the single object, well under the threshold, without. The sizes shown are after the browser decompressed: the console shows the bytes on the wire.',
+      run: async (c) => [await c.send('GET', `${cmPath(c)}?labelSelector=explorer.lessons%2Flesson%3Dgzip`), await c.send('GET', cmPath(c, 'big-0'))],
+      show: (x) => ({ 'content-encoding': x.responseHeaders['content-encoding'] ?? '(none)', bytes: x.bytes }),
+      check: ([list, one]) => {
+        const { want, result } = expectations();
+        want(list!.status === 200 && list!.bytes > 128 * 1024, `list: HTTP ${list!.status}, ${list!.bytes} bytes`);
+        want(list!.responseHeaders['content-encoding'] === 'gzip', `list content-encoding: ${list!.responseHeaders['content-encoding'] ?? '(none)'}`);
+        want(one!.status === 200 && one!.responseHeaders['content-encoding'] === undefined, `one object content-encoding: ${one!.responseHeaders['content-encoding']}`);
+        return result;
+      },
+      view: (c) => ({ label: 'Send the list from the console to see its size on the wire', to: { view: 'console', extra: { m: 'GET', p: cmPath(c), 'q.labelSelector': 'explorer.lessons/lesson=gzip' } } }),
+    },
+  ],
+};

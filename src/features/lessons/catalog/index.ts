@@ -1,7 +1,7 @@
 // Every data-driven lesson, in the order of the "start here" path.
 import type { KitLesson } from '../kit';
 import { cel } from './cel';
-import { collections, mediaTypes, metadataOnly, tables } from './formats';
+import { collections, compression, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
 import { bookmarks, consistentReads, streamingLists } from './watching';
 import { deletion, dryRun, fieldValidation, updates } from './writes';
@@ -15,6 +15,7 @@ export const KIT_LESSONS: KitLesson[] = [
   tables,
   metadataOnly,
   mediaTypes,
+  compression,
   streamingLists,
   bookmarks,
   consistentReads,

@@ -30,6 +30,7 @@ const ROWS: Row[] = [
   { lesson: 'dry-run', scope: 'namespace', shows: { 'dry-create': ['"generateName": "dry-"', '"revisionHistoryLimit": 10'], 'nothing-stored': ['HTTP 404'] } },
   { lesson: 'updates', scope: 'namespace', shows: { create: ['HTTP 409', 'changed since the resourceVersion'], patches: ['HTTP 422', '"applied": "yes"'] } },
   { lesson: 'cel-validation', scope: 'cluster', shows: { crd: ['Established: True'], rules: ['min must not be greater than max', 'max is above the limit of 100', 'HTTP 422'], transition: ['size cannot change once set'], deprecated: ['is deprecated'], policy: ['denied request', 'with-team', 'A ValidatingAdmissionPolicy refused the request'], cleanup: ['HTTP 200'] } },
+  { lesson: 'merge-strategy', scope: 'namespace', shows: { alice: ['HTTP 201'], 'bob-sidecar': ['"name": "sidecar"'], 'atomic-conflict': ['HTTP 409', 'containers[name=\\"web\\"].args'], share: ['"manager": "bob"'], 'hand-over': ['"--x"'] } },
   { lesson: 'deletion', scope: 'namespace', shows: { finalizer: ['deletionTimestamp', 'HTTP 404'], background: ['HTTP 404'], foreground: ['foregroundDeletion'], orphan: ['dependent-orphan'] } },
 ];
 

@@ -118,6 +118,7 @@ export const START_HERE = [
   'dry-run',
   'updates',
   'server-side-apply',
+  'merge-strategy',
   'deletion',
   'cel-validation',
   'health',

@@ -1,6 +1,7 @@
 // Every data-driven lesson, in the order of the "start here" path.
 import type { KitLesson } from '../kit';
 import { cel } from './cel';
+import { mergeStrategy } from './merge';
 import { collections, compression, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
 import { bookmarks, consistentReads, streamingLists } from './watching';
@@ -22,6 +23,7 @@ export const KIT_LESSONS: KitLesson[] = [
   fieldValidation,
   dryRun,
   updates,
+  mergeStrategy,
   deletion,
   cel,
 ];

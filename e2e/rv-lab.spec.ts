@@ -76,3 +76,19 @@ test('the resourceVersion lab: every cell gets the answer the documentation pred
   await page.getByRole('button', { name: 'Delete scratch namespace' }).click();
   await expect(page.getByRole('button', { name: 'Create scratch namespace' })).toBeVisible();
 });
+
+// Runs after every lesson spec (files run in name order, one worker): lesson-kit, lessons, rv-lab.
+test('after all lessons and the lab, no lesson namespace, CRD or policy is left', async ({ kube }) => {
+  test.setTimeout(180_000);
+  const left = async () => {
+    const out: string[] = [];
+    for (const path of ['/api/v1/namespaces', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings']) {
+      const r = await kube.request('admin', 'GET', `${path}?labelSelector=explorer.lessons%2Flesson`);
+      if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status}`);
+      out.push(...(JSON.parse(r.body) as { items: { metadata: { name: string } }[] }).items.map((i) => `${path} ${i.metadata.name}`));
+    }
+    return out;
+  };
+  // Namespaces take a moment to finish terminating (their content is deleted first).
+  await expect.poll(left, { timeout: 150_000, intervals: [2000] }).toEqual([]);
+});

@@ -39,7 +39,12 @@ export function judge(cell: LabCell, v: LabValues, x: KitExchange): Outcome {
     if (p.semantic === 'Most Recent' && (compareResourceVersions(answerRV, v.recent) ?? -1) < 0) differs.push(`answered at ${answerRV}, older than the lab's latest write ${v.recent}`);
   }
   if (cell.verb === 'watch' && x.status === 200 && p.semantic.startsWith('Get State') && !events.some((e) => e.type === 'ADDED')) differs.push('no synthetic ADDED events');
-  if (cell.verb === 'watch' && x.status === 200 && p.semantic === 'Start at Exact' && p.errorEvent === undefined && events.some((e) => e.type === 'ADDED')) differs.push('ADDED events after an exact start');
+  // Start at Exact: only changes after the version asked, no synthetic events for what existed
+  // then (a change made since, such as the kube-root-ca.crt ConfigMap arriving late, is fine).
+  if (cell.verb === 'watch' && x.status === 200 && p.semantic === 'Start at Exact' && p.errorEvent === undefined && asked) {
+    const stale = events.filter((e) => e.type !== 'ERROR' && (compareResourceVersions(e.resourceVersion ?? '', asked) ?? 1) <= 0);
+    if (stale.length) differs.push(`events not newer than ${asked}: ${stale.map((e) => `${e.type} ${e.resourceVersion}`).join(', ')}`);
+  }
   return { x, errorEvent: err?.code, answerRV, itemRVs, ok: differs.length === 0, differs };
 }
 

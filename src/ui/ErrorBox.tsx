@@ -1,7 +1,9 @@
 import { KubeApiError, type Status } from '../k8s/client';
+import { explainStatus, lessonHref } from './statusExplain';
 
 /** Renders a Kubernetes Status (or any error) as what it is: code, reason, message, details, causes. */
 export function StatusView({ status, fromProxy }: { status: Status; fromProxy?: boolean }) {
+  const why = explainStatus(status);
   return (
     <div className="status-view" role="alert">
       <div>
@@ -11,6 +13,15 @@ export function StatusView({ status, fromProxy }: { status: Status; fromProxy?: 
         {fromProxy && <span className="badge warn">from the explorer's proxy, not the API server</span>}
       </div>
       {status.message && <p className="status-message">{status.message}</p>}
+      <p className="status-explain small" data-testid="status-explain">
+        {why.sentence}
+        {why.lesson && (
+          <>
+            {' '}
+            <a href={lessonHref(why.lesson)}>Lesson: why this happens</a>
+          </>
+        )}
+      </p>
       {status.details && (
         <dl className="kv small">
           {status.details.kind && (

@@ -7,7 +7,17 @@ import { LESSON_LABEL, send } from './exchange';
 interface Ns {
   name: string;
   phase?: string;
+  /** Collection path for a cluster-scoped object a lesson made (CRD, policy); namespaces have none. */
+  under?: string;
+  kind?: string;
 }
+
+/** Cluster-scoped kinds a lesson may create (the CEL lesson), listed by the same label. */
+const CLUSTER_KINDS = [
+  ['CustomResourceDefinition', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'],
+  ['ValidatingAdmissionPolicy', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies'],
+  ['ValidatingAdmissionPolicyBinding', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings'],
+] as const;
 
 export function Leftovers({ context, current }: { context: string; current: string | undefined }) {
   const [items, setItems] = useState<Ns[] | null>(null);
@@ -18,7 +28,15 @@ export function Leftovers({ context, current }: { context: string; current: stri
       const x = await send(context, 'GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(LESSON_LABEL)}`);
       if (x.status !== 200) throw new Error(`listing namespaces: HTTP ${x.status}`);
       const list = x.response as { items?: { metadata?: { name?: string }; status?: { phase?: string } }[] };
-      setItems((list.items ?? []).map((n) => ({ name: n.metadata?.name ?? '', phase: n.status?.phase })));
+      const found: Ns[] = (list.items ?? []).map((n) => ({ name: n.metadata?.name ?? '', phase: n.status?.phase }));
+      for (const [kind, under] of CLUSTER_KINDS) {
+        // Someone without the right to list these just does not see them here.
+        const c = await send(context, 'GET', `${under}?labelSelector=${encodeURIComponent(LESSON_LABEL)}`);
+        if (c.status !== 200) continue;
+        for (const o of (c.response as { items?: { metadata?: { name?: string; deletionTimestamp?: string } }[] }).items ?? [])
+          found.push({ name: o.metadata?.name ?? '', kind, under, phase: o.metadata?.deletionTimestamp ? 'Terminating' : undefined });
+      }
+      setItems(found);
       setError(null);
     } catch (e) {
       setError(e);
@@ -30,8 +48,8 @@ export function Leftovers({ context, current }: { context: string; current: stri
     void load();
   }, [load, current]);
 
-  const remove = async (name: string) => {
-    const x = await send(context, 'DELETE', `/api/v1/namespaces/${encodeURIComponent(name)}`);
+  const remove = async (name: string, under = '/api/v1/namespaces') => {
+    const x = await send(context, 'DELETE', `${under}/${encodeURIComponent(name)}`);
     if (x.status >= 300 && x.status !== 404) setError(new Error(`deleting ${name}: HTTP ${x.status}`));
     await load();
   };
@@ -39,7 +57,7 @@ export function Leftovers({ context, current }: { context: string; current: stri
   return (
     <div className="lesson-leftovers small" role="region" aria-label="Lesson namespaces">
       <div className="row">
-        <strong>Lesson namespaces here</strong>
+        <strong>Lesson namespaces (and cluster-scoped lesson objects) here</strong>
         <button type="button" onClick={() => void load()}>
           Refresh
         </button>
@@ -47,10 +65,11 @@ export function Leftovers({ context, current }: { context: string; current: stri
       {items && items.length === 0 && <p className="muted">none</p>}
       <ul>
         {items?.map((n) => (
-          <li key={n.name}>
+          <li key={`${n.kind ?? 'Namespace'}/${n.name}`}>
+            {n.kind && <span className="muted">{n.kind} </span>}
             <code>{n.name}</code> {n.phase === 'Terminating' ? <span className="muted">(terminating)</span> : n.name === current ? <span className="muted">(this lesson's)</span> : null}{' '}
             {n.phase !== 'Terminating' && (
-              <button type="button" aria-label={`Delete ${n.name}`} onClick={() => void remove(n.name)}>
+              <button type="button" aria-label={`Delete ${n.name}`} onClick={() => void remove(n.name, n.under)}>
                 delete
               </button>
             )}

@@ -111,8 +111,9 @@ export function WatchLesson({ context, scratch }: { context: string; scratch: st
         </a>
       </div>
       <p className="small">
-        Bookmarks are events that carry nothing but a newer resourceVersion. The server sends them now and then (roughly once a minute, and just before it ends a watch) so
-        that a client who reconnects can resume from a recent version even when its objects did not change. Expect them to be rare here: switch them on and wait.
+        Bookmarks are events that carry nothing but a newer resourceVersion, so that a client who reconnects can resume from a recent version even when its objects did
+        not change. When they come is the server's choice: a client may rely on no interval, and not even on getting one (kube-apiserver tends to send one shortly before
+        it ends a watch). Expect them to be rare here: switch them on and wait, or see the bookmarks lesson.
       </p>
       {list && <StepCard title="The list" x={list} show={(b) => ({ metadata: { resourceVersion: pickString(b, 'metadata', 'resourceVersion') }, items: ((b as { items?: unknown[] }).items ?? []).length })} />}
       {watchPath && (

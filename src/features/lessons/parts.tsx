@@ -112,7 +112,12 @@ export function StepCard({ title, x, show, children, label }: { title: string; x
             {typeof shown === 'string' ? shown : JSON.stringify(shown, null, 2)}
           </pre>
           {/* A refusal read the way the explorer shows every Status: reason, message, causes. */}
-          {x.status >= 300 && isStatus(x.response) && <StatusView status={x.response} />}
+          {/* A failure without a Status body (a plain "404 page not found" from the server's mux) is read the same way. */}
+          {x.status >= 300 && (
+            <StatusView
+              status={isStatus(x.response) ? x.response : { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: x.status, message: typeof x.response === 'string' ? x.response.slice(0, 300) : undefined }}
+            />
+          )}
           {show && (
             <details className="small">
               <summary>whole response body</summary>

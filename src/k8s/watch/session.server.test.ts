@@ -136,7 +136,9 @@ describe('WatchSession', () => {
     expect(snap.entries.toArray().some((e) => e.kind === 'event' && e.resourceVersion === rvBefore)).toBe(true);
     // The watch opened again from that resourceVersion (no relist), and the changes arrived as events.
     expect(notes.filter((n) => n.note === 'open').at(-1)?.path).toContain(`resourceVersion=${rvBefore}`);
-    expect(notes.filter((n) => n.note === 'relist')).toHaveLength(1);
+    // One list at the start (not labelled a relist), none after the reconnect.
+    expect(notes.filter((n) => n.note === 'list')).toHaveLength(1);
+    expect(notes.filter((n) => n.note === 'relist')).toHaveLength(0);
     const ev = liveEvents(snap).find((e) => e.key === `${ns}/r2`);
     expect([ev?.type, ev?.resourceVersion]).toEqual(['ADDED', r2.metadata!.resourceVersion]);
     expect(stateOf(snap)).toEqual(await freshList(`?labelSelector=${label}`));
@@ -157,6 +159,14 @@ describe('WatchSession', () => {
     expect(liveEvents(snap).filter((e) => e.type !== 'BOOKMARK').map((e) => [e.type, e.key, e.resourceVersion])).toEqual([
       ['ADDED', `${ns}/u1`, u1.metadata!.resourceVersion],
       ['ADDED', `${ns}/u2`, u2.metadata!.resourceVersion],
+    ]);
+    // With bookmarks allowed, the server ends the synthetic events with the initial-events-end
+    // bookmark: u1 is labelled initial, the later u2 live.
+    const evs = liveEvents(snap);
+    expect(evs.some((e) => e.type === 'BOOKMARK' && e.initialEventsEnd === true)).toBe(true);
+    expect(evs.filter((e) => e.type === 'ADDED').map((e) => [e.key, e.origin])).toEqual([
+      [`${ns}/u1`, 'initial'],
+      [`${ns}/u2`, 'live'],
     ]);
   });
 

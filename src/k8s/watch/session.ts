@@ -22,8 +22,8 @@ export type StartMode = 'list-watch' | 'stream' | 'watch-unset' | 'watch-0' | 'w
 export const START_MODES: { mode: StartMode; label: string; semantic: string }[] = [
   { mode: 'list-watch', label: 'List, then watch', semantic: 'list (resourceVersion unset: most recent), then watch from the list’s resourceVersion' },
   { mode: 'stream', label: 'Streaming list', semantic: 'sendInitialEvents=true, resourceVersionMatch=NotOlderThan, resourceVersion="": initial ADDED events end with the k8s.io/initial-events-end bookmark' },
-  { mode: 'watch-unset', label: 'Watch, resourceVersion unset', semantic: 'Get State and Start at Most Recent: synthetic ADDED events for every object, then changes (the end of the synthetic events is not marked)' },
-  { mode: 'watch-0', label: 'Watch, resourceVersion="0"', semantic: 'Get State and Start at Any: synthetic ADDED events from any (possibly cached, older) state, then changes' },
+  { mode: 'watch-unset', label: 'Watch, resourceVersion unset', semantic: 'Get State and Start at Most Recent: synthetic ADDED events for every object, then changes (with bookmarks allowed, the initial-events-end bookmark marks where the synthetic events end)' },
+  { mode: 'watch-0', label: 'Watch, resourceVersion="0"', semantic: 'Get State and Start at Any: synthetic ADDED events from any (possibly cached, older) state, then changes (marked like the unset case)' },
   { mode: 'watch-exact', label: 'Watch from a resourceVersion', semantic: 'Start at Exact: only changes after the given resourceVersion, no synthetic events' },
 ];
 
@@ -68,7 +68,7 @@ export interface EventEntry {
   initialEventsEnd?: boolean;
 }
 
-export type NoteKind = 'open' | 'end' | 'error' | 'reconnect' | 'relist' | 'paused' | 'resumed' | 'idle';
+export type NoteKind = 'open' | 'end' | 'error' | 'reconnect' | 'list' | 'relist' | 'paused' | 'resumed' | 'idle';
 
 export interface NoteEntry {
   kind: 'note';
@@ -166,9 +166,10 @@ export function watchPath(spec: WatchSpec, opts: { resourceVersion: string | nul
   const p = selectorParams(spec);
   p.set('watch', '1');
   if (opts.streamingList) {
-    // A streaming list: the server requires allowWatchBookmarks with sendInitialEvents, and marks
-    // the end of the initial events with a bookmark; resourceVersion="" asks for a consistent
-    // (most recent) starting point.
+    // A streaming list: the server marks the end of the initial events with a bookmark. It accepts
+    // sendInitialEvents without allowWatchBookmarks, but then sends no marker (checked against
+    // kube-apiserver 1.37), so we always allow bookmarks. resourceVersion="" asks for a
+    // consistent (most recent) starting point.
     p.set('sendInitialEvents', 'true');
     p.set('allowWatchBookmarks', 'true');
     p.set('resourceVersionMatch', 'NotOlderThan');
@@ -359,6 +360,7 @@ export class WatchSession {
       try {
         let path: string;
         let streaming = false;
+        let synthetic = false;
         if (phase !== 'resume' && (spec.mode === 'list-watch' || (phase === 'recover' && spec.mode !== 'stream'))) {
           await this.list(signal, phase === 'recover' || this.objects.size > 0);
           if (signal.aborted) break;
@@ -369,6 +371,9 @@ export class WatchSession {
           streaming = true;
           path = watchPath(spec, { resourceVersion: '', streamingList: true });
         } else if (phase === 'initial') {
+          // Get-state watches (unset, "0") also end their synthetic ADDED events with the
+          // initial-events-end bookmark when bookmarks are allowed (kube-apiserver 1.37, WatchList on).
+          synthetic = spec.bookmarks === true && (spec.mode === 'watch-unset' || spec.mode === 'watch-0');
           const rv = spec.mode === 'watch-0' ? '0' : spec.mode === 'watch-exact' ? (spec.resourceVersion ?? '') : null;
           path = watchPath(spec, { resourceVersion: rv });
         } else {
@@ -388,7 +393,7 @@ export class WatchSession {
         // A re-stream builds the new state aside and swaps it in at the initial-events-end
         // bookmark, so the pane never shows a half-listed state (and the diff is exact).
         const replacing = streaming && this.objects.size > 0 ? new Map<string, KubeObject>() : undefined;
-        this.initialEventsDone = !streaming;
+        this.initialEventsDone = !streaming && !synthetic;
         // From here on a drop or a pause resumes from lastRV; a streaming list must first reach
         // its end marker (its state is incomplete before that), so it keeps its phase until then.
         if (!streaming) this.phase = 'resume';
@@ -413,13 +418,14 @@ export class WatchSession {
             }
             throw new KubeApiError(status ?? { kind: 'Status', apiVersion: 'v1', message: 'ERROR event' }, 200, false);
           }
-          const origin: EventOrigin = streaming && !this.initialEventsDone ? 'initial' : 'live';
+          const origin: EventOrigin = (streaming || synthetic) && !this.initialEventsDone ? 'initial' : 'live';
           if (ev.type === 'BOOKMARK') {
             if (spec.asTable && isTable(ev.object) && ev.object.columnDefinitions?.length) this.columns = ev.object.columnDefinitions;
             const rv = resourceVersionOf(ev.object);
             if (rv !== undefined) this.lastRV = rv;
             const end = ev.object.metadata?.annotations?.[INITIAL_EVENTS_END] === 'true';
             this.pushEvent(ev, origin, undefined, undefined, end);
+            if (end && synthetic) this.initialEventsDone = true;
             if (end && streaming) {
               this.initialEventsDone = true;
               this.phase = 'resume';
@@ -546,7 +552,8 @@ export class WatchSession {
       this.replaceState(next, `relist at resourceVersion ${rv ?? '?'}`, path);
     } else {
       this.objects = next;
-      this.note('relist', `listed ${next.size} objects at resourceVersion ${rv ?? '?'}`, { path });
+      // The pane's first list is a list, not a relist: nothing is replaced.
+      this.note('list', `listed ${next.size} objects at resourceVersion ${rv ?? '?'}`, { path });
     }
     if (!isRelist) {
       for (const o of items) {

@@ -1,0 +1,188 @@
+// Lessons about watches and fresh reads: streaming lists, the initial-events-end bookmark,
+// consistent reads and the 504 for a version the server has not reached.
+import { compareResourceVersions } from '../../../k8s/rv';
+import { expectations, field, type KitExchange, type KitLesson, label, type StepContext, type WatchSeen } from '../kit';
+
+const cm = (c: StepContext, name = '') => `/api/v1/namespaces/${encodeURIComponent(c.ns)}/configmaps${name ? `/${name}` : ''}`;
+const END = 'k8s.io/initial-events-end';
+const events = (x: KitExchange) => (Array.isArray(x.response) ? (x.response as WatchSeen[]) : []);
+const endBookmark = (e: WatchSeen) => e.type === 'BOOKMARK' && e.annotations?.[END] === 'true';
+const mine = 'labelSelector=explorer.lessons%2Flesson%3Dstream';
+
+async function two(c: StepContext, topic: string): Promise<KitExchange[]> {
+  const out: KitExchange[] = [];
+  for (const name of ['first', 'second']) out.push(await c.send('POST', cm(c), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: label(topic) } } }));
+  return out;
+}
+
+/** ADDED for both objects, and where the first initial-events-end bookmark falls. */
+function initialShape(x: KitExchange): { added: string[]; endAt: number } {
+  const es = events(x);
+  const endAt = es.findIndex(endBookmark);
+  const added = es.slice(0, endAt < 0 ? es.length : endAt).filter((e) => e.type === 'ADDED').map((e) => e.name ?? '');
+  return { added: added.sort(), endAt };
+}
+
+export const streamingLists: KitLesson = {
+  id: 'streaming-lists',
+  topic: 'stream',
+  title: 'Streaming lists: sendInitialEvents and the initial-events-end bookmark',
+  scope: 'namespace',
+  paragraphs: [
+    'A client that lists and then watches holds the whole list in memory at once, and so does the server. A streaming list asks the watch itself to start with the current state: `watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=` sends one synthetic `ADDED` per existing object, then a `BOOKMARK` whose annotation `k8s.io/initial-events-end: "true"` says "that was all of it, as of this resourceVersion", then the changes from there on.',
+    'The server does not insist on `allowWatchBookmarks` here, but the end marker is a bookmark: without it, no marker comes. A plain watch with `resourceVersion` unset (or "0") also starts with synthetic ADDED events for what exists; on this server (streaming lists are on by default), when that watch allows bookmarks, the end of those events is marked by the same bookmark.',
+  ],
+  needs: [{ verb: 'create', resource: 'configmaps', namespaced: true }, { verb: 'watch', resource: 'configmaps', namespaced: true }],
+  steps: [
+    { id: 'create', title: 'Make two objects', text: 'Create ConfigMaps `first` and `second`.', lookFor: 'HTTP 201 twice.', run: (c) => two(c, 'stream'), check: (xs) => xs.filter((x) => x.status !== 201).map((x) => `${x.path}: HTTP ${x.status}`) },
+    {
+      id: 'stream',
+      title: 'A streaming list',
+      text: 'The watch with `sendInitialEvents=true`, `allowWatchBookmarks=true`, `resourceVersionMatch=NotOlderThan` and an empty `resourceVersion`, until the bookmark.',
+      lookFor: 'Two `ADDED` events, `first` and `second`, then one `BOOKMARK` annotated `k8s.io/initial-events-end: "true"` with the resourceVersion of that state.',
+      run: async (c) => [await c.watch(`${cm(c)}?${mine}&watch=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&resourceVersion=`, { until: (es) => es.some(endBookmark), ms: 15_000 })],
+      check: ([x]) => {
+        const { added, endAt } = initialShape(x!);
+        const { want, result } = expectations();
+        want(x!.status === 200, `HTTP ${x!.status}`);
+        want(added.join() === 'first,second', `ADDED before the bookmark: ${added.join() || 'none'}`);
+        want(endAt >= 0, 'no initial-events-end bookmark');
+        return result;
+      },
+      view: (c) => ({ label: 'Open a streaming-list pane in the Watch view', to: { view: 'watch', namespace: c.ns, group: '', version: 'v1', resource: 'configmaps', extra: { mode: 'stream' } } }),
+    },
+    {
+      id: 'without-bookmarks',
+      title: 'The same without allowWatchBookmarks',
+      text: 'Leave `allowWatchBookmarks` out. The server does not insist on it, but the end marker is a bookmark, and bookmarks were not allowed. The step watches for six seconds.',
+      lookFor: 'HTTP 200 and the same two ADDED events, and no bookmark at all: without `allowWatchBookmarks` nothing tells the client that the initial state is complete. Always ask for bookmarks with a streaming list.',
+      run: async (c) => [await c.watch(`${cm(c)}?${mine}&watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=`, { ms: 6000 })],
+      check: ([x]) => {
+        const { added, endAt } = initialShape(x!);
+        const { want, result } = expectations();
+        want(x!.status === 200, `HTTP ${x!.status}`);
+        want(added.join() === 'first,second', `ADDED: ${added.join() || 'none'}`);
+        want(endAt < 0 && !events(x!).some((e) => e.type === 'BOOKMARK'), 'a bookmark came although bookmarks were not allowed');
+        return result;
+      },
+    },
+    {
+      id: 'unset',
+      title: 'A plain watch with resourceVersion unset',
+      text: '`watch=1&allowWatchBookmarks=true`, nothing else.',
+      lookFor: 'The two synthetic `ADDED` events, then the `BOOKMARK` with `k8s.io/initial-events-end`: the end of the initial state is marked here too (so is it with `resourceVersion=0`).',
+      run: async (c) => [await c.watch(`${cm(c)}?${mine}&watch=1&allowWatchBookmarks=true`, { until: (es) => es.some(endBookmark), ms: 15_000 })],
+      check: ([x]) => {
+        const { added, endAt } = initialShape(x!);
+        const { want, result } = expectations();
+        want(added.join() === 'first,second', `ADDED before the bookmark: ${added.join() || 'none'}`);
+        want(endAt >= 0, 'no initial-events-end bookmark');
+        return result;
+      },
+    },
+    {
+      id: 'invalid',
+      title: 'sendInitialEvents without NotOlderThan',
+      text: '`sendInitialEvents=true` with `resourceVersionMatch` left out.',
+      lookFor: 'A 422 Invalid `Status` for the ListOptions: "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan".',
+      run: async (c) => [await c.watch(`${cm(c)}?${mine}&watch=1&sendInitialEvents=true&allowWatchBookmarks=true`, { ms: 5000 })],
+      check: ([x]) => (x!.status === 422 && String(field(x!.response, 'message')).includes('sendInitialEvents requires setting resourceVersionMatch to NotOlderThan') ? [] : [`HTTP ${x!.status}`]),
+    },
+  ],
+};
+
+export const bookmarks: KitLesson = {
+  id: 'bookmarks',
+  topic: 'bookmark',
+  title: 'Bookmarks: progress without changes',
+  scope: 'namespace',
+  paragraphs: [
+    'A watch sees only the objects it selects. When those do not change, its client\'s last resourceVersion grows old while the rest of the cluster moves on, and after a compaction it could no longer resume from there (410 Gone). With `allowWatchBookmarks=true` the server may send `BOOKMARK` events: no object, only a newer `metadata.resourceVersion` to resume from.',
+    'When, and how often, is the server\'s choice: a client must rely on no interval, nor on getting a bookmark at all. On this server a watch that ends quietly before anything else happened gets none; one during which the cluster moved on gets one before it ends.',
+  ],
+  needs: [{ verb: 'list', resource: 'configmaps', namespaced: true }, { verb: 'watch', resource: 'configmaps', namespaced: true }, { verb: 'create', resource: 'configmaps', namespaced: true }],
+  steps: [
+    {
+      id: 'quiet',
+      title: 'A watch that sees nothing change',
+      text: 'List the ConfigMaps labelled `watched=yes` (there are none), then watch them from the list\'s version with `allowWatchBookmarks=true&timeoutSeconds=8`. While it runs, the step creates a ConfigMap *without* that label: a change the watch does not select.',
+      lookFor: 'No ADDED for the unlabelled ConfigMap. Before the server ends the watch at its timeout, a `BOOKMARK` whose resourceVersion is newer than the list\'s (by the KEP-5504 rule): the client learns that the cluster moved on, without seeing anything it did not ask for.',
+      run: async (c) => {
+        const sel = 'labelSelector=watched%3Dyes';
+        const l = await c.send('GET', `${cm(c)}?${sel}`);
+        const rv = String(field(l.response, 'metadata', 'resourceVersion'));
+        c.memo.bookmarkListRV = rv;
+        let other: KitExchange | undefined;
+        const w = await c.watch(`${cm(c)}?${sel}&watch=1&allowWatchBookmarks=true&timeoutSeconds=8&resourceVersion=${rv}`, {
+          ms: 25_000,
+          during: async () => {
+            other = await c.send('POST', cm(c), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'unwatched-', labels: label('bookmark') } } });
+          },
+        });
+        return other ? [l, other, w] : [l, w];
+      },
+      show: (x) => (Array.isArray(x.response) ? x.response : { kind: field(x.response, 'kind'), metadata: { name: field(x.response, 'metadata', 'name'), resourceVersion: field(x.response, 'metadata', 'resourceVersion') } }),
+      check: (xs, c) => {
+        const { want, result } = expectations();
+        const w = xs.at(-1)!;
+        want(xs.length === 3 && xs[1]!.status === 201, 'the unwatched ConfigMap was not created');
+        want(w.status === 200, `watch: HTTP ${w.status}`);
+        const es = events(w);
+        want(es.every((e) => e.type === 'BOOKMARK'), `events other than bookmarks: ${es.map((e) => e.type).join()}`);
+        want(es.some((e) => (compareResourceVersions(e.resourceVersion ?? '', c.memo.bookmarkListRV ?? '') ?? 0) > 0), 'no bookmark newer than the list');
+        return result;
+      },
+      view: (c) => ({ label: 'Watch with bookmarks in the Watch view', to: { view: 'watch', namespace: c.ns, group: '', version: 'v1', resource: 'configmaps', extra: { bookmarks: '1' } } }),
+    },
+  ],
+};
+
+export const consistentReads: KitLesson = {
+  id: 'consistent-reads',
+  topic: 'fresh',
+  title: 'Consistent reads from the cache, and 504 for a version not yet reached',
+  scope: 'namespace',
+  paragraphs: [
+    'A list without `resourceVersion` must be as fresh as a read from etcd. Since 1.31 kube-apiserver serves it from its watch cache anyway: it asks etcd for the current revision (a cheap request), waits until the cache has caught up with it, and answers from memory. `resourceVersion=0` skips the wait and takes whatever the cache holds.',
+    'A read that names a version the server has not reached (`resourceVersion` with `NotOlderThan`) waits a few seconds for the cache, then gives up with 504 Timeout, reason `Timeout`, message "Too large resource version", and a `retryAfterSeconds` hint.',
+  ],
+  needs: [{ verb: 'create', resource: 'configmaps', namespaced: true }, { verb: 'list', resource: 'configmaps', namespaced: true }],
+  steps: [
+    {
+      id: 'fresh',
+      title: 'Write, then read without resourceVersion',
+      text: 'Create `fresh`, then list the namespace with `resourceVersion` unset.',
+      lookFor: 'The list\'s `resourceVersion` is not older than the create\'s (by the KEP-5504 rule), and `fresh` is in it.',
+      run: async (c) => {
+        const w = await c.send('POST', cm(c), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fresh', labels: label('fresh') } } });
+        c.memo.freshRV = String(field(w.response, 'metadata', 'resourceVersion'));
+        return [w, await c.send('GET', cm(c))];
+      },
+      show: (x) => ({ kind: field(x.response, 'kind'), metadata: { resourceVersion: field(x.response, 'metadata', 'resourceVersion') }, items: ((field(x.response, 'items') as { metadata: { name: string } }[] | undefined) ?? []).map((i) => i.metadata.name) }),
+      check: ([w, l]) => {
+        const { want, result } = expectations();
+        want(w!.status === 201, `create: HTTP ${w!.status}`);
+        const cmp = compareResourceVersions(String(field(l!.response, 'metadata', 'resourceVersion')), String(field(w!.response, 'metadata', 'resourceVersion')));
+        want(cmp !== undefined && cmp >= 0, 'the list is older than the write');
+        want(((field(l!.response, 'items') as { metadata: { name: string } }[]) ?? []).some((i) => i.metadata.name === 'fresh'), '`fresh` is missing');
+        return result;
+      },
+    },
+    {
+      id: 'too-large',
+      title: 'Ask for a version far ahead',
+      text: 'List with `resourceVersionMatch=NotOlderThan` and a `resourceVersion` with three more digits than the current one.',
+      lookFor: 'After a few seconds of waiting: 504, reason `Timeout`, "Too large resource version", with `details.retryAfterSeconds`.',
+      run: async (c) => {
+        const future = `${c.memo.freshRV || '1'}000`;
+        return [await c.send('GET', `${cm(c)}?resourceVersion=${future}&resourceVersionMatch=NotOlderThan`)];
+      },
+      check: ([x]) => {
+        const { want, result } = expectations();
+        want(x!.status === 504 && field(x!.response, 'reason') === 'Timeout', `HTTP ${x!.status} ${String(field(x!.response, 'reason'))}`);
+        want(String(field(x!.response, 'message')).includes('Too large resource version'), `message ${String(field(x!.response, 'message'))}`);
+        return result;
+      },
+    },
+  ],
+};

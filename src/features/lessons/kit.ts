@@ -1,0 +1,224 @@
+// The lesson kit: a lesson is data (id, title, a few paragraphs, steps), and one component runs
+// any of them. A step sends real requests through kubeFetch, keeps each exchange exactly as sent
+// and received, and checks the answer against what the lesson says: a lesson that the server
+// contradicts shows it, step by step, instead of teaching it.
+import { kubeFetch, sharedMux } from '../../k8s/client';
+import { openWatch } from '../../k8s/watch/stream';
+import type { Route } from '../../routing';
+import type { LessonExchange } from './exchange';
+
+export interface KitExchange extends LessonExchange {
+  /** Response headers the lesson may point at (lower-case names). */
+  responseHeaders: Record<string, string>;
+  /** Bytes of the response body as received by the page (after any transfer decoding). */
+  bytes: number;
+}
+
+export interface StepContext {
+  context: string;
+  /** The lesson's scratch namespace; empty for lessons that only read. */
+  ns: string;
+  /** Values a step leaves for later steps of the same lesson (a resourceVersion, a name). */
+  memo: Record<string, string>;
+  send(method: string, path: string, opts?: { body?: unknown; contentType?: string; accept?: string; headers?: Record<string, string> }): Promise<KitExchange>;
+  /** Opens a watch, collects its events until `until` says so or `ms` pass, then closes it. */
+  watch(path: string, opts?: { until?: (events: WatchSeen[]) => boolean; ms?: number; during?: () => Promise<void> }): Promise<KitExchange>;
+}
+
+export interface WatchSeen {
+  type: string;
+  name?: string;
+  resourceVersion?: string;
+  annotations?: Record<string, string>;
+  code?: number;
+  reason?: string;
+}
+
+export interface LessonStep {
+  id: string;
+  title: string;
+  /** What the step does, in a sentence or two. `code` in backticks. */
+  text: string;
+  /** What to look for in the answer. */
+  lookFor: string;
+  run(c: StepContext): Promise<KitExchange[]>;
+  /** What the server must have answered for the text to be true: a list of what differed (empty: as described). */
+  check(xs: KitExchange[], c: StepContext): string[];
+  /** The part of each response worth showing; the whole body folds out. */
+  show?: (x: KitExchange) => unknown;
+  /** A link to the view where this request is everyday work, with the request filled in. */
+  view?: (c: StepContext) => { label: string; to: Partial<Route> & { extra?: Record<string, string> } } | undefined;
+}
+
+/** A permission the lesson needs, asked with a SelfSubjectAccessReview before anything runs. */
+export interface Needed {
+  verb: string;
+  group?: string;
+  resource: string;
+  subresource?: string;
+  /** Asked in the scratch namespace when true. */
+  namespaced?: boolean;
+}
+
+export interface KitLesson {
+  id: string;
+  /** Goes into the scratch namespace's name. */
+  topic: string;
+  title: string;
+  paragraphs: string[];
+  /** Reference data shown after the paragraphs (the migration table). */
+  table?: { caption: string; columns: string[]; rows: string[][] };
+  /** read: no writes, no namespace. namespace: writes only into its scratch namespace. cluster: also cluster-scoped objects, after confirmation. */
+  scope: 'read' | 'namespace' | 'cluster';
+  /** For scope cluster: what will be created outside the namespace, said before asking. */
+  clusterObjects?: string;
+  needs: Needed[];
+  steps: LessonStep[];
+  /** Removes cluster-scoped objects (namespaced ones go with the namespace). */
+  cleanup?: (c: StepContext) => Promise<KitExchange[]>;
+}
+
+const TEXT_TYPES = /json|yaml|text/;
+
+export async function kitSend(
+  context: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; contentType?: string; accept?: string; headers?: Record<string, string> } = {},
+): Promise<KitExchange> {
+  const headers: Record<string, string> = { Accept: opts.accept ?? 'application/json', ...opts.headers };
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body, null, 2);
+    headers['Content-Type'] = opts.contentType ?? 'application/json';
+  }
+  const res = await kubeFetch({ context, method, path, headers, body });
+  const buf = new Uint8Array(await res.arrayBuffer());
+  const responseHeaders: Record<string, string> = {};
+  res.headers.forEach((v, k) => {
+    responseHeaders[k] = v;
+  });
+  const type = responseHeaders['content-type'] ?? '';
+  let response: unknown;
+  if (buf.length === 0) response = '';
+  else if (TEXT_TYPES.test(type) || type === '') {
+    const text = new TextDecoder().decode(buf);
+    response = text;
+    if (type.includes('json')) {
+      try {
+        response = JSON.parse(text);
+      } catch {
+        // Not JSON after all: keep the text.
+      }
+    }
+  } else {
+    response = binaryPreview(buf);
+  }
+  return { method, path, headers, body, status: res.status, response, responseHeaders, bytes: buf.length };
+}
+
+/** A binary body as text: its size and the first bytes in hex, printable ones shown. */
+export function binaryPreview(buf: Uint8Array, n = 48): string {
+  const head = Array.from(buf.slice(0, n), (b) => b.toString(16).padStart(2, '0')).join(' ');
+  const printable = Array.from(buf.slice(0, n), (b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : '.')).join('');
+  return `(${buf.length} bytes, binary)\n${head}\n${printable}`;
+}
+
+export async function kitWatch(
+  context: string,
+  path: string,
+  opts: { until?: (events: WatchSeen[]) => boolean; ms?: number; during?: () => Promise<void> } = {},
+): Promise<KitExchange> {
+  const headers = { Accept: 'application/json' };
+  const seen: WatchSeen[] = [];
+  let status = 200;
+  let response: unknown = seen;
+  let responseHeaders: Record<string, string> = {};
+  let bytes = 0;
+  try {
+    const w = await openWatch({ mux: sharedMux(), context, path, headers });
+    responseHeaders = w.headers;
+    const timer = setTimeout(() => w.close(), opts.ms ?? 8000);
+    const during = opts.during;
+    let started = false;
+    try {
+      const it = w.events[Symbol.asyncIterator]();
+      // The writes of `during` happen once the watch is open, so that their events arrive on it.
+      if (during && !started) {
+        started = true;
+        void during();
+      }
+      for (;;) {
+        const r = await it.next();
+        if (r.done) break;
+        const e = r.value;
+        bytes += e.size;
+        const o = e.object as { metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> }; code?: number; reason?: string };
+        seen.push({
+          type: e.type,
+          name: o.metadata?.name,
+          resourceVersion: o.metadata?.resourceVersion,
+          ...(e.type === 'BOOKMARK' && o.metadata?.annotations ? { annotations: o.metadata.annotations } : {}),
+          ...(e.type === 'ERROR' ? { code: o.code, reason: o.reason } : {}),
+        });
+        if (opts.until?.(seen)) break;
+      }
+    } finally {
+      clearTimeout(timer);
+      w.close();
+    }
+  } catch (e) {
+    const s = (e as { status?: unknown; httpStatus?: number }).status;
+    if (typeof s === 'object' && s !== null) {
+      status = (e as { httpStatus: number }).httpStatus;
+      response = s;
+    } else throw e;
+  }
+  return { method: 'GET', path, headers, status, response, responseHeaders, bytes };
+}
+
+// --- progress, kept in this browser ---
+
+const PROGRESS_KEY = 'kube-api-explorer.lessons.progress';
+
+export function loadProgress(): Record<string, string[]> {
+  try {
+    const v: unknown = JSON.parse(localStorage.getItem(PROGRESS_KEY) ?? '{}');
+    return typeof v === 'object' && v !== null ? (v as Record<string, string[]>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function markDone(lesson: string, step: string): Record<string, string[]> {
+  const p = loadProgress();
+  const done = new Set(p[lesson] ?? []);
+  done.add(step);
+  p[lesson] = [...done];
+  try {
+    localStorage.setItem(PROGRESS_KEY, JSON.stringify(p));
+  } catch {
+    // Storage full or disabled: progress is a convenience, the lesson works without it.
+  }
+  window.dispatchEvent(new Event('lessons-progress'));
+  return p;
+}
+
+// --- small readers for checks ---
+
+export function field(v: unknown, ...path: (string | number)[]): unknown {
+  let cur = v;
+  for (const k of path) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  return cur;
+}
+
+/** Collects what differs: `want(cond, what)` records `what` when cond is false. */
+export function expectations(): { want: (cond: boolean, what: string) => void; result: string[] } {
+  const result: string[] = [];
+  return { want: (cond, what) => void (cond || result.push(what)), result };
+}
+
+export const label = (topic: string) => ({ 'explorer.lessons/lesson': topic });

@@ -10,10 +10,11 @@ import { parseK8sUrl, refusal } from './filter';
 import { forwardHttp, MAX_BODY_BYTES, type ProxyStats, tooLarge } from './forward';
 import { checkHost, checkOrigin, checkToken } from './guard';
 import { securityHeaders } from './headers';
-import { findKubeconfig, Kubeconfig } from './kubeconfig';
+import { type ContextList, findKubeconfig, Kubeconfig } from './kubeconfig';
 import { createMux } from './mux';
 import { MUX_PATH } from './mux-protocol';
-import { createDevPages, createStaticPages, ensureBuilt, type PageServer, REPO_ROOT } from './static';
+import { createDevPages, createStaticPages, ensureBuilt, injectToken, type PageServer, REPO_ROOT } from './static';
+import { createEmbeddedPages, embedded, embeddedClusterDir } from '../package/embedded';
 
 export const DEFAULT_PORT = 7780;
 
@@ -29,6 +30,12 @@ export interface ExplorerServerOptions {
   log?: (line: string) => void;
   /** Let exec/attach/portforward/proxy subresources pass (plain HTTP only: upgrades are never forwarded). */
   allowExec?: boolean;
+  /** Start the local control plane even when a kubeconfig exists (--local). */
+  local?: boolean;
+  /** Context the page opens with, instead of the kubeconfig's current-context (--context). */
+  context?: string;
+  /** Namespace the page opens with, instead of the context's own (--namespace). */
+  namespace?: string;
   /** Timeouts; defaults suit people, tests shorten them. */
   timeouts?: {
     /** Whole request head must arrive within this (slowloris). Default 20 s. */
@@ -61,19 +68,25 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   const allowExec = opts.allowExec ?? false;
 
   let controlPlane: ControlPlane | undefined;
-  let files = findKubeconfig({ path: opts.kubeconfigPath });
+  let files = opts.local ? null : findKubeconfig({ path: opts.kubeconfigPath });
   if (!files) {
-    log('No kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config): starting the local control plane in .cluster/');
+    const dir = embeddedClusterDir() ?? join(REPO_ROOT, '.cluster');
+    log(opts.local ? `--local: starting the local control plane in ${dir}` : `No kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config): starting the local control plane in ${dir}`);
     const { startControlPlane } = await import('../cluster/controlplane');
-    controlPlane = await startControlPlane({ dir: join(REPO_ROOT, '.cluster'), log });
+    controlPlane = await startControlPlane({ dir, log });
     files = [controlPlane.kubeconfig];
   }
   let kubeconfig: Kubeconfig;
   let pages: (PageServer & { hmrUpgrades?: import('node:events').EventEmitter }) | undefined;
   try {
     kubeconfig = new Kubeconfig(files);
+    if (opts.context !== undefined && !kubeconfig.contexts.some((c) => c.name === opts.context)) {
+      throw new Error(`context ${JSON.stringify(opts.context)} is not in ${files.join(', ')} (it has: ${kubeconfig.contexts.map((c) => c.name).join(', ') || 'none'})`);
+    }
     if (opts.dev) {
       pages = await createDevPages(REPO_ROOT, token);
+    } else if (opts.staticDir === undefined && embedded()) {
+      pages = createEmbeddedPages(token, injectToken);
     } else {
       const dir = opts.staticDir ?? join(REPO_ROOT, 'dist');
       if (opts.staticDir === undefined) await ensureBuilt(REPO_ROOT, dir, log);
@@ -106,7 +119,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
       const path = url.split('?')[0];
       if (path === '/proxy/contexts') {
         if (req.method !== 'GET' && req.method !== 'HEAD') return sendProxyError(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
-        const body = Buffer.from(JSON.stringify(kubeconfig.list()));
+        const body = Buffer.from(JSON.stringify(withStartingPoint(kubeconfig.list(), opts.context, opts.namespace)));
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
         return void res.end(req.method === 'HEAD' ? undefined : body);
       }
@@ -213,5 +226,15 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
       })();
       return closing;
     },
+  };
+}
+
+/** --context and --namespace: the context the page opens with, and its namespace, as the page reads them. */
+export function withStartingPoint(list: ContextList, context?: string, namespace?: string): ContextList {
+  if (context === undefined && namespace === undefined) return list;
+  const current = context ?? list.current;
+  return {
+    current,
+    contexts: list.contexts.map((c) => ({ ...c, current: c.name === current, namespace: c.name === current && namespace !== undefined ? namespace : c.namespace })),
   };
 }

@@ -20,7 +20,7 @@ import { build, type Plugin } from 'esbuild';
 import { ensureBuilt, REPO_ROOT } from '../src/static';
 import { MANIFEST_KEY, type Manifest } from './embedded';
 
-export const EXECUTABLE = 'kubectl-api_explorer';
+export const EXECUTABLE = `kubectl-api_explorer${process.platform === 'win32' ? '.exe' : ''}`;
 /** Marks where postject may write the blob; the same string is compiled into node (src/node_sea.cc). */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 

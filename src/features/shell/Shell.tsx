@@ -14,6 +14,7 @@ const views: Record<View, React.LazyExoticComponent<(p: { route: Route; context:
   edit: lazy(() => import('../edit/EditView').then((m) => ({ default: m.EditView }))),
   ownership: lazy(() => import('../ownership/OwnershipView').then((m) => ({ default: m.OwnershipView }))),
   lessons: lazy(() => import('../lessons/LessonsView').then((m) => ({ default: m.LessonsView }))),
+  welcome: lazy(() => import('../welcome/WelcomeView').then((m) => ({ default: m.WelcomeView }))),
 };
 
 const LABELS: Record<View, string> = {
@@ -24,6 +25,7 @@ const LABELS: Record<View, string> = {
   edit: 'Edit',
   ownership: 'Ownership',
   lessons: 'Lessons',
+  welcome: 'Welcome',
 };
 
 // Views with a page of their own (Alt+1… in this order).
@@ -60,7 +62,9 @@ export function Shell() {
   return (
     <div className="shell">
       <header className="topbar">
-        <a className="brand" href={hrefFor({ view: 'discovery' })}>Kube API Explorer</a>
+        <a className="brand" href={hrefFor({ view: 'welcome' }, false)} title="The first screen: cluster, access, where to start" aria-current={route.view === 'welcome' ? 'page' : undefined}>
+          Kube API Explorer
+        </a>
         <label className="picker">
           <span>Context</span>
           <select

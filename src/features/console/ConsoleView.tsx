@@ -12,10 +12,10 @@ import { contextsQuery } from '../shell/queries';
 import { compareExchanges } from './compare';
 import { toCurl, toKubectl } from './copyAs';
 import { type Draft, draftFromExtra, draftToExtra, draftToRequest, METHODS, PARAM_SPECS, requestToDraft } from './draft';
-import { type Exchange, queryOf, runExchange } from './exchange';
+import { type Exchange, headerValue, queryOf, runExchange } from './exchange';
 import { ExchangeView } from './ExchangeView';
 import { fromHar, toHar } from './har';
-import { history, useHistory } from './history';
+import { acceptLabel, history, useHistory } from './history';
 import { requestAttributes } from './verb';
 
 function downloadText(filename: string, text: string, type: string) {
@@ -363,8 +363,13 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
               <li key={x.id} className={x.id === currentId ? 'selected' : undefined} style={{ padding: 4, borderBottom: '1px solid var(--border)' }}>
                 <div className="row small">
                   <input type="checkbox" aria-label={`Compare ${x.request.method} ${x.request.path}`} checked={compare.includes(x.id)} onChange={(e) => setCompare(e.target.checked ? [...compare.filter((c) => c !== x.id), x.id].slice(-2) : compare.filter((c) => c !== x.id))} />
-                  <button type="button" className="listbtn" style={{ flex: 1, width: 'auto' }} onClick={() => setCurrentId(x.id)}>
+                  <button type="button" className="listbtn history-entry" style={{ flex: 1, width: 'auto' }} onClick={() => setCurrentId(x.id)}>
                     <strong>{x.response?.status ?? (x.error ? 'ERR' : '…')}</strong> {x.request.method} <code>{x.request.path}</code>
+                    {acceptLabel(headerValue(x.request.headers, 'Accept')) && (
+                      <span className="badge" title={`Accept: ${headerValue(x.request.headers, 'Accept')}`}>
+                        {acceptLabel(headerValue(x.request.headers, 'Accept'))}
+                      </span>
+                    )}
                     {x.context !== context && <span className="badge">{x.context}</span>}
                   </button>
                   <button

@@ -324,7 +324,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
         )}
       </form>
 
-      <div className="split" style={{ gridTemplateColumns: 'minmax(0, 1fr) minmax(260px, 340px)' }}>
+      <div className="split-aside">
         <section className="panel" aria-label="Response">
           {current ? <ExchangeView exchange={current} streaming={current.id === streamingId} /> : <p className="muted">Send a request to see the exchange.</p>}
         </section>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { browserCommand } from './browser';
 import { parseCli } from './cli';
-import { withStartingPoint } from './server';
+import { withKubeconfigFile, withStartingPoint } from './server';
 
 const run = (argv: string[], env: Record<string, string> = {}) => {
   const r = parseCli(argv, env);
@@ -64,6 +64,10 @@ describe('--context and --namespace as the page reads them', () => {
     const r = withStartingPoint(list, 'b', 'kube-system');
     expect(r.current).toBe('b');
     expect(r.contexts.map((c) => [c.name, c.current, c.namespace])).toEqual([['a', false, 'default'], ['b', true, 'kube-system']]);
+  });
+  it('names the kubeconfig file in every context only when one was given (or started) explicitly', () => {
+    expect(withKubeconfigFile(list, '/tmp/kc').contexts.map((c) => c.kubeconfig)).toEqual(['/tmp/kc', '/tmp/kc']);
+    expect(withKubeconfigFile(list, undefined)).toBe(list);
   });
   it('changes only the namespace of the current context when --context is absent', () => {
     expect(withStartingPoint(list, undefined, 'x').contexts.map((c) => c.namespace)).toEqual(['x', 'team']);

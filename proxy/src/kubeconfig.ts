@@ -21,6 +21,8 @@ export interface ContextSummary {
   user: string;
   namespace: string;
   current: boolean;
+  /** The kubeconfig file to name in kubectl commands, when kubectl would not find the context by itself. */
+  kubeconfig?: string;
 }
 
 export interface ContextList {

@@ -98,6 +98,9 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     throw e;
   }
 
+  // kubectl finds contexts through KUBECONFIG or ~/.kube/config as we did; a file given with
+  // --kubeconfig, or the local control plane's, must be named in the commands the page offers.
+  const explicitFile = opts.kubeconfigPath !== undefined || controlPlane ? files[0] : undefined;
   let port = 0;
   let security: Record<string, string> = {};
   const mux = createMux({ token, kubeconfig, stats, allowExec, log, authTimeoutMs: opts.timeouts?.muxAuthMs ?? 5_000 });
@@ -119,7 +122,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
       const path = url.split('?')[0];
       if (path === '/proxy/contexts') {
         if (req.method !== 'GET' && req.method !== 'HEAD') return sendProxyError(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
-        const body = Buffer.from(JSON.stringify(withStartingPoint(kubeconfig.list(), opts.context, opts.namespace)));
+        const body = Buffer.from(JSON.stringify(withKubeconfigFile(withStartingPoint(kubeconfig.list(), opts.context, opts.namespace), explicitFile)));
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
         return void res.end(req.method === 'HEAD' ? undefined : body);
       }
@@ -237,4 +240,9 @@ export function withStartingPoint(list: ContextList, context?: string, namespace
     current,
     contexts: list.contexts.map((c) => ({ ...c, current: c.name === current, namespace: c.name === current && namespace !== undefined ? namespace : c.namespace })),
   };
+}
+
+/** Names the kubeconfig file in every context, for "copy as kubectl"; a path, never a credential. */
+export function withKubeconfigFile(list: ContextList, file: string | undefined): ContextList {
+  return file ? { ...list, contexts: list.contexts.map((c) => ({ ...c, kubeconfig: file })) } : list;
 }

@@ -305,7 +305,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
             type="button"
             className="ghost"
             onClick={() => {
-              const k = toKubectl(request, { context });
+              const k = toKubectl(request, { context, kubeconfig: contexts.data?.contexts.find((c) => c.name === context)?.kubeconfig });
               copy('kubectl', k.command, k.notes);
             }}
           >

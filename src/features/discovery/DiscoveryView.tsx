@@ -211,7 +211,7 @@ function ResourceDetails({ context, resource: r, route }: { context: string; res
         </table>
       )}
       <DeprecationPanel context={context} resource={r} namespace={ns} />
-      <AccessPanel context={context} resource={r} namespace={ns} />
+      <AccessPanel context={context} resource={r} namespace={ns} name={route.name} />
       <SchemaPanel context={context} resource={r} fieldPath={route.extra.field ?? ''} />
     </article>
   );

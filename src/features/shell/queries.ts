@@ -10,6 +10,8 @@ export interface ContextInfo {
   user: string;
   namespace?: string;
   current: boolean;
+  /** Set when kubectl needs --kubeconfig to find this context (see proxy/src/server.ts). */
+  kubeconfig?: string;
 }
 
 export const contextsQuery = () =>

@@ -6,7 +6,6 @@ test('list rows: Tab reaches the first row, arrows and End move between rows, En
   for (let i = 0; i < 30; i++) expect((await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `k-${String(i).padStart(2, '0')}` } })).status).toBe(201);
   await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'lists', namespace: ns, group: '', version: 'v1', resource: 'configmaps' }).toString()}`);
   const table = page.getByRole('table', { name: 'ConfigMap list' });
-  await expect(table.getByRole('link', { name: 'k-29' })).toHaveCount(1, { timeout: 30_000 }).catch(() => undefined);
   const first = table.getByRole('link', { name: 'k-00' });
   await expect(first).toBeVisible();
   // One row link is in the Tab order; the others are reached with the arrows.

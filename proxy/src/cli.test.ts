@@ -25,7 +25,7 @@ describe('command-line flags', () => {
   });
 
   it('refuses a port that is not a number from 0 to 65535', () => {
-    for (const p of ['-1', '65536', 'abc', '80.5', '0x50']) expect(parseCli(['--port', p])).toMatchObject({ kind: 'error', message: expect.stringContaining('invalid port') });
+    for (const p of ['-1', '65536', 'abc', '80.5', '0x50']) expect(parseCli([`--port=${p}`])).toMatchObject({ kind: 'error', message: expect.stringContaining('invalid port') });
   });
 
   it('accepts only loopback for --address, and says why', () => {

@@ -67,6 +67,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   const stats: ProxyStats = { upstreamOpen: 0, upstreamTotal: 0, muxPaused: 0 };
   const allowExec = opts.allowExec ?? false;
 
+  if (opts.dev && embedded()) throw new Error('--dev needs a checkout of the explorer (it serves the sources through Vite)');
   let controlPlane: ControlPlane | undefined;
   let files = opts.local ? null : findKubeconfig({ path: opts.kubeconfigPath });
   if (!files) {

@@ -35,7 +35,8 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000):
     const timer = setTimeout(() => reject(new Error(`no URL printed within ${timeoutMs} ms\nstdout: ${out}\nstderr: ${err}`)), timeoutMs);
     const check = () => {
       const m = /^Kube API Explorer: (http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(out);
-      if (m) {
+      // The URL line and the line after it (where the contexts come from) are two writes.
+      if (m && /^ {2}contexts from .*$/m.test(out)) {
         clearTimeout(timer);
         resolve({ child, url: m[1]!, stdout: () => out, stderr: () => err });
       }

@@ -20,7 +20,7 @@ const views: { view: string; params: (ns: string) => Record<string, string>; rea
   { view: 'lists', params: (ns) => ({ namespace: ns, group: '', version: 'v1', resource: 'configmaps' }), ready: (p) => expect(p.getByRole('table', { name: 'ConfigMap list' }).getByRole('row').nth(1)).toBeVisible() },
   { view: 'watch', params: (ns) => ({ namespace: ns }), ready: (p) => expect(p.getByRole('form', { name: 'New watch' })).toBeVisible() },
   { view: 'edit', params: (ns) => ({ namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'axe' }), ready: (p) => expect(p.getByRole('main')).toContainText('blue') },
-  { view: 'ownership', params: (ns) => ({ namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'axe' }), ready: (p) => expect(p.getByText('kube-api-explorer-e2e').first()).toBeVisible() },
+  { view: 'ownership', params: (ns) => ({ namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'axe' }), ready: (p) => expect(p.getByRole('heading', { name: 'Managers' })).toBeVisible() },
   { view: 'lessons', params: () => ({}), ready: (p) => expect(p.getByRole('heading').first()).toBeVisible() },
 ];
 

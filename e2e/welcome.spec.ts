@@ -22,6 +22,12 @@ test('the first screen shows the cluster version, readiness, the rules review, c
   expect(new URL(await lessons.getAttribute('href') ?? '', explorerUrl).searchParams.get('view')).toBe('lessons');
   for (const v of ['Discovery', 'Console', 'Lists', 'Watch', 'Edit', 'Ownership', 'Lessons']) await expect(start.getByRole('link', { name: v, exact: true })).toBeVisible();
 
+  // On a wide screen the panels share the whole width.
+  await page.setViewportSize({ width: 2400, height: 900 });
+  const counts = (await page.getByRole('region', { name: /How much is here/ }).boundingBox())!;
+  expect(counts.x + counts.width).toBeGreaterThan(2400 * 0.9);
+  await page.setViewportSize({ width: 1400, height: 900 });
+
   // The brand link comes back to it from any view.
   await start.getByRole('link', { name: 'Discovery', exact: true }).click();
   await expect(page).toHaveURL(/view=discovery/);

@@ -46,90 +46,92 @@ export function WelcomeView({ route, context }: { route: Route; context: string 
         </ul>
       </section>
 
-      <section className="panel" aria-labelledby="welcome-cluster">
-        <h2 id="welcome-cluster">Cluster</h2>
-        {version.error ? (
-          <ErrorBox error={version.error} title="GET /version failed" />
-        ) : (
-          <dl className="kv">
-            <dt>Version</dt>
-            <dd data-testid="server-version">{version.data ? version.data.gitVersion : 'loading…'}</dd>
-            {version.data?.platform && (
-              <>
-                <dt>Platform</dt>
-                <dd>{version.data.platform}</dd>
-              </>
-            )}
-          </dl>
-        )}
-        <h3>
-          Readiness <span className="muted small">GET /readyz?verbose</span>
-        </h3>
-        {ready.error ? (
-          <ErrorBox error={ready.error} title="GET /readyz?verbose failed" />
-        ) : !ready.data ? (
-          <p className="muted">loading…</p>
-        ) : (
-          <>
-            <p role="status" data-testid="readyz-summary">
-              {ready.data.passed ? '✓ ready' : '✗ not ready'}: {ready.data.checks.length - failed.length} of {ready.data.checks.length} checks passed
-              {failed.length > 0 && <> (failing: {failed.map((c) => c.name).join(', ')})</>}
-            </p>
-            <details>
-              <summary>The checks, as the server reported them (HTTP {ready.data.status})</summary>
-              <pre className="welcome-readyz">{ready.data.text}</pre>
-            </details>
-          </>
-        )}
-      </section>
-
-      <section className="panel" aria-labelledby="welcome-rules">
-        <h2 id="welcome-rules">
-          What you may do in <code>{namespace ?? 'default'}</code>
-        </h2>
-        <p className="muted small">POST {RULES_REVIEW_PATH} (a review: it answers and stores nothing)</p>
-        {rules.error ? (
-          <ErrorBox error={rules.error} title="SelfSubjectRulesReview failed" />
-        ) : !rules.data ? (
-          <p className="muted">loading…</p>
-        ) : (
-          <>
-            {rules.data.incomplete && (
-              <p className="muted">The list is incomplete: an authorizer could not enumerate its rules, so you may be allowed more than this says.</p>
-            )}
-            {rules.data.evaluationError && <p className="muted">Evaluation error: {rules.data.evaluationError}</p>}
-            <ul className="welcome-rules" aria-label="Resource rules">
-              {rules.data.resourceRules.map((r, i) => (
-                <li key={i}>{ruleLabel(r)}</li>
-              ))}
-            </ul>
-            {rules.data.nonResourceRules.length > 0 && (
+      <div className="welcome-grid">
+        <section className="panel" aria-labelledby="welcome-cluster">
+          <h2 id="welcome-cluster">Cluster</h2>
+          {version.error ? (
+            <ErrorBox error={version.error} title="GET /version failed" />
+          ) : (
+            <dl className="kv">
+              <dt>Version</dt>
+              <dd data-testid="server-version">{version.data ? version.data.gitVersion : 'loading…'}</dd>
+              {version.data?.platform && (
+                <>
+                  <dt>Platform</dt>
+                  <dd>{version.data.platform}</dd>
+                </>
+              )}
+            </dl>
+          )}
+          <h3>
+            Readiness <span className="muted small">GET /readyz?verbose</span>
+          </h3>
+          {ready.error ? (
+            <ErrorBox error={ready.error} title="GET /readyz?verbose failed" />
+          ) : !ready.data ? (
+            <p className="muted">loading…</p>
+          ) : (
+            <>
+              <p role="status" data-testid="readyz-summary">
+                {ready.data.passed ? '✓ ready' : '✗ not ready'}: {ready.data.checks.length - failed.length} of {ready.data.checks.length} checks passed
+                {failed.length > 0 && <> (failing: {failed.map((c) => c.name).join(', ')})</>}
+              </p>
               <details>
-                <summary>{rules.data.nonResourceRules.length} rules for non-resource URLs</summary>
-                <ul>
-                  {rules.data.nonResourceRules.map((r, i) => (
-                    <li key={i}>
-                      {r.verbs.join(', ')}: {(r.nonResourceURLs ?? []).join(', ')}
-                    </li>
-                  ))}
-                </ul>
+                <summary>The checks, as the server reported them (HTTP {ready.data.status})</summary>
+                <pre className="welcome-readyz">{ready.data.text}</pre>
               </details>
-            )}
-          </>
-        )}
-      </section>
+            </>
+          )}
+        </section>
 
-      <section className="panel" aria-labelledby="welcome-counts">
-        <h2 id="welcome-counts">How much is here {namespace ? <>in <code>{namespace}</code></> : 'in all namespaces'}</h2>
-        <table className="welcome-counts" aria-labelledby="welcome-counts">
-          <tbody>
-            {COMMON_RESOURCES.map((t) => (
-              <CountRow key={`${t.group}/${t.resource}`} context={context} namespace={namespace} target={t} />
-            ))}
-          </tbody>
-        </table>
-        <p className="muted small">Each count is one GET with limit=1: the one item plus the list's metadata.remainingItemCount.</p>
-      </section>
+        <section className="panel" aria-labelledby="welcome-rules">
+          <h2 id="welcome-rules">
+            What you may do in <code>{namespace ?? 'default'}</code>
+          </h2>
+          <p className="muted small">POST {RULES_REVIEW_PATH} (a review: it answers and stores nothing)</p>
+          {rules.error ? (
+            <ErrorBox error={rules.error} title="SelfSubjectRulesReview failed" />
+          ) : !rules.data ? (
+            <p className="muted">loading…</p>
+          ) : (
+            <>
+              {rules.data.incomplete && (
+                <p className="muted">The list is incomplete: an authorizer could not enumerate its rules, so you may be allowed more than this says.</p>
+              )}
+              {rules.data.evaluationError && <p className="muted">Evaluation error: {rules.data.evaluationError}</p>}
+              <ul className="welcome-rules" aria-label="Resource rules">
+                {rules.data.resourceRules.map((r, i) => (
+                  <li key={i}>{ruleLabel(r)}</li>
+                ))}
+              </ul>
+              {rules.data.nonResourceRules.length > 0 && (
+                <details>
+                  <summary>{rules.data.nonResourceRules.length} rules for non-resource URLs</summary>
+                  <ul>
+                    {rules.data.nonResourceRules.map((r, i) => (
+                      <li key={i}>
+                        {r.verbs.join(', ')}: {(r.nonResourceURLs ?? []).join(', ')}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              )}
+            </>
+          )}
+        </section>
+
+        <section className="panel" aria-labelledby="welcome-counts">
+          <h2 id="welcome-counts">How much is here {namespace ? <>in <code>{namespace}</code></> : 'in all namespaces'}</h2>
+          <table className="welcome-counts" aria-labelledby="welcome-counts">
+            <tbody>
+              {COMMON_RESOURCES.map((t) => (
+                <CountRow key={`${t.group}/${t.resource}`} context={context} namespace={namespace} target={t} />
+              ))}
+            </tbody>
+          </table>
+          <p className="muted small">Each count is one GET with limit=1: the one item plus the list's metadata.remainingItemCount.</p>
+        </section>
+      </div>
     </div>
   );
 }

@@ -97,7 +97,7 @@ export function ruleLabel(r: ResourceRule): string {
   const groups = r.apiGroups ?? [''];
   const resources = r.resources ?? [];
   const names = r.resourceNames?.length ? ` (only ${r.resourceNames.join(', ')})` : '';
-  const what = resources.flatMap((res) => groups.map((g) => (g === '' ? res : `${res}.${g}`))).join(', ');
+  const what = resources.flatMap((res) => groups.map((g) => (g === '' ? res : g === '*' ? `${res} (all groups)` : `${res}.${g}`))).join(', ');
   return `${r.verbs.join(', ')}: ${what || '(no resources)'}${names}`;
 }
 

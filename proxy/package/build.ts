@@ -129,6 +129,10 @@ export async function buildPackage(opts: PackageOptions = {}): Promise<PackageRe
   execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
   const blobTime = lap();
 
+  // A node built without SEA support (some distributions' packages) lacks the fuse postject looks for.
+  if (!readFileSync(node).includes(Buffer.from(`${SEA_FUSE}:0`))) {
+    throw new Error(`${node} has no single-executable fuse (${SEA_FUSE}): use an official Node.js build (nodejs.org or nodesource), or pass one with --node`);
+  }
   mkdirSync(outDir, { recursive: true });
   const executable = join(outDir, EXECUTABLE);
   rmSync(executable, { force: true });

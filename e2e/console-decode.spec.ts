@@ -22,7 +22,7 @@ test('CBOR and protobuf responses show a Decoded view with the object’s name',
   const path = `/api/v1/namespaces/${ns}/configmaps/${name}`;
 
   await send(page, explorerUrl, path, 'application/cbor');
-  const cbor = page.getByRole('tree', { name: 'Decoded CBOR' });
+  const cbor = page.getByRole('group', { name: 'Decoded CBOR' });
   await expect(cbor.getByText(JSON.stringify(name))).toBeVisible();
   await expect(cbor.getByText('"hello"')).toBeVisible();
 
@@ -30,7 +30,7 @@ test('CBOR and protobuf responses show a Decoded view with the object’s name',
   const body = page.getByRole('tabpanel', { name: 'Response body' });
   await expect(body).toContainText('v1 ConfigMap');
   await expect(body).toContainText('k8s.io.api.core.v1.ConfigMap');
-  const pb = page.getByRole('tree', { name: 'Decoded protobuf (JSON form)' });
+  const pb = page.getByRole('group', { name: 'Decoded protobuf (JSON form)' });
   await expect(pb.getByText(JSON.stringify(name))).toBeVisible();
   await expect(pb.getByText('"hello"')).toBeVisible();
 });

@@ -10,6 +10,8 @@ export interface ContextSummary {
   /** The context's namespace; `default` when the kubeconfig names none (as kubectl does). */
   namespace: string;
   current: boolean;
+  /** The kubeconfig file to name in kubectl commands, when kubectl would not find the context by itself. */
+  kubeconfig?: string;
 }
 
 export interface ContextList {

@@ -4,10 +4,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { embeddedGoDir } from '../package/embedded';
 import { BINARIES, type BinaryName, ETCD_VERSION, KUBERNETES_VERSION } from './versions';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const goDir = join(here, 'go');
+// The packaged executable carries the go/ folder as assets and writes it out when asked for it.
+const goDir = embeddedGoDir() ?? join(here, 'go');
 
 export type Binaries = Record<BinaryName, string> & { dir: string; source: 'cache' | 'built' | 'KUBEBUILDER_ASSETS' };
 

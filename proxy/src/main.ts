@@ -1,56 +1,42 @@
 // `npm start` / `npm run dev`: reads flags and environment, starts the explorer server, and stops it
 // (and a local control plane it started) on Ctrl-C.
-import { parseArgs } from 'node:util';
-import { DEFAULT_PORT, startExplorerServer } from './server';
+import { basename } from 'node:path';
+import { openBrowser } from './browser';
+import { parseCli, usage } from './cli';
+import { startExplorerServer } from './server';
+import { versionText } from './version';
 
-const USAGE = `Usage: npm start -- [--port N] [--kubeconfig FILE] [--dev] [--allow-exec]
-
-  --port N           port on 127.0.0.1 (default: PORT or ${DEFAULT_PORT}; 0 = any free port)
-  --kubeconfig FILE  kubeconfig to use (default: KUBECONFIG, else ~/.kube/config; with none at
-                     all, a local control plane is started in .cluster/)
-  --dev              serve the explorer through Vite's dev server (hot reload)
-  --allow-exec       let exec/attach/portforward/proxy/ephemeralcontainers subresources through
-                     (refused by default)`;
+// `kubectl api-explorer` runs the packaged kubectl-api_explorer; a checkout runs `npm start --`.
+const PROGRAM = process.env.npm_lifecycle_event ? `npm ${process.env.npm_lifecycle_event === 'start' ? 'start' : `run ${process.env.npm_lifecycle_event}`} --` : basename(process.argv[1] ?? 'kubectl-api_explorer').replace(/\.[cm]?[jt]s$/, '');
 
 function fail(message: string): never {
-  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.stderr.write(`error: ${message}\n\n${usage(PROGRAM)}\n`);
   process.exit(2);
 }
 
 async function main(): Promise<void> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        port: { type: 'string' },
-        kubeconfig: { type: 'string' },
-        dev: { type: 'boolean', default: false },
-        'allow-exec': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-    }));
-  } catch (e) {
-    fail((e as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  const portText = values.port ?? process.env.PORT;
-  const port = portText === undefined || portText === '' ? DEFAULT_PORT : Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`invalid port ${JSON.stringify(portText)}`);
+  const cli = parseCli(process.argv.slice(2), process.env);
+  if (cli.kind === 'error') fail(cli.message);
+  if (cli.kind === 'help') return void process.stdout.write(`${usage(PROGRAM)}\n`);
+  if (cli.kind === 'version') return void process.stdout.write(`${versionText()}\n`);
+  const values = cli.options;
 
   const server = await startExplorerServer({
-    port,
+    port: values.port,
     kubeconfigPath: values.kubeconfig,
+    local: values.local,
+    context: values.context,
+    namespace: values.namespace,
     dev: values.dev,
-    allowExec: values['allow-exec'],
+    allowExec: values.allowExec,
     log: (l) => process.stderr.write(`${l}\n`),
   });
   process.stdout.write(`Kube API Explorer${values.dev ? ' (dev)' : ''}: ${server.url}\n`);
   process.stdout.write(`  contexts from ${server.kubeconfigFiles.join(', ')}${server.controlPlane ? ' (local control plane)' : ''}\n`);
-  if (values['allow-exec']) process.stdout.write('  --allow-exec: exec/attach/portforward/proxy subresources are NOT refused\n');
+  if (values.allowExec) process.stdout.write('  --allow-exec: exec/attach/portforward/proxy/ephemeralcontainers subresources are NOT refused\n');
+  if (values.openBrowser && !openBrowser(server.url, (l) => process.stderr.write(`${l}\n`))) {
+    process.stdout.write('  (no browser found to open: open the URL above yourself)\n');
+  }
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -61,8 +61,9 @@ describe('GET /proxy/contexts', () => {
     const body = json(res);
     expect(body.current).toBe('local-admin');
     expect(body.contexts).toEqual([
-      { name: 'local-admin', cluster: 'kube-api-explorer-local', server: cluster.server, user: 'explorer-admin', namespace: 'default', current: true },
-      { name: 'local-viewer', cluster: 'kube-api-explorer-local', server: cluster.server, user: 'explorer-viewer', namespace: 'default', current: false },
+      // kubeconfig: the server was started with an explicit file, which kubectl commands must name.
+      { name: 'local-admin', cluster: 'kube-api-explorer-local', server: cluster.server, user: 'explorer-admin', namespace: 'default', current: true, kubeconfig: cluster.kubeconfig },
+      { name: 'local-viewer', cluster: 'kube-api-explorer-local', server: cluster.server, user: 'explorer-viewer', namespace: 'default', current: false, kubeconfig: cluster.kubeconfig },
     ]);
   });
 });

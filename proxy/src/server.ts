@@ -10,11 +10,12 @@ import { parseK8sUrl, refusal } from './filter';
 import { forwardHttp, MAX_BODY_BYTES, type ProxyStats, setUpstreamLimits, tooLarge } from './forward';
 import { checkHost, checkOrigin, checkToken } from './guard';
 import { securityHeaders } from './headers';
-import { findKubeconfig, Kubeconfig } from './kubeconfig';
+import { type ContextList, findKubeconfig, Kubeconfig } from './kubeconfig';
 import { createMux } from './mux';
 import { MUX_PATH } from '../../protocol/mux';
-import { createDevPages, createStaticPages, ensureBuilt, type PageServer, REPO_ROOT } from './static';
+import { createDevPages, createStaticPages, ensureBuilt, injectToken, type PageServer, REPO_ROOT } from './static';
 import { createStatus } from './status';
+import { createEmbeddedPages, embedded, embeddedClusterDir } from '../package/embedded';
 
 export const DEFAULT_PORT = 7780;
 
@@ -37,6 +38,12 @@ export interface ExplorerServerOptions {
   controlPlane?: ControlPlane;
   /** Upstream limits per launch: open requests at once (default 512), time to a non-watch response head (default 90 s). */
   limits?: { maxUpstreams?: number; upstreamResponseMs?: number };
+  /** Start the local control plane even when a kubeconfig exists (--local). */
+  local?: boolean;
+  /** Context the page opens with, instead of the kubeconfig's current-context (--context). */
+  context?: string;
+  /** Namespace the page opens with, instead of the context's own (--namespace). */
+  namespace?: string;
   /** Timeouts; defaults suit people, tests shorten them. */
   timeouts?: {
     /** Whole request head must arrive within this (slowloris). Default 20 s. */
@@ -75,20 +82,27 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   setUpstreamLimits(stats, { maxUpstreams: opts.limits?.maxUpstreams, responseTimeoutMs: opts.limits?.upstreamResponseMs });
   const allowExec = opts.allowExec ?? false;
 
+  if (opts.dev && embedded()) throw new Error('--dev needs a checkout of the explorer (it serves the sources through Vite)');
   let controlPlane: ControlPlane | undefined;
-  let files = findKubeconfig({ path: opts.kubeconfigPath });
+  let files = opts.local ? null : findKubeconfig({ path: opts.kubeconfigPath });
   if (!files) {
-    log('No kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config): starting the local control plane in .cluster/');
+    const dir = embeddedClusterDir() ?? join(REPO_ROOT, '.cluster');
+    log(opts.local ? `--local: starting the local control plane in ${dir}` : `No kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config): starting the local control plane in ${dir}`);
     const { startControlPlane } = await import('../cluster/controlplane');
-    controlPlane = await startControlPlane({ dir: join(REPO_ROOT, '.cluster'), log });
+    controlPlane = await startControlPlane({ dir, log });
     files = [controlPlane.kubeconfig];
   }
   let kubeconfig: Kubeconfig;
   let pages: (PageServer & { hmrUpgrades?: import('node:events').EventEmitter }) | undefined;
   try {
     kubeconfig = new Kubeconfig(files);
+    if (opts.context !== undefined && !kubeconfig.contexts.some((c) => c.name === opts.context)) {
+      throw new Error(`context ${JSON.stringify(opts.context)} is not in ${files.join(', ')} (it has: ${kubeconfig.contexts.map((c) => c.name).join(', ') || 'none'})`);
+    }
     if (opts.dev) {
       pages = await createDevPages(REPO_ROOT, token);
+    } else if (opts.staticDir === undefined && embedded()) {
+      pages = createEmbeddedPages(token, injectToken);
     } else {
       const dir = opts.staticDir ?? join(REPO_ROOT, 'dist');
       if (opts.staticDir === undefined) await ensureBuilt(REPO_ROOT, dir, log);
@@ -100,6 +114,9 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     throw e;
   }
 
+  // kubectl finds contexts through KUBECONFIG or ~/.kube/config as we did; a file given with
+  // --kubeconfig, or the local control plane's, must be named in the commands the page offers.
+  const explicitFile = opts.kubeconfigPath !== undefined || controlPlane ? files[0] : undefined;
   let port = 0;
   let security: [string, string][] = [];
   const status = createStatus({ stats, controlPlane: controlPlane ?? opts.controlPlane, kubeconfig, maxUpstreams: opts.limits?.maxUpstreams });
@@ -124,7 +141,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
       const path = url.split('?')[0];
       if (path === '/proxy/contexts') {
         if (req.method !== 'GET' && req.method !== 'HEAD') return sendProxyError(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
-        const body = Buffer.from(JSON.stringify(kubeconfig.list()));
+        const body = Buffer.from(JSON.stringify(withKubeconfigFile(withStartingPoint(kubeconfig.list(), opts.context, opts.namespace), explicitFile)));
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
         return void res.end(req.method === 'HEAD' ? undefined : body);
       }
@@ -248,4 +265,19 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
       return closing;
     },
   };
+}
+
+/** --context and --namespace: the context the page opens with, and its namespace, as the page reads them. */
+export function withStartingPoint(list: ContextList, context?: string, namespace?: string): ContextList {
+  if (context === undefined && namespace === undefined) return list;
+  const current = context ?? list.current;
+  return {
+    current,
+    contexts: list.contexts.map((c) => ({ ...c, current: c.name === current, namespace: c.name === current && namespace !== undefined ? namespace : c.namespace })),
+  };
+}
+
+/** Names the kubeconfig file in every context, for "copy as kubectl"; a path, never a credential. */
+export function withKubeconfigFile(list: ContextList, file: string | undefined): ContextList {
+  return file ? { ...list, contexts: list.contexts.map((c) => ({ ...c, kubeconfig: file })) } : list;
 }

@@ -16,6 +16,7 @@ const views: Record<View, React.LazyExoticComponent<(p: { route: Route; context:
   ownership: lazy(() => import('../features/ownership/OwnershipView').then((m) => ({ default: m.OwnershipView }))),
   lessons: lazy(() => import('../features/lessons/LessonsView').then((m) => ({ default: m.LessonsView }))),
   encodings: lazy(() => import('../features/encodings/EncodingsView').then((m) => ({ default: m.EncodingsView }))),
+  welcome: lazy(() => import('../features/welcome/WelcomeView').then((m) => ({ default: m.WelcomeView }))),
 };
 
 const LABELS: Record<View, string> = {
@@ -27,6 +28,7 @@ const LABELS: Record<View, string> = {
   ownership: 'Ownership',
   lessons: 'Lessons',
   encodings: 'Encodings',
+  welcome: 'Welcome',
 };
 
 
@@ -61,7 +63,9 @@ export function Shell() {
   return (
     <div className="shell">
       <header className="topbar">
-        <a className="brand" href={hrefFor({ view: 'discovery' })}>Kube API Explorer</a>
+        <a className="brand" href={hrefFor({ view: 'welcome' }, false)} title="The first screen: cluster, access, where to start" aria-current={route.view === 'welcome' ? 'page' : undefined}>
+          Kube API Explorer
+        </a>
         <label className="picker">
           <span>Context</span>
           <select

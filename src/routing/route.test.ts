@@ -15,6 +15,7 @@ describe('route', () => {
   });
 
   it('falls back to discovery for an unknown view', () => {
-    expect(parseRoute('?view=nope').view).toBe('discovery');
+    expect(parseRoute('?view=nope').view).toBe('welcome');
+    expect(parseRoute('').view).toBe('welcome');
   });
 });

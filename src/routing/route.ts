@@ -2,7 +2,7 @@
 // and shared. One parser, one serializer; features read and update the keys they own.
 import { useSyncExternalStore } from 'react';
 
-export const VIEWS = ['discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons', 'encodings'] as const;
+export const VIEWS = ['discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons', 'encodings', 'welcome'] as const;
 export type View = (typeof VIEWS)[number];
 
 /**
@@ -32,7 +32,8 @@ export function parseRoute(search: string): Route {
   const opt = (k: string) => p.get(k) ?? undefined;
   return {
     context: opt('context'),
-    view: (VIEWS as readonly string[]).includes(view ?? '') ? (view as View) : 'discovery',
+    // No view (or an unknown one): the first screen.
+    view: (VIEWS as readonly string[]).includes(view ?? '') ? (view as View) : 'welcome',
     namespace: opt('namespace'),
     group: p.has('group') ? (p.get('group') ?? '') : undefined,
     version: opt('version'),

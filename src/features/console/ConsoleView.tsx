@@ -153,13 +153,14 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
         onStop={streamingId ? () => abort.current?.abort() : undefined}
         completions={completions}
         server={servers[context]}
+        kubeconfig={contexts.data?.contexts.find((c) => c.name === context)?.kubeconfig}
         attrs={attrs}
         access={access.data}
         refused={pathProblem(request.path)}
         encoded={encoded}
         binaryType={binaryType}
       />
-      <div className="split" style={{ gridTemplateColumns: 'minmax(0, 1fr) minmax(260px, 340px)' }}>
+      <div className="split-aside">
         <section className="panel" aria-label="Response">
           {current ? <ExchangeView exchange={current} streaming={current.id === streamingId} /> : <p className="muted">Send a request to see the exchange.</p>}
         </section>

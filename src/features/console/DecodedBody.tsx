@@ -118,7 +118,7 @@ function PbObject({ result, label }: { result: PbResult<DecodedK8sProtobuf>; lab
           {envelope.contentType && ` · content type ${envelope.contentType}`}
         </span>
       </p>
-      <div className="tree" role="tree" aria-label="Protobuf fields">
+      <div className="tree" role="group" aria-label="Protobuf fields">
         <PbFieldList fields={fields} depth={0} />
       </div>
     </div>

@@ -1,10 +1,10 @@
 // The console's history: every exchange of this session, newest first, with HAR export and import,
 // re-run, and the two to compare side by side.
 import { useState } from 'react';
-import type { Exchange, ExchangeRequest } from './exchange';
+import { type Exchange, type ExchangeRequest, headerValue } from './exchange';
 import { fromHar, toHar } from './har';
 import { formatBytes } from '../../ui/format';
-import { history, HISTORY_MAX_BYTES, useHistoryDropped } from './history';
+import { acceptLabel, history, HISTORY_MAX_BYTES, useHistoryDropped } from './history';
 
 function downloadText(filename: string, text: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -71,9 +71,14 @@ export function HistoryPanel(props: {
           <li key={x.id} className={x.id === currentId ? 'selected' : undefined} style={{ padding: 4, borderBottom: '1px solid var(--border)' }}>
             <div className="row small">
               <input type="checkbox" aria-label={`Compare ${x.request.method} ${x.request.path}`} checked={compare.includes(x.id)} onChange={(e) => onCompare(e.target.checked ? [...compare.filter((c) => c !== x.id), x.id].slice(-2) : compare.filter((c) => c !== x.id))} />
-              <button type="button" className="listbtn" style={{ flex: 1, width: 'auto' }} onClick={() => onSelect(x.id)}>
+              <button type="button" className="listbtn history-entry" style={{ flex: 1, width: 'auto' }} onClick={() => onSelect(x.id)}>
                 <strong>{x.response?.status ?? (x.error ? 'ERR' : '…')}</strong> {x.request.method} <code>{x.request.path}</code>
                 {x.context !== context && <span className="badge">{x.context}</span>}
+                {acceptLabel(headerValue(x.request.headers, 'Accept')) && (
+                  <span className="badge" title={`Accept: ${headerValue(x.request.headers, 'Accept')}`}>
+                    {acceptLabel(headerValue(x.request.headers, 'Accept'))}
+                  </span>
+                )}
               </button>
               <button type="button" className="ghost" aria-label={`Re-run ${x.request.method} ${x.request.path}`} title="Send this request again" onClick={() => onRerun(x.request)}>
                 ↻

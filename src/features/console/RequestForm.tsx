@@ -19,6 +19,8 @@ export function RequestForm(props: {
   onStop?: () => void;
   completions: string[];
   server: string | undefined;
+  /** The kubeconfig file kubectl needs to find this context, when it would not by itself. */
+  kubeconfig?: string;
   attrs: ResourceAttributes | null;
   access: AccessDecision | undefined;
   /** Why the path cannot be sent as shown (the browser would rewrite it), if it cannot. */
@@ -27,7 +29,7 @@ export function RequestForm(props: {
   encoded?: EncodedBody;
   binaryType?: 'protobuf' | 'cbor';
 }) {
-  const { context, draft, dispatch, onSend, onStop, completions, server, attrs, access, refused, encoded, binaryType } = props;
+  const { context, draft, dispatch, onSend, onStop, completions, server, kubeconfig, attrs, access, refused, encoded, binaryType } = props;
   const [copied, setCopied] = useState<{ label: string; text: string; notes: string[] } | undefined>();
   const request = draftToRequest(draft);
   const header = (name: string) => draftHeader(draft, name);
@@ -215,7 +217,7 @@ export function RequestForm(props: {
           type="button"
           className="ghost"
           onClick={() => {
-            const k = toKubectl(request, { context });
+            const k = toKubectl(request, { context, kubeconfig });
             copy('kubectl', k.command, k.notes);
           }}
         >

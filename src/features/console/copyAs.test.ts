@@ -56,6 +56,14 @@ describe('toKubectl', () => {
       `kubectl apply --server-side --force-conflicts --dry-run=server --field-manager=me -n demo -f - <<'EOF'\na: b\nEOF`,
     );
   });
+
+  it('names the kubeconfig when kubectl would not find the context by itself', () => {
+    const opts = { context: 'local-admin', kubeconfig: '/home/me/.cluster dir/kubeconfig' };
+    expect(toKubectl({ method: 'GET', path: '/api/v1/namespaces', headers: [] }, opts).command).toBe(`kubectl get --raw /api/v1/namespaces --kubeconfig '/home/me/.cluster dir/kubeconfig' --context local-admin`);
+    expect(toKubectl({ method: 'PATCH', path: '/api/v1/namespaces/demo/configmaps/c', headers: [['Content-Type', 'application/merge-patch+json']], body: '{}' }, opts).command).toBe(
+      `kubectl patch configmaps c -n demo --type=merge -p '{}' --kubeconfig '/home/me/.cluster dir/kubeconfig' --context local-admin`,
+    );
+  });
 });
 
 describe('copy as curl with an encoded body', () => {

@@ -50,12 +50,17 @@ const PATCH_TYPES: Record<string, string> = {
 
 export interface KubectlOptions {
   context?: string;
+  /**
+   * The kubeconfig file the context is in, when kubectl would not find it by itself (the explorer
+   * was started with --kubeconfig, or on its local control plane): the command names it.
+   */
+  kubeconfig?: string;
 }
 
 /** The kubectl command for a request, and notes on what kubectl cannot reproduce exactly. */
 export function toKubectl(req: ExchangeRequest, opts: KubectlOptions = {}): { command: string; notes: string[] } {
   const notes: string[] = [];
-  const ctx = opts.context ? ` --context ${shellQuote(opts.context)}` : '';
+  const ctx = (opts.kubeconfig ? ` --kubeconfig ${shellQuote(opts.kubeconfig)}` : '') + (opts.context ? ` --context ${shellQuote(opts.context)}` : '');
   const path = shellQuote(req.path);
   const body = req.body ?? '';
   const withBody = (cmd: string) => {

@@ -65,4 +65,14 @@ describe('HAR', () => {
     expect(x).toMatchObject({ context: 'local-viewer', request: { path: '/api/v1/pods?limit=1' } });
     expect(() => fromHar({ nope: 1 }, 'x')).toThrow(/not a HAR file/);
   });
+
+  it("leaves out a browser HAR's page requests (index, JS, CSS, favicon, /proxy/), keeping the API calls", () => {
+    const e = toHar(exchanges.slice(0, 1)).log.entries[0]!;
+    const at = (url: string) => ({ ...e, _context: undefined, _apiPath: undefined, request: { ...e.request, url } });
+    const page = ['/', '/?context=local-admin&view=console', '/assets/index-D5d3arpK.js', '/assets/index-gXpMP0-X.css', '/favicon.svg', '/proxy/contexts'];
+    const api = ['/k8s/local-admin/api/v1/namespaces', '/api/v1/pods', '/apis/apps/v1/deployments', '/version', '/readyz?verbose'];
+    const har = { log: { entries: [...page, ...api].map((p) => at(`http://127.0.0.1:7780${p}`)) } };
+    const paths = fromHar(JSON.parse(JSON.stringify(har)), 'fallback').map((x) => x.request.path);
+    expect(paths).toEqual(['/api/v1/namespaces', '/api/v1/pods', '/apis/apps/v1/deployments', '/version', '/readyz?verbose']);
+  });
 });

@@ -117,12 +117,36 @@ export class HarError extends Error {
   override name = 'HarError';
 }
 
-/** Reads a HAR file (ours or a browser's) back into exchanges. Entries that are not API requests keep their URL path. */
+/**
+ * Paths of the Kubernetes API itself (what a HAR of kubectl or of a direct API call holds):
+ * the API groups, discovery, OpenAPI, version and the health endpoints.
+ */
+const API_PATH = /^\/(api|apis|openapi|version|healthz|livez|readyz|metrics)(\/|$)/;
+
+/**
+ * Whether a HAR entry is an API request: ours (`_apiPath`), a browser's capture of the explorer's
+ * proxy (`/k8s/<context>/...`), or a direct call to an API server. A browser's HAR of the explorer
+ * also holds the page itself (`/`, `/assets/*.js`, `.css`, the favicon) and the proxy's own
+ * endpoints (`/proxy/...`): those are not exchanges with the cluster.
+ */
+export function isApiEntry(e: Partial<HarEntry>): boolean {
+  if (e._apiPath !== undefined) return true;
+  let pathname: string;
+  try {
+    pathname = new URL(e.request?.url ?? '').pathname;
+  } catch {
+    return false;
+  }
+  return /^\/k8s\/[^/]+\//.test(pathname) || API_PATH.test(pathname);
+}
+
+/** Reads a HAR file (ours or a browser's) back into exchanges; entries that are not API requests are left out. */
 export function fromHar(input: unknown, fallbackContext: string): Exchange[] {
   const log = (input as { log?: { entries?: unknown } } | null)?.log;
   if (!log || !Array.isArray(log.entries)) throw new HarError('not a HAR file: no log.entries');
-  return (log.entries as Partial<HarEntry>[]).map((e, i) => {
+  return (log.entries as Partial<HarEntry>[]).flatMap((e, i) => {
     if (!e.request?.method || !e.request.url) throw new HarError(`entry ${i}: request.method and request.url are required`);
+    if (!isApiEntry(e)) return [];
     const url = new URL(e.request.url);
     // A browser's HAR of the explorer itself carries proxy URLs: /k8s/<context>/<api path>.
     const proxied = /^\/k8s\/([^/]+)(\/.*)$/.exec(url.pathname);
@@ -144,6 +168,6 @@ export function fromHar(input: unknown, fallbackContext: string): Exchange[] {
     if (e.response?._error) x.error = e.response._error;
     if (e.response?.bodySize !== undefined && e.response.bodySize >= 0) x.wireSize = e.response.bodySize;
     if (e._stopped) x.stopped = true;
-    return x;
+    return [x];
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from './exchange';
-import { capHistory, exchangeBytes } from './history';
+import { acceptLabel, capHistory, exchangeBytes } from './history';
 
 const x = (id: string, bodyBytes: number): Exchange => ({
   id,
@@ -31,5 +31,20 @@ describe('capHistory', () => {
   it('returns the same state when everything fits', () => {
     const s = { items: [x('a', 10)], dropped: { count: 0, bytes: 0 } };
     expect(capHistory(s, 1e9)).toBe(s);
+  });
+});
+
+describe('history entries name their Accept header', () => {
+  it('shortens the media types the console offers, so GETs of one path can be told apart', () => {
+    expect(acceptLabel('application/json')).toBe('json');
+    expect(acceptLabel('application/yaml')).toBe('yaml');
+    expect(acceptLabel('application/vnd.kubernetes.protobuf')).toBe('protobuf');
+    expect(acceptLabel('application/cbor')).toBe('cbor');
+    expect(acceptLabel('application/json;as=Table;v=v1;g=meta.k8s.io')).toBe('Table (json)');
+    expect(acceptLabel('application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json')).toBe('PartialObjectMetadataList (protobuf) +1');
+  });
+  it('has no label without an Accept header', () => {
+    expect(acceptLabel(undefined)).toBeUndefined();
+    expect(acceptLabel('  ')).toBeUndefined();
   });
 });

@@ -83,3 +83,17 @@ export function useHistoryDropped(): HistoryState['dropped'] {
     () => state.dropped,
   );
 }
+
+/**
+ * A short name for an Accept header, for the history list, where five GETs of one path differ only
+ * by it: the first media type, `as=` (Table, PartialObjectMetadata...) when set, and `+N` for more.
+ */
+export function acceptLabel(accept: string | undefined): string | undefined {
+  if (!accept?.trim()) return undefined;
+  const types = accept.split(',').map((t) => t.trim()).filter(Boolean);
+  const [first, ...params] = types[0]!.split(';').map((p) => p.trim());
+  const sub = (first ?? '').replace(/^application\//, '').replace(/^vnd\.kubernetes\./, '');
+  const as = params.find((p) => p.startsWith('as='))?.slice(3);
+  const label = as ? `${as} (${sub})` : sub;
+  return types.length > 1 ? `${label} +${types.length - 1}` : label;
+}

@@ -10,12 +10,38 @@ import { draftToExtra } from '../console';
 
 const ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 
-/** A console request that tries the verb, for "try anyway". */
-function tryRequest(r: ApiResource, verb: string, namespace: string | undefined): Record<string, string> | undefined {
+/** The placeholder name a "try anyway" request carries when no object is chosen. */
+export const PLACEHOLDER_NAME = 'example';
+
+/** Verbs that act on one object, so their request needs a name. */
+const NAMED_VERBS = ['get', 'update', 'patch', 'delete'];
+
+/**
+ * A console request that tries the verb, for "try anyway". Verbs on one object use `name`, or
+ * PLACEHOLDER_NAME: authorization comes before the object is looked up, so a denied verb gets its
+ * 403 whether or not the object exists. Writes carry dryRun=All: should the verb be allowed after
+ * all, nothing is stored.
+ */
+export function tryRequest(r: ApiResource, verb: string, namespace: string | undefined, name?: string): Record<string, string> | undefined {
   const ns = r.namespaced ? namespace : undefined;
   const collection = resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: ns });
   const headers: [string, string][] = [['Accept', 'application/json']];
+  const object = `${collection}/${encodeURIComponent(name || PLACEHOLDER_NAME)}`;
   switch (verb) {
+    case 'get':
+      return draftToExtra({ method: 'GET', path: object, params: [], headers, body: '' });
+    case 'delete':
+      return draftToExtra({ method: 'DELETE', path: object, params: [['dryRun', 'All']], headers, body: '' });
+    case 'patch':
+      return draftToExtra({ method: 'PATCH', path: object, params: [['dryRun', 'All']], headers: [...headers, ['Content-Type', 'application/merge-patch+json']], body: '{}' });
+    case 'update':
+      return draftToExtra({
+        method: 'PUT',
+        path: object,
+        params: [['dryRun', 'All']],
+        headers: [...headers, ['Content-Type', 'application/json']],
+        body: JSON.stringify({ apiVersion: apiVersionOf(r.group, r.version), kind: r.kind, metadata: { name: name || PLACEHOLDER_NAME } }, null, 2),
+      });
     case 'list':
       return draftToExtra({ method: 'GET', path: collection, params: [['limit', '10']], headers, body: '' });
     case 'watch':
@@ -35,7 +61,7 @@ function tryRequest(r: ApiResource, verb: string, namespace: string | undefined)
   }
 }
 
-export function AccessPanel({ context, resource, namespace }: { context: string; resource: ApiResource; namespace?: string }) {
+export function AccessPanel({ context, resource, namespace, name }: { context: string; resource: ApiResource; namespace?: string; name?: string }) {
   const verbs = [...resource.verbs].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
   const ns = resource.namespaced ? namespace : undefined;
   const q = useQuery({ ...accessQuery(context, { group: resource.group, resource: resource.resource, namespace: ns }, verbs), enabled: verbs.length > 0 });
@@ -59,7 +85,8 @@ export function AccessPanel({ context, resource, namespace }: { context: string;
           </thead>
           <tbody>
             {q.data.map((d) => {
-              const extra = !d.allowed ? tryRequest(resource, d.verb, ns) : undefined;
+              const extra = !d.allowed ? tryRequest(resource, d.verb, ns, name) : undefined;
+              const placeholder = extra && NAMED_VERBS.includes(d.verb) && !name;
               return (
                 <tr key={d.verb}>
                   <td>
@@ -83,8 +110,15 @@ export function AccessPanel({ context, resource, namespace }: { context: string;
                         >
                           Try {d.verb} anyway in the console
                         </a>
+                        {placeholder && (
+                          <span className="muted">
+                            {' '}
+                            ({d.verb} acts on one object: the request names <code>{PLACEHOLDER_NAME}</code>; the answer is 403 whether it exists or not, since access is checked first)
+                          </span>
+                        )}
                       </>
                     )}
+                    {!d.allowed && !extra && <span className="muted"> (no console request for this verb: try it from the view that uses it)</span>}
                   </td>
                 </tr>
               );

@@ -37,7 +37,25 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const select = (r: ApiResource) => ({ group: r.group, version: r.version, resource: r.resource, extra: (filter ? { filter } : {}) as Record<string, string> });
+  // Another resource drops the object name: a name belongs to one resource (kept, it would open a
+  // configmap's name as a secret in Edit, and get 404).
+  const select = (r: ApiResource) => ({
+    group: r.group,
+    version: r.version,
+    resource: r.resource,
+    name: r === selected ? route.name : undefined,
+    extra: (filter ? { filter } : {}) as Record<string, string>,
+  });
+
+  // A deep link names a resource that may be far down the list: bring it into view, once.
+  const navRef = useRef<HTMLElement>(null);
+  const scrolledTo = useRef('');
+  const selectedKey = selected ? `${selected.group}/${selected.version}/${selected.resource}` : '';
+  useEffect(() => {
+    if (!selectedKey || scrolledTo.current === selectedKey) return;
+    scrolledTo.current = selectedKey;
+    navRef.current?.querySelector('a[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
+  }, [selectedKey]);
 
   return (
     <section aria-label="Discovery">
@@ -71,7 +89,7 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
           )}
           {d.error && <ErrorBox error={d.error} title="Discovery failed" />}
           {d.isLoading && <p className="muted">Reading discovery…</p>}
-          <nav className="scroll" aria-label="API resources">
+          <nav className="scroll" aria-label="API resources" ref={navRef}>
             {d.data?.groups.map((g) =>
               g.versions.map((v) => {
                 const rs = v.resources.filter((r) => matchesResource(r, filter));
@@ -193,7 +211,7 @@ function ResourceDetails({ context, resource: r, route }: { context: string; res
         </table>
       )}
       <DeprecationPanel context={context} resource={r} namespace={ns} />
-      <AccessPanel context={context} resource={r} namespace={ns} />
+      <AccessPanel context={context} resource={r} namespace={ns} name={route.name} />
       <SchemaPanel context={context} resource={r} fieldPath={route.extra.field ?? ''} />
     </article>
   );

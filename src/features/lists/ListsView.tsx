@@ -153,8 +153,15 @@ export function ListsView({ route, context }: { route: Route; context: string })
             snap={snap}
             hasSelector={!!(labelSelector || fieldSelector)}
             onNext={() => void pager!.next()}
-            onAll={() => void pager!.loadAll()}
-            onStop={() => pager!.stopAll()}
+            onAll={() => {
+              // Kept in the URL (load=all), so that a reload or a shared link lists everything again.
+              setExtra({ load: 'all' });
+              void pager!.loadAll();
+            }}
+            onStop={() => {
+              setExtra({ load: '' });
+              pager!.stopAll();
+            }}
             onRestart={() => void pager!.start()}
             onContinueInconsistently={() => void pager!.continueInconsistently()}
           />

@@ -1,7 +1,8 @@
 // Rows are virtualized: only the rows in view (plus a few) exist in the DOM, every row has the same
 // height so nothing is measured, and a row's render is a fixed amount of work whatever the list size.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
+import { focusRow, nextRowIndex, rowIndexOf } from '../../ui/rowKeys';
 import type { ListRow, TableColumnDefinition } from '../../k8s/lists';
 import { cellText } from './format';
 
@@ -38,6 +39,19 @@ export function VirtualTable({
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
   });
+  // Roving focus: one row's link is in the Tab order (the last one focused), the arrows move it.
+  const [active, setActive] = useState(0);
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    const from = rowIndexOf(e.target);
+    if (from < 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+    const pageSize = Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1;
+    const to = nextRowIndex(e.key, from, rowCount, pageSize);
+    if (to === null) return;
+    e.preventDefault();
+    setActive(to);
+    virtualizer.scrollToIndex(to, { align: 'auto' });
+    focusRow(scrollRef.current, to, 'a');
+  };
   const template = columns.map((c) => (c.def.format === 'name' ? 'minmax(14rem, 2fr)' : 'minmax(6rem, 1fr)')).join(' ');
   const now = Date.now();
 
@@ -54,7 +68,7 @@ export function VirtualTable({
         </div>
       </div>
       <div ref={scrollRef} className="lists-scroll" data-testid="lists-scroll">
-        <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }} onKeyDown={onKeyDown}>
           {virtualizer.getVirtualItems().map((v) => {
             const row = rows[v.index]!;
             const key = row.namespace ? `${row.namespace}/${row.name}` : row.name;
@@ -63,6 +77,7 @@ export function VirtualTable({
                 role="row"
                 key={key + v.index}
                 aria-rowindex={v.index + 2}
+                data-row-index={v.index}
                 aria-selected={selectedKey === key || undefined}
                 className="lists-row"
                 style={{ gridTemplateColumns: template, transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
@@ -75,6 +90,8 @@ export function VirtualTable({
                       <div role="cell" key={c.cell}>
                         <a
                           href={linkFor(row)}
+                          tabIndex={v.index === Math.min(active, rowCount - 1) ? 0 : -1}
+                          onFocus={() => setActive(v.index)}
                           onClick={(e) => {
                             if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
                             e.preventDefault();

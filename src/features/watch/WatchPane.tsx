@@ -5,6 +5,7 @@ import { collectionPath, type EventEntry, type SessionSnapshot, START_MODES, typ
 import { type KubeObject, WATCH_EVENT_TYPES, type WatchEventType } from '../../k8s/watch/types';
 import { StatusView } from '../../ui/ErrorBox';
 import { entryBySeq, FilteredTimeline, type IndexedList } from './filtered';
+import { focusRow, nextRowIndex, rowIndexOf } from '../../ui/rowKeys';
 import { changedManagers } from './managers';
 import { type PaneConfig, sessionKey, specOf } from './panes';
 
@@ -253,11 +254,26 @@ function Timeline({ entries, selected, onSelect }: { entries: IndexedList<Timeli
         follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < ROW * 2;
       }}
     >
-      <div role="list" aria-label="Events" style={{ height: v.getTotalSize(), position: 'relative' }}>
+      <div
+        role="list"
+        aria-label="Events"
+        style={{ height: v.getTotalSize(), position: 'relative' }}
+        onKeyDown={(ev) => {
+          // Arrows move between events (only those in view exist in the DOM); Enter/Space select.
+          const from = rowIndexOf(ev.target);
+          if (from < 0 || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+          const to = nextRowIndex(ev.key, from, entries.length, Math.floor((scroller.current?.clientHeight ?? ROW * 10) / ROW) - 1);
+          if (to === null) return;
+          ev.preventDefault();
+          follow.current = to === entries.length - 1;
+          v.scrollToIndex(to, { align: 'auto' });
+          focusRow(scroller.current, to, 'button');
+        }}
+      >
         {v.getVirtualItems().map((item) => {
           const e = entries.at(item.index)!;
           return (
-            <div key={e.seq} role="listitem" className={`tl-row ${e.kind === 'note' ? `note note-${e.note}` : `ev-${e.type}`}${selected === e.seq ? ' selected' : ''}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}>
+            <div key={e.seq} role="listitem" data-row-index={item.index} className={`tl-row ${e.kind === 'note' ? `note note-${e.note}` : `ev-${e.type}`}${selected === e.seq ? ' selected' : ''}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}>
               <button type="button" className="tl-btn" aria-pressed={selected === e.seq} onClick={() => onSelect(e.seq)}>
                 <span className="tl-time">{time(e.receivedAt)}</span>
                 {e.kind === 'note' ? (

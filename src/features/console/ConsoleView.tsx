@@ -9,6 +9,7 @@ import { allResources, discoveryQuery } from '../../k8s/discovery';
 import { resourcePath } from '../../k8s/paths';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { contextsQuery } from '../shell/queries';
+import { CapabilityNote, useRefusedLabel } from './CapabilityNote';
 import { compareExchanges } from './compare';
 import { toCurl, toKubectl } from './copyAs';
 import { type Draft, draftFromExtra, draftToExtra, draftToRequest, METHODS, PARAM_SPECS, requestToDraft } from './draft';
@@ -84,6 +85,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
     staleTime: 30_000,
   });
   const current = exchanges.find((x) => x.id === currentId);
+  const refused = useRefusedLabel(context);
 
   async function send(req = request) {
     abort.current?.abort();
@@ -250,6 +252,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
               {ACCEPT_PRESETS.map((p) => (
                 <option key={p.value} value={p.value} title={p.note}>
                   {p.label}
+                  {refused(p.value)}
                 </option>
               ))}
               {header('Accept') && !ACCEPT_PRESETS.some((p) => p.value === header('Accept')) && <option value="(custom)">{header('Accept')}</option>}
@@ -261,7 +264,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
               <option value="">(none)</option>
               {CONTENT_TYPE_PRESETS.map((p) => (
                 <option key={p.value} value={p.value} title={p.note}>
-                  {p.label} ({p.value})
+                  {p.label} ({p.value}){refused(p.value)}
                 </option>
               ))}
               {header('Content-Type') && !CONTENT_TYPE_PRESETS.some((p) => p.value === header('Content-Type')) && <option value={header('Content-Type')}>{header('Content-Type')}</option>}
@@ -271,6 +274,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
             Add header
           </button>
         </div>
+        <CapabilityNote context={context} accept={header('Accept')} contentType={header('Content-Type')} />
         {otherHeaders.map(([[k, v], i]) => (
           <div className="row" key={i}>
             <input aria-label={`Header ${i + 1} name`} value={k} placeholder="Header-Name" onChange={(e) => setDraft({ ...draft, headers: draft.headers.map((h, j) => (j === i ? [e.target.value, v] : h)) })} />

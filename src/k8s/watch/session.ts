@@ -112,6 +112,11 @@ export interface SessionSnapshot {
   initialEventsDone: boolean;
   /** Set while waiting to reconnect: when the next attempt starts. */
   retryAt?: number;
+  /**
+   * Set when the server refused the start mode and the pane fell back to another: the refusal
+   * (its Status) and the mode taken instead. A server with WatchList off refuses a streaming list.
+   */
+  fallback?: { from: StartMode; to: StartMode; status: Status };
 }
 
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json';
@@ -201,6 +206,7 @@ export class WatchSession {
   private state: SessionState = 'idle';
   private initialEventsDone = false;
   private retryAt: number | undefined;
+  private fallback: SessionSnapshot['fallback'];
   private seq = 0;
   private version = 0;
   private abort: AbortController | undefined;
@@ -289,7 +295,8 @@ export class WatchSession {
   private phase: Phase = 'initial';
 
   private async run(signal: AbortSignal): Promise<void> {
-    const spec = this.spec;
+    // After a refused streaming list, the rest of this session lists then watches.
+    const spec = this.fallback ? { ...this.spec, mode: this.fallback.to } : this.spec;
     let attempt = 0;
     let retryAfterSeconds: number | undefined;
     while (!signal.aborted) {
@@ -378,6 +385,19 @@ export class WatchSession {
         }
       } catch (e) {
         if (signal.aborted) break;
+        if (spec.mode === 'stream' && phase !== 'resume' && e instanceof KubeApiError && !e.fromProxy && (e.httpStatus === 422 || e.httpStatus === 400)) {
+          // The server refused the streaming list's parameters: before v1.34, or with the
+          // WatchList feature gate off, kube-apiserver answers 422 Invalid ("sendInitialEvents is
+          // forbidden for watch unless the WatchList feature gate is enabled"). Retrying cannot
+          // help; what client-go's reflector does instead is list, then watch.
+          this.fallback = { from: 'stream', to: 'list-watch', status: e.status };
+          this.phase = 'initial';
+          this.note('error', `the server refused the streaming list (${e.httpStatus} ${e.status.reason ?? ''}: ${e.message}); falling back to List, then watch`, { status: e.status });
+          this.changed();
+          this.abort = undefined;
+          this.start();
+          return;
+        }
         if (e instanceof KubeApiError && e.code === 410) {
           this.phase = 'recover';
           this.note('error', `410 Gone: ${e.message}; relisting`, { status: e.status });
@@ -521,6 +541,7 @@ export class WatchSession {
       lastResourceVersion: this.lastRV,
       initialEventsDone: this.initialEventsDone,
       retryAt: this.retryAt,
+      fallback: this.fallback,
     };
   }
 }

@@ -36,7 +36,7 @@ test('discovery lists the resources and says what this server refused, with its 
   // Each representation of one resource, asked of the server.
   const reps = page.getByRole('group', { name: 'Representations' });
   await reps.getByText(/^Representations this server/).click();
-  await expect(reps.getByText('refused')).toHaveCount(1);
+  await expect(reps.getByText('refused', { exact: true })).toHaveCount(1);
   await expect(reps).toContainText(/CBOR\s*refused 406 NotAcceptable/);
   await expect(reps).toContainText(/Protobuf\s*served/);
   await expect(reps).toContainText(/Table\s*served/);

@@ -35,7 +35,7 @@ export function CapabilitiesPanel({ context }: { context: string }) {
         <Answer probe={c.protobuf} />
         <dt>Streaming lists</dt>
         <Answer probe={c.watchList} />
-        <dt>Aggregated discovery</dt>
+        <dt>Discovery</dt>
         <Answer probe={c.aggregatedDiscovery} />
       </dl>
       <button type="button" className="ghost" onClick={() => void qc.invalidateQueries({ queryKey: capabilitiesQuery(context).queryKey })}>

@@ -17,11 +17,13 @@ function probeFor(caps: { cbor: Probe; protobuf: Probe }, mediaType: string): { 
   return undefined;
 }
 
-export function useRefusedLabel(context: string): (mediaType: string) => string {
+/** A suffix for a media type option: the Accept refusal's status, or, for a body type, that the server does not serve it. */
+export function useRefusedLabel(context: string): (mediaType: string, header?: 'Accept' | 'Content-Type') => string {
   const caps = useQuery(capabilitiesQuery(context));
-  return (mediaType) => {
+  return (mediaType, header = 'Accept') => {
     const p = caps.data ? probeFor(caps.data, mediaType) : undefined;
-    return p?.probe.answer === 'no' ? ` (refused by this server: ${p.probe.httpStatus ?? ''})` : '';
+    if (p?.probe.answer !== 'no') return '';
+    return header === 'Accept' ? ` (refused by this server: ${p.probe.httpStatus ?? ''})` : ` (not served by this server)`;
   };
 }
 

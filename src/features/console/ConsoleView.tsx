@@ -264,7 +264,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
               <option value="">(none)</option>
               {CONTENT_TYPE_PRESETS.map((p) => (
                 <option key={p.value} value={p.value} title={p.note}>
-                  {p.label} ({p.value}){refused(p.value)}
+                  {p.label} ({p.value}){refused(p.value, 'Content-Type')}
                 </option>
               ))}
               {header('Content-Type') && !CONTENT_TYPE_PRESETS.some((p) => p.value === header('Content-Type')) && <option value={header('Content-Type')}>{header('Content-Type')}</option>}

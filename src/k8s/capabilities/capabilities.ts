@@ -100,7 +100,7 @@ export async function probeWatchList(context: string, collection = PROBE_COLLECT
       return { answer: 'yes', request, httpStatus: res.status, detail: 'streaming lists served (sendInitialEvents=true accepted)' };
     }
     const err = await errorFromResponse(res);
-    // 422 Invalid (v1.27 to v1.33 with WatchList off) or 400 BadRequest: the server refused the
+    // 422 Invalid (WatchList off: v1.33 by default, or turned off) or 400 BadRequest: the server refused the
     // parameters; 401/403 tell nothing about the feature.
     const refused = res.status === 422 || res.status === 400;
     return {

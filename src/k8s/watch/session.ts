@@ -386,10 +386,10 @@ export class WatchSession {
       } catch (e) {
         if (signal.aborted) break;
         if (spec.mode === 'stream' && phase !== 'resume' && e instanceof KubeApiError && !e.fromProxy && (e.httpStatus === 422 || e.httpStatus === 400)) {
-          // The server refused the streaming list's parameters: before v1.34, or with the
-          // WatchList feature gate off, kube-apiserver answers 422 Invalid ("sendInitialEvents is
-          // forbidden for watch unless the WatchList feature gate is enabled"). Retrying cannot
-          // help; what client-go's reflector does instead is list, then watch.
+          // The server refused the streaming list's parameters: with the WatchList feature gate off
+          // (v1.33's default), kube-apiserver answers 422 Invalid ("sendInitialEvents is forbidden
+          // for watch unless the WatchList feature gate is enabled"). Retrying cannot help; what
+          // client-go's reflector does instead is list, then watch.
           this.fallback = { from: 'stream', to: 'list-watch', status: e.status };
           this.phase = 'initial';
           this.note('error', `the server refused the streaming list (${e.httpStatus} ${e.status.reason ?? ''}: ${e.message}); falling back to List, then watch`, { status: e.status });

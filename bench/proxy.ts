@@ -1,5 +1,7 @@
-// Proxy overhead against the real local control plane, direct and through the explorer in the same
-// run: latency of a small GET, and throughput of a large list.
+// Proxy overhead against the real local control plane, in one run: direct, through the explorer,
+// and through `kubectl proxy` (the tool users would pick instead, from the same build): latency of
+// a small GET, and throughput of a large list.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -7,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startControlPlane } from '../proxy/cluster/controlplane';
-import { startExplorerServer } from '../proxy/src/server';
 import type { BenchResult } from './run';
 
 const SMALL_REQUESTS = 1000;
@@ -41,30 +42,71 @@ function percentile(xs: number[], p: number): number {
 
 const ms = (x: number) => `${x.toFixed(3)} ms`;
 
+/**
+ * The explorer server in a process of its own, as `npm start` runs it (and as kubectl proxy runs):
+ * in this process it would share one thread with the bench's own client.
+ */
+function startExplorer(kubeconfig: string, staticDir: string): Promise<{ url: string; token: string; child: ChildProcess }> {
+  return new Promise((ok, fail) => {
+    const script = join(import.meta.dirname, '..', 'proxy', 'src', 'explorer-child.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', script, kubeconfig, staticDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (!out.includes('\n')) return;
+      const { port, token } = JSON.parse(out.slice(0, out.indexOf('\n'))) as { port: number; token: string };
+      ok({ url: `http://127.0.0.1:${port}/`, token, child });
+    });
+    child.once('error', fail);
+    child.once('exit', (code) => fail(new Error(`the explorer exited (${code})`)));
+  });
+}
+
+/** Starts `kubectl proxy` on a free loopback port; resolves with its base URL once it serves. */
+function startKubectlProxy(kubectl: string, kubeconfig: string): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((ok, fail) => {
+    const child = spawn(kubectl, ['proxy', '--port=0', '--address=127.0.0.1', `--kubeconfig=${kubeconfig}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      const m = /Starting to serve on 127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) ok({ url: `http://127.0.0.1:${m[1]}/`, child });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('error', fail);
+    child.once('exit', (code) => fail(new Error(`kubectl proxy exited (${code}): ${out}`)));
+  });
+}
+
 export async function run(log: (line: string) => void): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-bench-'));
-  const quiet = () => undefined;
   // No controller manager: nothing else loads the API server while we measure.
   const cp = await startControlPlane({ dir, controllerManager: false, log });
-  const srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: dir, log: quiet });
+  const srv = await startExplorer(cp.kubeconfig, dir);
+  const kp = await startKubectlProxy(cp.binaries.kubectl, cp.kubeconfig);
   try {
     const creds = cp.credentials('admin');
     const directAgent = new HttpsAgent({ keepAlive: true, ca: creds.ca, cert: creds.cert, key: creds.key });
     const proxyAgent = new HttpAgent({ keepAlive: true });
     const direct = client(httpsRequest, new URL(cp.server), directAgent, {});
     const proxy = client(httpRequest, new URL(`${srv.url}k8s/local-admin/`), proxyAgent, { 'X-Explorer-Token': srv.token });
-    log(`kubernetes ${cp.kubernetesVersion}, ${cp.server} direct vs ${srv.url}k8s/local-admin/ (both keep-alive)`);
+    const kubectlAgent = new HttpAgent({ keepAlive: true });
+    const kubectl = client(httpRequest, new URL(kp.url), kubectlAgent, {});
+    log(`kubernetes ${cp.kubernetesVersion}, ${cp.server} direct vs ${srv.url}k8s/local-admin/ vs kubectl proxy ${kp.url} (all keep-alive)`);
 
-    // Small GET: interleaved so that both see the same server state; warm-up first.
+    // Small GET: interleaved so that all three see the same server state; warm-up first.
     const small = '/api/v1/namespaces/default';
     for (let i = 0; i < 300; i++) {
       await direct('GET', small);
       await proxy('GET', small);
+      await kubectl('GET', small);
     }
     const tDirect: number[] = [];
     const tProxy: number[] = [];
+    const tKubectl: number[] = [];
     for (let i = 0; i < SMALL_REQUESTS; i++) {
-      for (const [send, out] of [[direct, tDirect], [proxy, tProxy]] as const) {
+      for (const [send, out] of [[direct, tDirect], [proxy, tProxy], [kubectl, tKubectl]] as const) {
         const t0 = performance.now();
         const r = await send('GET', small);
         out.push(performance.now() - t0);
@@ -73,7 +115,9 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     }
     const p50d = percentile(tDirect, 50);
     const p50p = percentile(tProxy, 50);
-    log(`small GET ${small} x${SMALL_REQUESTS}: direct p50 ${ms(p50d)} p90 ${ms(percentile(tDirect, 90))}; proxy p50 ${ms(p50p)} p90 ${ms(percentile(tProxy, 90))}; added p50 ${ms(p50p - p50d)}`);
+    const p50k = percentile(tKubectl, 50);
+    log(`small GET ${small} x${SMALL_REQUESTS}: direct p50 ${ms(p50d)} p90 ${ms(percentile(tDirect, 90))}; explorer p50 ${ms(p50p)} p90 ${ms(percentile(tProxy, 90))}; kubectl proxy p50 ${ms(p50k)} p90 ${ms(percentile(tKubectl, 90))}`);
+    log(`small GET added p50: explorer ${ms(p50p - p50d)}, kubectl proxy ${ms(p50k - p50d)}`);
 
     // Large list.
     const ns = 'bench';
@@ -92,30 +136,39 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     log(`created ${CONFIGMAPS} ConfigMaps (${CREATE_CONCURRENCY} at a time) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const list = `/api/v1/namespaces/${ns}/configmaps`;
-    await direct('GET', list);
-    await proxy('GET', list);
-    let dTime = 0;
-    let pTime = 0;
+    const senders = { direct, proxy, kubectl } as const;
+    const time = { direct: 0, proxy: 0, kubectl: 0 };
     let bytes = 0;
+    for (const send of Object.values(senders)) await send('GET', list);
     for (let i = 0; i < LIST_REPEATS; i++) {
-      for (const which of ['direct', 'proxy'] as const) {
+      for (const which of ['direct', 'proxy', 'kubectl'] as const) {
         const t = performance.now();
-        const r = await (which === 'direct' ? direct : proxy)('GET', list);
-        const dt = performance.now() - t;
-        if (r.status !== 200) throw new Error(`GET ${list}: ${r.status}`);
-        if (which === 'direct') dTime += dt;
-        else pTime += dt;
-        bytes = r.bytes;
+        const r = await senders[which]('GET', list);
+        time[which] += performance.now() - t;
+        if (r.status !== 200) throw new Error(`GET ${list} (${which}): ${r.status}`);
+        if (which === 'direct') bytes = r.bytes;
       }
     }
     const mbps = (t: number) => ((bytes * LIST_REPEATS) / (1024 * 1024) / (t / 1000)).toFixed(1);
-    log(`large list ${list} (${CONFIGMAPS} items, ${(bytes / (1024 * 1024)).toFixed(1)} MiB JSON) x${LIST_REPEATS}: direct ${ms(dTime / LIST_REPEATS)} per list (${mbps(dTime)} MiB/s); proxy ${ms(pTime / LIST_REPEATS)} per list (${mbps(pTime)} MiB/s); time ratio proxy/direct ${(pTime / dTime).toFixed(3)}`);
+    log(`large list ${list} (${CONFIGMAPS} items, ${(bytes / (1024 * 1024)).toFixed(1)} MiB JSON) x${LIST_REPEATS}: direct ${ms(time.direct / LIST_REPEATS)} per list (${mbps(time.direct)} MiB/s); explorer ${ms(time.proxy / LIST_REPEATS)} (${mbps(time.proxy)} MiB/s); kubectl proxy ${ms(time.kubectl / LIST_REPEATS)} (${mbps(time.kubectl)} MiB/s)`);
 
     directAgent.destroy();
     proxyAgent.destroy();
-    return { name: 'proxy', ratios: { 'small GET p50 proxy/direct': p50p / p50d, 'large list time proxy/direct': pTime / dTime } };
+    kubectlAgent.destroy();
+    return {
+      name: 'proxy',
+      ratios: {
+        // Goal <= 1.0: the explorer adds no more latency than kubectl proxy.
+        'small GET added p50 explorer/kubectl proxy': (p50p - p50d) / (p50k - p50d),
+        'small GET p50 explorer/direct': p50p / p50d,
+        // Goal >= 0.95 (higher is better).
+        'large list throughput explorer/direct (higher is better)': time.direct / time.proxy,
+        'large list throughput kubectl proxy/direct (higher is better)': time.direct / time.kubectl,
+      },
+    };
   } finally {
-    await srv.close();
+    kp.child.kill('SIGTERM');
+    srv.child.kill('SIGTERM');
     await cp.stop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -15,8 +15,10 @@ export interface BenchModule {
 
 const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists], ['watch', watch]];
 
+// `npm run bench -- proxy lists` runs only the named modules.
+const only = process.argv.slice(2);
 const results: BenchResult[] = [];
-for (const [name, mod] of modules) {
+for (const [name, mod] of modules.filter(([n]) => only.length === 0 || only.includes(n))) {
   console.log(`# ${name}`);
   results.push(await mod.run((l) => console.log(l)));
 }

@@ -9,7 +9,14 @@ export interface E2EFixtures {
   /** Base URL of the explorer server (serves the SPA and the proxy). */
   explorerUrl: string;
   /** The real local control plane, reached directly (not through the proxy). */
-  kube: TestCluster & { kubectl: string; restartApiServer(): Promise<void> };
+  kube: TestCluster & {
+    kubectl: string;
+    restartApiServer(): Promise<void>;
+    /** Kills kube-apiserver and returns at once; it comes back (supervised restart, or a start) on its own. */
+    killApiServer(): Promise<void>;
+    /** Restarts the explorer server on the same port; resolves with its new token. */
+    restartExplorer(): Promise<string>;
+  };
   /** A namespace created for this test and deleted after it. */
   ns: string;
 }
@@ -21,9 +28,11 @@ function env(name: string): string {
 }
 
 export const test = base.extend<E2EFixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured first argument
   explorerUrl: async ({}, use) => {
     await use(env('EXPLORER_URL'));
   },
+  // eslint-disable-next-line no-empty-pattern -- as above
   kube: async ({}, use) => {
     const cluster = testCluster({ dir: env('KUBE_TEST_DIR'), server: env('KUBE_TEST_SERVER'), etcdUrl: env('KUBE_TEST_ETCD'), kubeconfig: env('KUBE_TEST_KUBECONFIG'), kubernetesVersion: process.env.KUBE_TEST_VERSION ?? KUBERNETES_VERSION });
     await use({
@@ -32,6 +41,15 @@ export const test = base.extend<E2EFixtures>({
       async restartApiServer() {
         const r = await fetch(`${env('KUBE_TEST_CONTROL')}/restart-apiserver`, { method: 'POST' });
         if (!r.ok) throw new Error(`restart-apiserver: ${r.status} ${await r.text()}`);
+      },
+      async killApiServer() {
+        const r = await fetch(`${env('KUBE_TEST_CONTROL')}/kill-apiserver`, { method: 'POST' });
+        if (!r.ok) throw new Error(`kill-apiserver: ${r.status} ${await r.text()}`);
+      },
+      async restartExplorer() {
+        const r = await fetch(`${env('KUBE_TEST_CONTROL')}/restart-explorer`, { method: 'POST' });
+        if (!r.ok) throw new Error(`restart-explorer: ${r.status} ${await r.text()}`);
+        return r.text();
       },
     });
   },

@@ -15,11 +15,37 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-e2e-'));
   // KUBE_EXPLORER_KUBERNETES picks another release (the skew suite sets it; see versions.ts).
   const cp = await startControlPlane({ dir, kubernetesVersion: process.env.KUBE_EXPLORER_KUBERNETES || undefined });
-  const explorer = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => {} });
+  let explorer = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => {} });
 
   // A loopback control endpoint for what only this process can do: restart kube-apiserver
-  // (to drop every open watch, as a real outage would).
+  // (to drop every open watch, as a real outage would), kill it (an outage the spec writes
+  // through), restart the explorer server (same port, new token).
   const control = createServer((req, res) => {
+    if (req.method === 'POST' && req.url === '/kill-apiserver') {
+      // With a supervised control plane, SIGKILL and let the supervisor restart it; without one,
+      // stop and start it. Either way answer at once: the spec writes during the outage.
+      const supervised = cp as { signal?: (component: 'kube-apiserver', signal: NodeJS.Signals) => unknown };
+      if (typeof supervised.signal === 'function') supervised.signal('kube-apiserver', 'SIGKILL');
+      else void cp.restartApiServer().catch(() => {});
+      res.end('ok');
+      return;
+    }
+    if (req.method === 'POST' && req.url === '/restart-explorer') {
+      const port = explorer.port;
+      explorer.close().then(
+        async () => {
+          // A moment of outage, as a real restart has.
+          await new Promise((r) => setTimeout(r, 1000));
+          explorer = await startExplorerServer({ port, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => {} });
+          res.end(explorer.token);
+        },
+        (e: unknown) => {
+          res.statusCode = 500;
+          res.end(String(e));
+        },
+      );
+      return;
+    }
     if (req.method === 'POST' && req.url === '/restart-apiserver') {
       cp.restartApiServer().then(
         () => res.end('ok'),

@@ -47,6 +47,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGHUP', () => stop('SIGHUP'));
   console.log(`
 Local control plane is ready (Kubernetes ${cp.kubernetesVersion}, etcd ${cp.etcdVersion}, binaries from ${cp.binaries.source}) in ${((Date.now() - started) / 1000).toFixed(1)} s.
   API server:  ${cp.server}

@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { type Binaries, ensureBinaries } from './build';
 import { ensurePki, pem, type Pki, USERS, type UserName } from './pki';
+import { StartError, type SupervisionOptions, Supervisor, type SupervisorEvent, type SupervisorStatus } from './supervisor';
 import { BINARIES, type Release, releaseFor } from './versions';
 
 export interface StartOptions {
@@ -18,6 +18,8 @@ export interface StartOptions {
   binaries?: Binaries;
   /** Which Kubernetes release (versions.ts: `v1.33`, `v1.33.13`, …); the default release when absent. */
   kubernetesVersion?: string;
+  /** Restart policy of the supervisor (backoff, attempts); tests shorten it. */
+  supervision?: SupervisionOptions;
 }
 
 export interface Credentials { ca: string; cert: string; key: string }
@@ -43,18 +45,21 @@ export interface ControlPlane {
   compact(): Promise<string>;
   /** Stops and starts kube-apiserver on the same port: open watches drop, data stays. */
   restartApiServer(): Promise<void>;
+  /** Components, restarts and recent events of the supervisor (see supervisor.ts). */
+  status(): SupervisorStatus;
+  /** Calls `fn` on every supervisor event (a component exited, restarted, ready, given up). */
+  onEvent(fn: (e: SupervisorEvent) => void): () => void;
+  /** Sends a signal to a component's process (fault tests: SIGSTOP/SIGCONT/SIGKILL); returns its pid. */
+  signal(component: 'etcd' | 'kube-apiserver' | 'kube-controller-manager', signal: NodeJS.Signals): number | undefined;
   stop(): Promise<void>;
 }
 
-export class StartError extends Error {
-  override name = 'StartError';
-}
+export { StartError };
 
 export const CONTEXTS = { admin: 'local-admin', viewer: 'local-viewer' } as const;
 const CLUSTER_NAME = 'kube-api-explorer-local';
 const dataStamp = (r: Release) => `etcd ${r.etcd} for kubernetes ${r.kubernetes}`;
 
-interface Proc { name: string; child: ChildProcess; log: string; exited: Promise<number | null> }
 interface State { apiserverPort?: number }
 interface Lock { pid: number; children: number[] }
 
@@ -118,58 +123,6 @@ function takeLock(dir: string, binDir: string): string {
   }
   writeFileSync(file, JSON.stringify({ pid: process.pid, children: [] } satisfies Lock));
   return file;
-}
-
-function tail(file: string, lines = 12): string {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).map((l) => `    ${l}`).join('\n');
-  } catch {
-    return '    (no log)';
-  }
-}
-
-function explain(name: string, logText: string): string {
-  if (/address already in use/i.test(logText)) return `${name}: a port it needs is already in use`;
-  if (/unsupported|cannot downgrade|incompatible|version/i.test(logText) && name === 'etcd') return `${name}: its data folder may come from another etcd version; start with --fresh to wipe it`;
-  return `${name} exited during start`;
-}
-
-function spawnLogged(name: string, bin: string, args: string[], logDir: string): Proc {
-  const log = join(logDir, `${name}.log`);
-  const fd = openSync(log, 'a');
-  const child = spawn(bin, args, { stdio: ['ignore', fd, fd] });
-  closeSync(fd);
-  const exited = new Promise<number | null>((res) => {
-    child.once('exit', (code) => res(code));
-    child.once('error', () => res(-1));
-  });
-  return { name, child, log, exited };
-}
-
-async function stopProc(p: Proc, graceMs = 10_000): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  p.child.kill('SIGTERM');
-  const timer = setTimeout(() => p.child.kill('SIGKILL'), graceMs);
-  await p.exited;
-  clearTimeout(timer);
-}
-
-/** Polls `check` until it resolves true, failing early when the process exits. */
-async function waitFor(p: Proc, what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  void p.exited.then(() => {
-    exited = true;
-  });
-  while (Date.now() < deadline) {
-    if (exited) {
-      const text = tail(p.log, 15);
-      throw new StartError(`${explain(p.name, text)} (log: ${p.log}):\n${text}`);
-    }
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new StartError(`${p.name} did not become ${what} within ${timeoutMs / 1000} s (log: ${p.log}):\n${tail(p.log)}`);
 }
 
 export interface HttpResult { status: number; body: string; bytes: Buffer; headers: Record<string, string | string[] | undefined> }
@@ -284,17 +237,16 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     throw new StartError(`missing binaries in ${binaries.dir}: ${missing.join(', ')}; run \`npm run cluster:build\` (or fix KUBEBUILDER_ASSETS)`);
   }
   const lockFile = takeLock(dir, binaries.dir);
-  const procs: Proc[] = [];
-  const recordChildren = () =>
-    writeFileSync(lockFile, JSON.stringify({ pid: process.pid, children: procs.map((p) => p.child.pid).filter((x): x is number => !!x) } satisfies Lock));
-  const stopAll = async () => {
-    for (const p of [...procs].reverse()) await stopProc(p);
-    procs.length = 0;
-  };
+  const logDir = join(dir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  // The lock records the children, so that a later start can end them should both we and our
+  // watchdog have been killed.
+  const supervisor = new Supervisor(logDir, log, opts.supervision, (children) =>
+    writeFileSync(lockFile, JSON.stringify({ pid: process.pid, children } satisfies Lock)),
+  );
+  const stopAll = () => supervisor.stopAll();
 
   try {
-    const logDir = join(dir, 'logs');
-    mkdirSync(logDir, { recursive: true });
     const dataDir = join(dir, 'etcd');
     const stampFile = join(dir, 'etcd-data-version');
     if (opts.fresh) {
@@ -312,19 +264,16 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     const etcdPort = await freePort();
     const peerPort = await freePort();
     const etcdUrl = `http://127.0.0.1:${etcdPort}`;
-    const etcd = spawnLogged('etcd', binaries.etcd, [
+    await supervisor.start({ name: 'etcd', bin: binaries.etcd, args: [
       '--name=local', `--data-dir=${dataDir}`,
       `--listen-client-urls=${etcdUrl}`, `--advertise-client-urls=${etcdUrl}`,
       `--listen-peer-urls=http://127.0.0.1:${peerPort}`, `--initial-advertise-peer-urls=http://127.0.0.1:${peerPort}`,
       `--initial-cluster=local=http://127.0.0.1:${peerPort}`,
       '--unsafe-no-fsync', '--quota-backend-bytes=8589934592', '--log-level=warn',
-    ], logDir);
-    procs.push(etcd);
-    recordChildren();
-    await waitFor(etcd, 'healthy', async () => {
+    ], readyWhat: 'healthy', readyTimeoutMs: 60_000, ready: async () => {
       const r = await fetch(`${etcdUrl}/health`);
       return r.ok && ((await r.json()) as { health?: string }).health === 'true';
-    }, 60_000);
+    } });
     writeFileSync(stampFile, DATA_STAMP);
 
     // kube-apiserver: keep the previous port when free, so an existing kubeconfig keeps working.
@@ -348,14 +297,10 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       ...(release.featureGates ? [`--feature-gates=${release.featureGates}`] : []),
       '--profiling=false', '--shutdown-delay-duration=0s', '--shutdown-watch-termination-grace-period=0s',
     ];
-    const startApi = async (): Promise<Proc> => {
-      const p = spawnLogged('kube-apiserver', binaries['kube-apiserver'], apiArgs, logDir);
-      procs.push(p);
-      recordChildren();
-      await waitFor(p, 'ready', async () => (await kubeRequest(server, admin, 'GET', '/readyz')).status === 200, 120_000);
-      return p;
-    };
-    let api = await startApi();
+    await supervisor.start({
+      name: 'kube-apiserver', bin: binaries['kube-apiserver'], args: apiArgs, readyWhat: 'ready', readyTimeoutMs: 120_000,
+      ready: async () => (await kubeRequest(server, admin, 'GET', '/readyz')).status === 200,
+    });
 
     // The restricted user may read (built-in `view` ClusterRole) and nothing else.
     const crb = {
@@ -370,21 +315,25 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     if (opts.controllerManager !== false) {
       const kcmConfig = join(dir, 'controller-manager.kubeconfig');
       writeFileSync(kcmConfig, controllerManagerKubeconfig(server, pki));
-      const kcm = spawnLogged('kube-controller-manager', binaries['kube-controller-manager'], [
+      const kcmArgs = [
         `--kubeconfig=${kcmConfig}`, `--authentication-kubeconfig=${kcmConfig}`, `--authorization-kubeconfig=${kcmConfig}`,
         `--root-ca-file=${pki.caCert}`, `--service-account-private-key-file=${pki.saKey}`,
         '--use-service-account-credentials=true', '--leader-elect=false',
         '--bind-address=127.0.0.1', `--secure-port=${await freePort()}`,
         `--cert-dir=${join(dir, 'controller-manager-certs')}`,
-      ], logDir);
-      procs.push(kcm);
-      recordChildren();
+      ];
       // `view` is an aggregated ClusterRole: its rules are filled in by the controller manager's
       // clusterrole-aggregation controller. Until then the viewer could read nothing, so wait.
-      await waitFor(kcm, 'running (view ClusterRole aggregated)', async () => {
-        const role = await kubeRequest(server, admin, 'GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/view');
-        return role.status === 200 && ((JSON.parse(role.body) as { rules?: unknown[] }).rules ?? []).length > 0;
-      }, 60_000);
+      // After a restart the rules are there already; "ready again" is "still running after 2 s".
+      await supervisor.start({
+        name: 'kube-controller-manager', bin: binaries['kube-controller-manager'], args: kcmArgs,
+        readyWhat: 'running (view ClusterRole aggregated)', readyTimeoutMs: 60_000,
+        readyAgain: () => new Promise((ok) => setTimeout(() => ok(true), 2_000)),
+        ready: async () => {
+          const role = await kubeRequest(server, admin, 'GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/view');
+          return role.status === 200 && ((JSON.parse(role.body) as { rules?: unknown[] }).rules ?? []).length > 0;
+        },
+      });
     }
 
     const kubeconfig = join(dir, 'kubeconfig');
@@ -397,14 +346,10 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       contexts: { ...CONTEXTS },
       credentials: (user) => ({ ca: pem(pki.caCert), cert: pem(pki.users[user].cert), key: pem(pki.users[user].key) }),
       compact: () => compactEtcd(etcdUrl),
-      async restartApiServer() {
-        await stopProc(api);
-        procs.splice(procs.indexOf(api), 1);
-        api = await startApi();
-        // Keep kube-controller-manager last so that stop() stops it first.
-        const kcmIdx = procs.findIndex((p) => p.name === 'kube-controller-manager');
-        if (kcmIdx >= 0) procs.push(...procs.splice(kcmIdx, 1));
-      },
+      restartApiServer: () => supervisor.restart('kube-apiserver'),
+      status: () => supervisor.status(),
+      onEvent: (fn) => supervisor.onEvent(fn),
+      signal: (component, signal) => supervisor.signal(component, signal),
       async stop() {
         if (stopped) return;
         stopped = true;

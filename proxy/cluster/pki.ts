@@ -34,8 +34,8 @@ async function openssl(args: string[], cwd: string): Promise<void> {
     await execFileP('openssl', args, { cwd });
   } catch (e) {
     const err = e as { code?: string; stderr?: string };
-    if (err.code === 'ENOENT') throw new Error('openssl was not found: install it (Debian: apt-get install -y openssl)');
-    throw new Error(`openssl ${args[0]} failed: ${err.stderr ?? String(e)}`);
+    if (err.code === 'ENOENT') throw new Error('openssl was not found: install it (Debian: apt-get install -y openssl)', { cause: e });
+    throw new Error(`openssl ${args[0]} failed: ${err.stderr ?? String(e)}`, { cause: e });
   }
 }
 

@@ -24,7 +24,8 @@ export type ProxyCause =
   | 'UpstreamError'
   | 'MethodNotAllowed'
   | 'NotFound'
-  | 'TooManyStreams';
+  | 'TooManyStreams'
+  | 'DuplicateHost';
 
 export interface StatusBody {
   kind: 'Status';
@@ -34,11 +35,13 @@ export interface StatusBody {
   message: string;
   reason: string;
   code: number;
-  details: { kind: 'proxy'; name?: string; causes: { reason: ProxyCause; message: string }[] };
+  details: { kind: 'proxy'; name?: string; causes: { reason: ProxyCause; message: string }[]; retryAfterSeconds?: number };
 }
 
 export class ProxyError extends Error {
   override name = 'ProxyError';
+  /** Sent as Retry-After and details.retryAfterSeconds, as the API server does on its own 429s. */
+  retryAfterSeconds?: number;
   constructor(
     readonly code: number,
     /** A metav1.StatusReason (Forbidden, NotFound, ...), as the API server would use. */
@@ -60,7 +63,12 @@ export class ProxyError extends Error {
       message: this.message,
       reason: this.reason,
       code: this.code,
-      details: { kind: 'proxy', ...(this.context !== undefined ? { name: this.context } : {}), causes: [{ reason: this.proxyCause, message: this.message }] },
+      details: {
+        kind: 'proxy',
+        ...(this.context !== undefined ? { name: this.context } : {}),
+        causes: [{ reason: this.proxyCause, message: this.message }],
+        ...(this.retryAfterSeconds !== undefined ? { retryAfterSeconds: this.retryAfterSeconds } : {}),
+      },
     };
   }
 }
@@ -91,6 +99,7 @@ export function sendProxyError(res: ServerResponse, err: ProxyError, opts: { clo
   const body = Buffer.from(JSON.stringify(err.toStatus()));
   for (const [k, v] of Object.entries(proxyErrorHeaders(body))) res.setHeader(k, v);
   if (opts.close) res.setHeader('connection', 'close');
+  if (err.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(err.retryAfterSeconds));
   res.writeHead(err.code);
   res.end(body);
 }

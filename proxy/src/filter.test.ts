@@ -104,6 +104,7 @@ describe('refusal', () => {
     ['legacy watch prefix', '/api/v1/watch/namespaces/default/pods/web/exec'],
     ['an aggregated API console-like subresource', '/apis/subresources.kubevirt.io/v1/namespaces/default/virtualmachineinstances/vm/portforward'],
     ['mixed case', '/api/v1/namespaces/default/pods/web/Exec'],
+    ['pod ephemeral containers (runs any image and command in the pod)', '/api/v1/namespaces/default/pods/web/ephemeralcontainers'],
   ])('refuses %s', (_name, path) => {
     const e = refusal(segs(path));
     expect(e?.code).toBe(403);

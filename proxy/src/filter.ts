@@ -19,7 +19,11 @@ export interface K8sRoute extends ApiPath {
 /** RFC 3986 pchar minus `%`: left as is when re-encoding, so `system:masters` stays readable. */
 const PCHAR = /[A-Za-z0-9\-._~!$&'()*+,;=:@]/;
 
+const ALL_PCHAR = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/;
+
 export function encodeSegment(segment: string): string {
+  // Nearly every segment (api, v1, namespaces, names) needs no encoding at all.
+  if (ALL_PCHAR.test(segment)) return segment;
   let out = '';
   for (const ch of segment) {
     if (PCHAR.test(ch)) out += ch;
@@ -94,12 +98,13 @@ const REFUSED_SUBRESOURCES: Record<string, string> = {
   attach: 'attaches to a running container',
   portforward: 'opens network connections into pods',
   proxy: 'forwards requests into pods, services or the kubelet API of nodes',
+  ephemeralcontainers: 'starts a container of any image and command inside a running pod',
 };
 
 /**
- * Refuses exec/attach/portforward/proxy subresources (of pods, services and nodes, and of any other
+ * Refuses exec/attach/portforward/proxy/ephemeralcontainers subresources (of pods, services and nodes, and of any other
  * resource that has them, e.g. aggregated APIs) and the legacy /api/v1/proxy and /redirect verbs.
- * kubectl proxy refuses the same by default. Returns null when the path may pass.
+ * Returns null when the path may pass.
  */
 export function refusal(segments: readonly string[]): ProxyError | null {
   const s = segments.map((x) => x.toLowerCase());
@@ -114,10 +119,11 @@ export function refusal(segments: readonly string[]): ProxyError | null {
   // namespaces/<ns>/<resource>/<name>/<sub>; or <resource>/<name>/<sub> (cluster-scoped, and
   // namespaces/<name>/<sub> itself).
   const [resource, sub] = rest[0] === 'namespaces' && rest.length >= 4 ? [rest[2], rest[4]] : [rest[0], rest[2]];
-  if (sub !== undefined && Object.hasOwn(REFUSED_SUBRESOURCES, sub)) return refused(`${resource}/${sub}`, REFUSED_SUBRESOURCES[sub]!);
+  if (sub !== undefined && Object.hasOwn(REFUSED_SUBRESOURCES, sub)) return refused(`${resource}/${sub}`, REFUSED_SUBRESOURCES[sub]!, sub === 'exec' || sub === 'attach');
   return null;
 }
 
-function refused(what: string, why: string): ProxyError {
-  return new ProxyError(403, 'Forbidden', 'RefusedSubresource', `the explorer proxy refuses ${what}: it ${why}, which this explorer does not offer (kubectl proxy refuses it by default too)`);
+function refused(what: string, why: string, kubectlToo = false): ProxyError {
+  // kubectl proxy's default --reject-paths cover pods' exec and attach only.
+  return new ProxyError(403, 'Forbidden', 'RefusedSubresource', `the explorer proxy refuses ${what}: it ${why}, which this explorer does not offer${kubectlToo ? ' (kubectl proxy refuses it by default too)' : ''}; start the explorer with --allow-exec to let it through`);
 }

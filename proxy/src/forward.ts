@@ -3,6 +3,7 @@
 import { type ClientRequest, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { ProxyError, sendProxyError, upstreamFailure } from './errors';
 import { clientResponseHeaders, toHeaderObject, upstreamRequestHeaders } from './headers';
@@ -12,6 +13,15 @@ import type { UpstreamTarget } from './kubeconfig';
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 /** Time allowed for TCP+TLS to the API server; watches themselves have no timeout. */
 export const CONNECT_TIMEOUT_MS = 15_000;
+/**
+ * Time allowed for the response head of a request that is not a watch. kube-apiserver ends its own
+ * non-long-running requests after --request-timeout (60 s by default) with a 504 Status, so this
+ * only fires for a server that stopped answering (SIGSTOP, half-open connection), where the
+ * upstream socket would otherwise be held for good.
+ */
+export const UPSTREAM_RESPONSE_TIMEOUT_MS = 90_000;
+/** Upstream requests open at once, per launch (HTTP and mux together). */
+export const MAX_UPSTREAMS = 512;
 
 /** Live counters, for tests (an aborted watch must really close its upstream) and diagnostics. */
 export interface ProxyStats {
@@ -22,6 +32,45 @@ export interface ProxyStats {
   /** Mux streams currently paused because their WebSocket has too much unsent data. */
   muxPaused: number;
 }
+
+/** Limits of one launch; set once per launch with {@link setUpstreamLimits}. */
+export interface UpstreamLimits {
+  /** Upstream requests open at once; more get 429 with Retry-After. */
+  maxUpstreams: number;
+  /** Time to the response head of a non-watch request; 0 = none. */
+  responseTimeoutMs: number;
+}
+
+// Keyed by the launch's stats object, which every caller of openUpstream (the /k8s/ forwarder and
+// the mux) already carries: the limits apply to both without widening every signature.
+const launchLimits = new WeakMap<ProxyStats, UpstreamLimits>();
+
+export function setUpstreamLimits(stats: ProxyStats, limits: Partial<UpstreamLimits>): void {
+  launchLimits.set(stats, { maxUpstreams: limits.maxUpstreams ?? MAX_UPSTREAMS, responseTimeoutMs: limits.responseTimeoutMs ?? UPSTREAM_RESPONSE_TIMEOUT_MS });
+}
+
+/**
+ * A watch (or a followed log) has no end by design; every other request does. Watches are
+ * `?watch=true|1` or the legacy `/watch/` path segment; `follow=true` streams pod logs.
+ */
+export function isLongRunning(pathAndQuery: string): boolean {
+  const q = pathAndQuery.indexOf('?');
+  const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
+  // Parse the query only when it can matter (this runs for every request).
+  if (q >= 0 && (pathAndQuery.includes('watch', q) || pathAndQuery.includes('follow', q))) {
+    const params = new URLSearchParams(pathAndQuery.slice(q + 1));
+    for (const name of ['watch', 'follow']) {
+      const v = params.get(name);
+      if (v !== null && v !== '' && v !== 'false' && v !== '0') return true;
+    }
+  }
+  if (!path.includes('/watch')) return false;
+  const seg = path.split('/');
+  return (seg[1] === 'api' && seg[3] === 'watch') || (seg[1] === 'apis' && seg[4] === 'watch');
+}
+
+const BODYLESS_METHODS = new Set(['GET', 'HEAD']);
+const BODY_FRAMING = new Set(['content-length', 'transfer-encoding', 'content-encoding', 'content-type']);
 
 export interface Upstream {
   req: ClientRequest;
@@ -47,7 +96,12 @@ export function openUpstream(
   stats: ProxyStats,
   handlers: UpstreamHandlers,
 ): Upstream {
-  const headers = toHeaderObject(clientHeaders);
+  const limits = launchLimits.get(stats);
+  if (limits && stats.upstreamOpen >= limits.maxUpstreams) return refuseUpstream(handlers, tooManyUpstreams(limits.maxUpstreams));
+  // A GET or HEAD carries no body whoever asks (the mux's headers included): with Content-Length
+  // the server would wait for one, holding the connection.
+  const bodyless = BODYLESS_METHODS.has(method);
+  const headers = toHeaderObject(bodyless ? clientHeaders.filter(([k]) => !BODY_FRAMING.has(k.toLowerCase())) : clientHeaders);
   for (const [k, v] of Object.entries(target.headers)) headers[k.toLowerCase()] = v;
   const started = performance.now();
   const req = (target.secure ? httpsRequest : httpRequest)({
@@ -66,8 +120,9 @@ export function openUpstream(
     stats.upstreamOpen--;
   });
   req.on('socket', (socket: Socket) => {
-    socket.setNoDelay(true);
+    // A reused keep-alive socket was set up when it was new: no syscall per request.
     if (!socket.connecting) return;
+    socket.setNoDelay(true);
     const timer = setTimeout(() => {
       const e = new Error(`no connection within ${CONNECT_TIMEOUT_MS / 1000} s`) as NodeJS.ErrnoException;
       e.code = 'ETIMEDOUT';
@@ -76,8 +131,17 @@ export function openUpstream(
     socket.once(target.secure ? 'secureConnect' : 'connect', () => clearTimeout(timer));
     socket.once('close', () => clearTimeout(timer));
   });
+  const timeoutMs = limits?.responseTimeoutMs ?? UPSTREAM_RESPONSE_TIMEOUT_MS;
+  const responseTimer =
+    timeoutMs > 0 && !isLongRunning(pathAndQuery)
+      ? setTimeout(() => {
+          req.destroy(new ProxyError(504, 'Timeout', 'UpstreamTimeout', `the API server of context "${target.context}" (${target.server}) did not answer within ${timeoutMs / 1000} s`, target.context));
+        }, timeoutMs)
+      : undefined;
+  req.once('close', () => clearTimeout(responseTimer));
   req.on('response', (res) => {
     responded = true;
+    clearTimeout(responseTimer);
     handlers.onResponse(res, performance.now() - started);
   });
   req.on('error', (err: NodeJS.ErrnoException) => {
@@ -92,6 +156,38 @@ export function openUpstream(
       req.destroy();
     },
   };
+}
+
+/** A watch (`?watch=1`, `?watch=true`, or the deprecated /watch/ paths): a response the server streams. */
+export function isStreamingRequest(pathAndQuery: string): boolean {
+  const q = pathAndQuery.indexOf('?');
+  const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
+  const watch = new URLSearchParams(q < 0 ? '' : pathAndQuery.slice(q + 1)).get('watch');
+  return (watch !== null && watch !== '0' && watch !== 'false') || /^\/(?:api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch\//.test(path);
+}
+
+/** An upstream that was never opened: the handler hears of the refusal on the next tick. */
+function refuseUpstream(handlers: UpstreamHandlers, err: ProxyError): Upstream {
+  const sink = new PassThrough();
+  // Whatever a caller pipes in (a request body) is read and dropped.
+  sink.resume();
+  const req = sink as unknown as ClientRequest;
+  let aborted = false;
+  process.nextTick(() => {
+    if (!aborted) handlers.onError(err);
+  });
+  return {
+    req,
+    abort() {
+      aborted = true;
+    },
+  };
+}
+
+export function tooManyUpstreams(max: number): ProxyError {
+  const e = new ProxyError(429, 'TooManyRequests', 'TooManyStreams', `the proxy has ${max} requests to API servers open already (its limit per launch); close watch panes or retry shortly`);
+  e.retryAfterSeconds = 1;
+  return e;
 }
 
 export function serverTiming(ttfbMs: number): string {
@@ -109,20 +205,29 @@ export function forwardHttp(
   pathAndQuery: string,
   stats: ProxyStats,
   log: (l: string) => void,
+  observe?: (context: string, outcome: { ttfbMs: number } | { error: ProxyError }) => void,
 ): void {
-  const headers = upstreamRequestHeaders(req.rawHeaders);
+  const bodyless = BODYLESS_METHODS.has(req.method ?? 'GET');
+  let headers = upstreamRequestHeaders(req.rawHeaders, bodyless);
+  // Streamed responses (watches) are asked for uncompressed: the API server may gzip a stream as a
+  // series of gzip members, one per flush, and browsers' decoders stop after the first, so the
+  // watch would freeze after one or two events. The response says so (X-Explorer-Encoding).
+  const streaming = isStreamingRequest(pathAndQuery);
+  if (streaming) headers = [...headers.filter(([k]) => k.toLowerCase() !== 'accept-encoding'), ['Accept-Encoding', 'identity']];
   // Transfer-Encoding is hop-by-hop, but a chunked body still needs chunked framing upstream.
-  const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) headers.push(['Transfer-Encoding', 'chunked']);
+  const hasBody = !bodyless && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
+  if (hasBody && req.headers['content-length'] === undefined) headers.push(['Transfer-Encoding', 'chunked']);
 
   const upstream = openUpstream(target, req.method ?? 'GET', pathAndQuery, headers, stats, {
     onResponse(up, ttfbMs) {
+      observe?.(target.context, { ttfbMs });
       if (res.destroyed) {
         upstream.abort();
         return;
       }
       const out = clientResponseHeaders(up.rawHeaders);
       out.push(['Server-Timing', serverTiming(ttfbMs)]);
+      if (streaming) out.push(['X-Explorer-Encoding', 'identity: the proxy asked the API server not to compress this stream']);
       // appendHeader, not writeHead(status, [pairs]): once setHeader has run (the security
       // headers), Node applies such pairs with setHeader, and a repeated name (one Warning header
       // per problem) would keep only its last value.
@@ -140,6 +245,7 @@ export function forwardHttp(
     },
     onError(err) {
       log(`proxy: ${err.message}`);
+      observe?.(target.context, { error: err });
       sendProxyError(res, err);
     },
   });
@@ -149,6 +255,8 @@ export function forwardHttp(
   });
 
   if (!hasBody) {
+    // A body sent with a GET anyway is read and dropped (within the request timeout and 3 MiB).
+    if (bodyless) discardBody(req, res);
     upstream.req.end();
     return;
   }
@@ -165,6 +273,14 @@ export function forwardHttp(
     }
   });
   req.pipe(upstream.req);
+}
+
+function discardBody(req: IncomingMessage, res: ServerResponse): void {
+  let bytes = 0;
+  req.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > MAX_BODY_BYTES) res.destroy();
+  });
 }
 
 export function tooLarge(): ProxyError {

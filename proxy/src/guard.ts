@@ -8,10 +8,15 @@ import { forbidden, ProxyError } from './errors';
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
+// The hot path asks for the same port on every request: keep the last set.
+let cachedHosts: { port: number; hosts: Set<string> } | undefined;
+
 /** `host:port` values accepted in Host: loopback names with the proxy's own port only. */
-export function allowedHosts(port: number): Set<string> {
+export function allowedHosts(port: number): ReadonlySet<string> {
+  if (cachedHosts?.port === port) return cachedHosts.hosts;
   const hosts = new Set(LOOPBACK_NAMES.map((h) => `${h}:${port}`));
   if (port === 80) for (const h of LOOPBACK_NAMES) hosts.add(h);
+  cachedHosts = { port, hosts };
   return hosts;
 }
 
@@ -29,7 +34,7 @@ export function checkOrigin(headers: IncomingHttpHeaders, port: number, allowNav
   const origin = headers.origin;
   if (origin !== undefined) {
     const hosts = allowedHosts(port);
-    let ok = false;
+    let ok: boolean;
     try {
       const u = new URL(origin);
       ok = u.protocol === 'http:' && u.pathname === '/' && !u.username && hosts.has(u.host) && origin.replace(/\/$/, '') === `http://${u.host}`;
@@ -50,10 +55,14 @@ function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
 }
 
+// The launch's token is hashed once, not on every request.
+let cachedToken: { token: string; digest: Buffer } | undefined;
+
 /** Constant-time token comparison; hashing first makes the length comparison constant-time too. */
 export function tokenMatches(given: unknown, token: string): boolean {
   if (typeof given !== 'string' || given.length === 0) return false;
-  return timingSafeEqual(digest(given), digest(token));
+  if (cachedToken?.token !== token) cachedToken = { token, digest: digest(token) };
+  return timingSafeEqual(digest(given), cachedToken.digest);
 }
 
 export function checkToken(given: string | string[] | undefined, token: string): ProxyError | null {

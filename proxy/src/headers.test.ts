@@ -24,6 +24,19 @@ describe('upstreamRequestHeaders', () => {
     expect(names(out)).toEqual(['accept']);
   });
 
+  it.each([
+    ['X-Remote-User', 'admin'], ['X-Remote-Group', 'system:masters'], ['X-Remote-Extra-Scopes', 'x'], ['X-Forwarded-For', '10.0.0.1'],
+    ['X-Forwarded-Host', 'evil'], ['Forwarded', 'for=1.2.3.4'], ['X-Real-IP', '1.2.3.4'], ['Impersonate-Uid', '1'], ['X-Anything', 'y'],
+  ])('drops %s, which is not on the allow-list', (name, value) => {
+    expect(upstreamRequestHeaders([name, value, 'Accept', 'a'])).toEqual([['Accept', 'a']]);
+  });
+
+  it('drops body framing and type from a bodyless request (GET, HEAD)', () => {
+    const raw = ['Content-Length', '10', 'Content-Type', 'application/json', 'Content-Encoding', 'gzip', 'Accept', 'a'];
+    expect(names(upstreamRequestHeaders(raw, true))).toEqual(['accept']);
+    expect(names(upstreamRequestHeaders(raw, false))).toEqual(['content-length', 'content-type', 'content-encoding', 'accept']);
+  });
+
   it('never forwards browser credentials, the token, Host, Origin, Referer, Proxy-* or Impersonate-*', () => {
     const out = upstreamRequestHeaders([
       'Authorization', 'Bearer browser', 'Cookie', 'a=b', 'X-Explorer-Token', 't', 'Origin', 'http://localhost:1', 'Referer', 'http://x/', 'Host', 'evil',

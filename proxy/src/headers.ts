@@ -5,13 +5,25 @@
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade']);
 
 /**
- * Request headers the browser may send that must not reach the cluster: the browser's own
- * credentials and identity (the kubeconfig provides the real ones), our token, and Host (set for the
- * upstream). Expect is answered by Node itself. Impersonate-* is not a feature: a page that holds
- * the token must not be able to act as someone else than the kubeconfig user.
+ * Request headers that may reach the cluster: an allow-list, not a deny-list. Everything else the
+ * page (or anything holding the token) sends is dropped, silently: the browser's own credentials
+ * and identity (the kubeconfig provides the real ones), our token, Host (set for the upstream),
+ * Impersonate-* (a page that holds the token must not act as someone else than the kubeconfig's
+ * user), and headers a front proxy would vouch for (X-Remote-User, X-Remote-Group,
+ * X-Forwarded-For): an API server with request-header authentication trusting the kubeconfig's CA
+ * would believe them. What remains is what kube-apiserver reads from a client: content
+ * negotiation, the body's framing and type, caching validators (OpenAPI answers 304 to
+ * If-None-Match), and the tracing ids it logs.
  */
-const DROP_REQUEST = new Set(['authorization', 'cookie', 'x-explorer-token', 'origin', 'referer', 'host', 'expect']);
-const DROP_REQUEST_PREFIXES = ['proxy-', 'impersonate-'];
+export const ALLOWED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
+  'accept', 'accept-encoding', 'accept-language',
+  'content-type', 'content-length', 'content-encoding',
+  'if-none-match', 'if-match', 'if-modified-since', 'cache-control', 'pragma',
+  'user-agent', 'audit-id', 'x-request-id', 'traceparent', 'tracestate',
+]);
+
+/** Body framing: never forwarded on a request that carries no body (GET, HEAD). */
+const BODY_FRAMING = new Set(['content-length', 'transfer-encoding', 'content-encoding', 'content-type']);
 
 /**
  * Response headers dropped: cookies would be set on the proxy's origin by a remote party (and are
@@ -45,9 +57,21 @@ function filterRaw(raw: readonly string[], drop: Set<string>, prefixes: string[]
   return out;
 }
 
-/** Request headers to forward upstream, from Node's `rawHeaders` (flat name/value list). */
-export function upstreamRequestHeaders(raw: readonly string[]): [string, string][] {
-  return filterRaw(raw, DROP_REQUEST, DROP_REQUEST_PREFIXES);
+/**
+ * Request headers to forward upstream, from Node's `rawHeaders` (flat name/value list): only
+ * {@link ALLOWED_REQUEST_HEADERS}, and without body framing when `bodyless` (a GET or HEAD: a
+ * watch opened with Content-Length would make the server wait for a body that never comes).
+ */
+export function upstreamRequestHeaders(raw: readonly string[], bodyless = false): [string, string][] {
+  const listed = connectionListed(raw);
+  const out: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    const lower = name.toLowerCase();
+    if (!ALLOWED_REQUEST_HEADERS.has(lower) || listed.has(lower) || (bodyless && BODY_FRAMING.has(lower))) continue;
+    out.push([name, raw[i + 1]!]);
+  }
+  return out;
 }
 
 /** Response headers to pass back to the browser, from the upstream `rawHeaders`. */

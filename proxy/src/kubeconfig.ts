@@ -10,23 +10,12 @@ import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
-import { parse as parseYaml } from 'yaml';
+// js-yaml directly: proxy/ imports nothing from src/ (the SPA's codec is src/codecs/yaml.ts).
+import { load as parseYaml } from 'js-yaml';
 import { ProxyError } from './errors';
 
-export interface ContextSummary {
-  name: string;
-  cluster: string;
-  /** API server URL, without any user:password part. */
-  server: string;
-  user: string;
-  namespace: string;
-  current: boolean;
-}
-
-export interface ContextList {
-  contexts: ContextSummary[];
-  current: string;
-}
+import type { ContextList, ContextSummary } from '../../protocol/contexts';
+export type { ContextList, ContextSummary };
 
 /** Where and how to send one request for a context. */
 export interface UpstreamTarget {
@@ -78,7 +67,7 @@ function loadFile(file: string): RawFile {
   try {
     doc = (parseYaml(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
   } catch (e) {
-    throw new Error(`cannot read kubeconfig ${file}: ${(e as Error).message}`);
+    throw new Error(`cannot read kubeconfig ${file}: ${(e as Error).message}`, { cause: e });
   }
   // token-file is kept out of client-node (it would read it once, relative to the working
   // directory) and read by us per request, relative to the file, like kubectl.
@@ -100,7 +89,7 @@ function loadFile(file: string): RawFile {
   try {
     kc.loadFromString(JSON.stringify(doc));
   } catch (e) {
-    throw new Error(`invalid kubeconfig ${file}: ${(e as Error).message}`);
+    throw new Error(`invalid kubeconfig ${file}: ${(e as Error).message}`, { cause: e });
   }
   kc.makePathsAbsolute(dir);
   return { clusters: kc.clusters ?? [], users: kc.users ?? [], contexts: kc.contexts ?? [], current: kc.currentContext ?? '', tokenFiles };
@@ -179,6 +168,12 @@ export class Kubeconfig {
       this.perContext.set(context, kc);
     }
     return kc;
+  }
+
+  /** The cached target of a context whose credentials need no refresh, without a promise; else undefined. */
+  cachedTarget(context: string): UpstreamTarget | undefined {
+    const hit = this.targetCache.get(context);
+    return hit && Date.now() - hit.at < FILE_CREDENTIALS_TTL_MS ? hit.target : undefined;
   }
 
   /** Resolves a context to a target with fresh credentials. Throws ProxyError. */

@@ -9,7 +9,8 @@ const USAGE = `Usage: npm start -- [--port N] [--kubeconfig FILE] [--dev] [--all
   --kubeconfig FILE  kubeconfig to use (default: KUBECONFIG, else ~/.kube/config; with none at
                      all, a local control plane is started in .cluster/)
   --dev              serve the explorer through Vite's dev server (hot reload)
-  --allow-exec       let exec/attach/portforward/proxy subresources through (refused by default)`;
+  --allow-exec       let exec/attach/portforward/proxy/ephemeralcontainers subresources through
+                     (refused by default)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // A closed terminal: stop in order too (the control plane's watchdog covers a SIGKILL).
+  process.on('SIGHUP', stop);
 }
 
 main().catch((e: unknown) => {

@@ -10,7 +10,7 @@ import { openUpstream, type ProxyStats, serverTiming, type Upstream } from './fo
 import { tokenMatches } from './guard';
 import { clientResponseHeaders, recordToRaw, upstreamRequestHeaders } from './headers';
 import type { Kubeconfig } from './kubeconfig';
-import { MUX_CLOSE_PROTOCOL_ERROR, MUX_CLOSE_UNAUTHORIZED, MUX_ID_BYTES, type MuxServerMessage } from './mux-protocol';
+import { MUX_CLOSE_PROTOCOL_ERROR, MUX_CLOSE_UNAUTHORIZED, MUX_ID_BYTES, type MuxServerMessage } from '../../protocol/mux';
 
 /** Pause upstreams while more than this is queued on the socket; resume below the low mark. */
 export const MUX_HIGH_WATER = 4 * 1024 * 1024;
@@ -32,7 +32,16 @@ interface Stream {
   upstream?: Upstream;
   response?: IncomingMessage;
   closed: boolean;
+  /** Flow control: body bytes the page still allows (undefined: the page set no window). */
+  credit?: number;
+  /** Paused because the page's credit ran out (as opposed to the socket backing up). */
+  starved: boolean;
 }
+
+/** The largest window or credit grant accepted: a sanity bound, not a tuning knob. */
+const MAX_CREDIT = 1024 * 1024 * 1024;
+/** The server pings the page this often; a page that answered no ping in two rounds is gone. */
+const PING_INTERVAL_MS = 20_000;
 
 export interface Mux {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -63,6 +72,16 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
   const streams = new Map<number, Stream>();
   const paused = new Set<Stream>();
   let resumeTimer: NodeJS.Timeout | undefined;
+  // A half-open connection (the page's machine asleep, a network gone) keeps upstream watches open
+  // forever; protocol pings (browsers answer them by themselves) find it.
+  let alive = true;
+  ws.on('pong', () => (alive = true));
+  const pingTimer = setInterval(() => {
+    if (!alive) return ws.terminate();
+    alive = false;
+    ws.ping();
+  }, PING_INTERVAL_MS);
+  pingTimer.unref?.();
   const authTimer = setTimeout(() => ws.close(MUX_CLOSE_UNAUTHORIZED, 'no auth message in time'), opts.authTimeoutMs);
 
   const sendJson = (m: MuxServerMessage) => {
@@ -72,7 +91,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
   // as queued data is written out.
   const maybeResume = () => {
     if (paused.size === 0 || ws.bufferedAmount > MUX_LOW_WATER) return;
-    for (const s of paused) if (!s.closed) s.response?.resume();
+    for (const s of paused) if (!s.closed && !s.starved) s.response?.resume();
     opts.stats.muxPaused -= paused.size;
     paused.clear();
     clearInterval(resumeTimer);
@@ -135,6 +154,14 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
         up.on('data', (chunk: Buffer) => {
           if (s.closed) return;
           sendFrame(s, chunk);
+          if (s.credit !== undefined) {
+            s.credit -= chunk.length;
+            // Out of credit: the page has not consumed what it was sent; wait for a grant.
+            if (s.credit <= 0) {
+              s.starved = true;
+              up.pause();
+            }
+          }
           if (ws.bufferedAmount > MUX_HIGH_WATER) {
             up.pause();
             if (!paused.has(s)) opts.stats.muxPaused++;
@@ -179,7 +206,8 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
       case 'open': {
         if (!isUint32(msg.id)) return protocolError('open needs an unsigned 32-bit integer id');
         if (streams.has(msg.id)) return protocolError(`stream id ${msg.id} is already open`);
-        const s: Stream = { id: msg.id, closed: false };
+        if (msg.window !== undefined && !(isUint32(msg.window) && msg.window > 0 && msg.window <= MAX_CREDIT)) return protocolError('window must be a positive integer of bytes');
+        const s: Stream = { id: msg.id, closed: false, starved: false, credit: msg.window as number | undefined };
         if (streams.size >= MAX_STREAMS) {
           return fail(s, new ProxyError(429, 'TooManyRequests', 'TooManyStreams', `at most ${MAX_STREAMS} streams per mux connection`));
         }
@@ -196,6 +224,24 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
         s.upstream?.abort();
         return;
       }
+      case 'credit': {
+        if (!isUint32(msg.id) || !isUint32(msg.bytes) || msg.bytes === 0 || msg.bytes > MAX_CREDIT) return protocolError('credit needs an id and a positive integer of bytes');
+        const s = streams.get(msg.id);
+        if (!s || s.credit === undefined) return;
+        s.credit = Math.min(MAX_CREDIT, s.credit + msg.bytes);
+        if (s.starved && s.credit > 0) {
+          s.starved = false;
+          // Still paused while the socket itself is backed up; maybeResume resumes it then.
+          if (!paused.has(s)) s.response?.resume();
+        }
+        return;
+      }
+      case 'ping': {
+        // Echo the sequence number; a page that sends pings and hears nothing closes and reconnects.
+        const seq = typeof msg.seq === 'number' && Number.isFinite(msg.seq) ? msg.seq : 0;
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'pong', seq }));
+        return;
+      }
       default:
         // Unknown types are ignored, so a newer SPA can talk to an older proxy.
         return;
@@ -204,6 +250,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
 
   ws.on('close', () => {
     clearTimeout(authTimer);
+    clearInterval(pingTimer);
     for (const s of streams.values()) {
       s.closed = true;
       s.upstream?.abort();

@@ -7,13 +7,14 @@ import type { Duplex } from 'node:stream';
 import type { ControlPlane } from '../cluster/controlplane';
 import { badRequest, ProxyError, sendProxyError } from './errors';
 import { parseK8sUrl, refusal } from './filter';
-import { forwardHttp, MAX_BODY_BYTES, type ProxyStats, tooLarge } from './forward';
+import { forwardHttp, MAX_BODY_BYTES, type ProxyStats, setUpstreamLimits, tooLarge } from './forward';
 import { checkHost, checkOrigin, checkToken } from './guard';
 import { securityHeaders } from './headers';
 import { findKubeconfig, Kubeconfig } from './kubeconfig';
 import { createMux } from './mux';
-import { MUX_PATH } from './mux-protocol';
+import { MUX_PATH } from '../../protocol/mux';
 import { createDevPages, createStaticPages, ensureBuilt, type PageServer, REPO_ROOT } from './static';
+import { createStatus } from './status';
 
 export const DEFAULT_PORT = 7780;
 
@@ -27,8 +28,15 @@ export interface ExplorerServerOptions {
   /** Folder with a built SPA. Default dist/, built first when missing or stale; a given folder is served as is. */
   staticDir?: string;
   log?: (line: string) => void;
-  /** Let exec/attach/portforward/proxy subresources pass (plain HTTP only: upgrades are never forwarded). */
+  /** Let exec/attach/portforward/proxy/ephemeralcontainers subresources pass (plain HTTP only: upgrades are never forwarded). */
   allowExec?: boolean;
+  /**
+   * A local control plane started by the caller, reported by /proxy/status (not stopped by
+   * close()). Without a kubeconfig the server starts one itself and reports that one.
+   */
+  controlPlane?: ControlPlane;
+  /** Upstream limits per launch: open requests at once (default 512), time to a non-watch response head (default 90 s). */
+  limits?: { maxUpstreams?: number; upstreamResponseMs?: number };
   /** Timeouts; defaults suit people, tests shorten them. */
   timeouts?: {
     /** Whole request head must arrive within this (slowloris). Default 20 s. */
@@ -54,10 +62,17 @@ export interface ExplorerServer {
   close(): Promise<void>;
 }
 
+function hostCount(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') n++;
+  return n;
+}
+
 export async function startExplorerServer(opts: ExplorerServerOptions = {}): Promise<ExplorerServer> {
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const token = randomBytes(32).toString('hex');
   const stats: ProxyStats = { upstreamOpen: 0, upstreamTotal: 0, muxPaused: 0 };
+  setUpstreamLimits(stats, { maxUpstreams: opts.limits?.maxUpstreams, responseTimeoutMs: opts.limits?.upstreamResponseMs });
   const allowExec = opts.allowExec ?? false;
 
   let controlPlane: ControlPlane | undefined;
@@ -86,12 +101,15 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   }
 
   let port = 0;
-  let security: Record<string, string> = {};
+  let security: [string, string][] = [];
+  const status = createStatus({ stats, controlPlane: controlPlane ?? opts.controlPlane, kubeconfig, maxUpstreams: opts.limits?.maxUpstreams });
   const mux = createMux({ token, kubeconfig, stats, allowExec, log, authTimeoutMs: opts.timeouts?.muxAuthMs ?? 5_000 });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    for (const [k, v] of Object.entries(security)) res.setHeader(k, v);
+    for (const [k, v] of security) res.setHeader(k, v);
     const url = req.url ?? '/';
+    // Two Host headers: Node keeps the first, a front proxy might route by the other.
+    if (hostCount(req.rawHeaders) > 1) return sendProxyError(res, badRequest('DuplicateHost', 'the request has more than one Host header'), { close: true });
     const api = url.startsWith('/k8s/') || url === '/k8s' || url.startsWith('/proxy/') || url === '/proxy';
     const door = checkHost(req.headers.host, port) ?? checkOrigin(req.headers, port, !api);
     if (door) return sendProxyError(res, door, { close: true });
@@ -110,6 +128,13 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
         return void res.end(req.method === 'HEAD' ? undefined : body);
       }
+      if (path === '/proxy/status') {
+        if (req.method !== 'GET' && req.method !== 'HEAD') return sendProxyError(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
+        const since = new URLSearchParams(url.slice(path.length + 1)).get('since');
+        const body = Buffer.from(JSON.stringify(status.snapshot(since === null ? undefined : Number(since))));
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
+        return void res.end(req.method === 'HEAD' ? undefined : body);
+      }
       return sendProxyError(res, new ProxyError(404, 'NotFound', 'NotFound', `no proxy endpoint ${path}`));
     }
 
@@ -120,9 +145,9 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     }
     const length = req.headers['content-length'];
     if (length !== undefined && Number(length) > MAX_BODY_BYTES) return sendProxyError(res, tooLarge(), { close: true });
-    const target = await kubeconfig.target(route.context);
+    const target = kubeconfig.cachedTarget(route.context) ?? (await kubeconfig.target(route.context));
     if (res.destroyed) return;
-    forwardHttp(req, res, target, route.path + route.query, stats, log);
+    forwardHttp(req, res, target, route.path + route.query, stats, log, status.observe);
   };
 
   const server = createServer(
@@ -162,8 +187,16 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     // Upgrades are never forwarded to the cluster (that is what exec/attach/portforward need).
     reject(400, 'Bad Request');
   });
+  // CONNECT is not ours to serve (we are not a forward proxy); without this Node would just drop it.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    socket.destroy();
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
+    if (err.code === 'HPE_HEADER_OVERFLOW') {
+      if (socket.writable) socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
       if (socket.writable) socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     } else if (socket.writable) {
       socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -185,12 +218,12 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     await pages.close();
     await controlPlane?.stop();
     const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') throw new Error(`port ${opts.port ?? DEFAULT_PORT} on 127.0.0.1 is in use; pick another with --port or PORT`);
+    if (err.code === 'EADDRINUSE') throw new Error(`port ${opts.port ?? DEFAULT_PORT} on 127.0.0.1 is in use; pick another with --port or PORT`, { cause: e });
     throw e;
   }
   const addr = server.address();
   port = typeof addr === 'object' && addr ? addr.port : 0;
-  security = securityHeaders(port);
+  security = Object.entries(securityHeaders(port));
 
   let closing: Promise<void> | undefined;
   return {
@@ -202,6 +235,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     stats: () => ({ ...stats }),
     close() {
       closing ??= (async () => {
+        status.close();
         mux.close();
         await new Promise<void>((ok) => {
           server.close(() => ok());

@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import WebSocket from 'ws';
 import type { TestCluster } from '../cluster/testing';
-import type { MuxServerMessage } from './mux-protocol';
+import type { MuxServerMessage } from '../../protocol/mux';
 
 export interface RawResponse {
   status: number;
@@ -155,6 +155,6 @@ export class MuxClient {
   }
 
   message(id: number, type: MuxServerMessage['type']): MuxServerMessage | undefined {
-    return this.messages.find((m) => m.id === id && m.type === type);
+    return this.messages.find((m) => m.type !== 'pong' && m.id === id && m.type === type);
   }
 }

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Shell } from '../features/shell/Shell';
+import { Shell } from './Shell';
 import { applyTheme, initialTheme } from '../ui/ThemeToggle';
 import { AppErrorBoundary } from './ErrorBoundary';
 import './styles.css';

@@ -10,6 +10,7 @@
 // - A watch is a CBOR sequence (RFC 8742): items back to back with no other framing.
 // Errors are returned, never thrown: the console renders whatever the server sent.
 import { decode, Tag } from 'cbor2';
+import { toBase64 } from './base64';
 
 export type CborDecoded = { ok: true; value: unknown; bytesAt: string[] } | { ok: false; error: string };
 
@@ -26,11 +27,6 @@ function asText(bytes: Uint8Array): string | undefined {
   }
 }
 
-export function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
 
 function keyText(k: unknown): string {
   if (k instanceof Uint8Array) return asText(k) ?? toBase64(k);

@@ -26,13 +26,3 @@ export function hexDump(bytes: Uint8Array, limit?: number): string {
     .map((l) => `${l.offset}  ${l.hex} |${l.ascii}|`)
     .join('\n');
 }
-
-/** True when bytes are probably text (valid UTF-8 without control characters other than whitespace). */
-export function looksLikeText(bytes: Uint8Array): boolean {
-  try {
-    const s = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, 4096));
-    return !/[\u0000-\u0008\u000e-\u001f]/.test(s);
-  } catch {
-    return false;
-  }
-}

@@ -2,3 +2,5 @@ export * from './warnings';
 export * from './mediaTypes';
 export * from './hex';
 export * from './text';
+export * from './base64';
+export { fromYaml, fromYamlAll, serverScalar, YamlError, type YamlVersionDifference, yamlVersionDifferences } from './yaml';

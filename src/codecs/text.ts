@@ -1,5 +1,7 @@
 // JSON and YAML as text: parsing that reports rather than throws, and pretty-printing.
-import { parseAllDocuments, stringify } from 'yaml';
+import { fromYamlAll, toYaml } from './yaml';
+
+export { toYaml };
 
 export type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -11,37 +13,17 @@ export function parseJson(text: string): Parsed {
   }
 }
 
-/** Parses YAML; several documents (`---`) come back as an array. */
+/** Parses YAML (through the one YAML codec); several documents (`---`) come back as an array. */
 export function parseYaml(text: string): Parsed {
   try {
-    const docs = parseAllDocuments(text);
-    const list = Array.isArray(docs) ? docs : [docs];
-    for (const d of list) if (d.errors.length) return { ok: false, error: d.errors[0]!.message };
-    const values = list.map((d) => d.toJS() as unknown);
+    const values = fromYamlAll(text);
     return { ok: true, value: values.length === 1 ? values[0] : values };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
 }
 
-export function toYaml(value: unknown): string {
-  return stringify(value, { lineWidth: 0 });
-}
-
 export function prettyJson(text: string): string {
   const p = parseJson(text);
   return p.ok ? JSON.stringify(p.value, null, 2) : text;
-}
-
-/** Newline-delimited JSON (a JSON watch stream): complete lines parsed, the rest kept for later. */
-export function splitJsonLines(buffer: string): { values: Parsed[]; rest: string } {
-  const values: Parsed[] = [];
-  let rest = buffer;
-  let nl: number;
-  while ((nl = rest.indexOf('\n')) >= 0) {
-    const line = rest.slice(0, nl).trim();
-    rest = rest.slice(nl + 1);
-    if (line) values.push(parseJson(line));
-  }
-  return { values, rest };
 }

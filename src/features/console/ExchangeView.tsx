@@ -3,10 +3,12 @@
 import { useMemo, useRef, useState } from 'react';
 import { bodyKind, mediaParams, parseJson, parseWarningHeader, parseYaml, prettyJson, toYaml } from '../../codecs';
 import { isStatus, type Status } from '../../k8s/client';
+import { Ring } from '../../k8s/watch/timeline';
 import { StatusView } from '../../ui/ErrorBox';
 import { HexView } from '../../ui/HexView';
 import { JsonTree } from '../../ui/JsonTree';
 import { isKubeTable, KubeTable } from '../../ui/KubeTable';
+import { formatBytes } from '../../ui/format';
 import { WarningList } from '../../ui/WarningList';
 import { DecodedBody } from './DecodedBody';
 import { decodeText, type Exchange, headerValue } from './exchange';
@@ -28,12 +30,6 @@ const HEADER_NOTES: Record<string, string> = {
   date: 'when the response was generated',
 };
 
-function formatBytes(n: number | undefined): string {
-  if (n === undefined) return '?';
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(2)} MiB`;
-}
 
 function ms(v: number | undefined): string {
   return v === undefined ? '?' : `${v < 10 ? v.toFixed(1) : Math.round(v)} ms`;
@@ -52,12 +48,16 @@ interface WatchEventView {
 
 /**
  * Watch events parsed incrementally: each render decodes only the bytes that arrived since the
- * last one (the body of a running watch only grows), so a long watch costs O(new bytes) per chunk.
+ * last one (the body of a running watch only grows), so a long watch costs O(new bytes) per chunk,
+ * and the parsed events kept are a ring of the newest SHOWN_EVENTS (Text and Hex keep every byte).
  */
 class WatchParser {
   private seen = 0;
   private partial = '';
   private readonly decoder = new TextDecoder('utf-8');
+  private readonly ring = new Ring<WatchEventView>(SHOWN_EVENTS);
+  /** Events parsed in all (kept or not). */
+  total = 0;
   events: WatchEventView[] = [];
   constructor(readonly id: string) {}
   feed(body: Uint8Array): WatchEventView[] {
@@ -81,7 +81,11 @@ class WatchParser {
         raw: line,
       });
     }
-    if (added.length) this.events = this.events.concat(added);
+    if (added.length) {
+      for (const e of added) this.ring.push(e);
+      this.total += added.length;
+      this.events = this.ring.toArray();
+    }
     return this.events;
   }
 }
@@ -91,7 +95,7 @@ const SHOWN_EVENTS = 500;
 
 export function ExchangeView({ exchange, streaming, compact }: { exchange: Exchange; streaming?: boolean; compact?: boolean }) {
   const res = exchange.response;
-  const body = res?.body ?? new Uint8Array();
+  const body = useMemo(() => res?.body ?? new Uint8Array(), [res?.body]);
   const contentType = res ? headerValue(res.headers, 'Content-Type') : undefined;
   const kind = bodyKind(contentType, body.length);
   const isWatch = exchange.watch && res?.status === 200;
@@ -102,7 +106,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
   const warnings = parseWarningHeader(res ? headerValue(res.headers, 'Warning') : undefined);
   const parser = useRef<WatchParser | null>(null);
   if (isWatch && kind === 'json' && parser.current?.id !== exchange.id) parser.current = new WatchParser(exchange.id);
-  const watch = isWatch && kind === 'json' ? { events: parser.current!.feed(body) } : undefined;
+  const watch = isWatch && kind === 'json' ? { events: parser.current!.feed(body), total: parser.current!.total } : undefined;
 
   const tabs: BodyTab[] = [];
   if (watch) tabs.push('events');
@@ -191,16 +195,16 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
               <div className="row" role="tablist" aria-label="Body views">
                 {tabs.map((t) => (
                   <button key={t} type="button" role="tab" aria-selected={t === tab} className={t === tab ? 'primary' : undefined} onClick={() => setTab(t)}>
-                    {{ table: 'Table', tree: 'Tree', text: kind === 'yaml' ? 'YAML' : 'Text', yaml: 'As YAML', decoded: 'Decoded', hex: 'Hex', events: `Events (${watch?.events.length ?? 0})` }[t]}
+                    {{ table: 'Table', tree: 'Tree', text: kind === 'yaml' ? 'YAML' : 'Text', yaml: 'As YAML', decoded: 'Decoded', hex: 'Hex', events: `Events (${watch?.total ?? 0})` }[t]}
                   </button>
                 ))}
               </div>
               <div className="panel scroll" role="tabpanel" aria-label="Response body">
                 {tab === 'events' && watch && (
                   <ol className="small" aria-label="Watch events">
-                    {watch.events.length > SHOWN_EVENTS && <p className="muted small">Showing the newest {SHOWN_EVENTS} of {watch.events.length} events.</p>}
-                    {watch.events.slice(-SHOWN_EVENTS).map((e, i) => (
-                      <li key={Math.max(0, watch.events.length - SHOWN_EVENTS) + i}>
+                    {watch.total > SHOWN_EVENTS && <p className="muted small">Showing the newest {SHOWN_EVENTS} of {watch.total} events.</p>}
+                    {watch.events.map((e, i) => (
+                      <li key={watch.total - watch.events.length + i}>
                         <details>
                           <summary>
                             <strong>{e.type}</strong> {e.kind} {e.namespace ? `${e.namespace}/` : ''}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute, serializeRoute } from '../../app/route';
+import { parseRoute, serializeRoute } from '../../routing';
 import { DEFAULT_DRAFT, draftFromExtra, draftToExtra, draftToRequest, requestToDraft } from './draft';
 
 describe('console draft in the URL', () => {

@@ -4,6 +4,7 @@
 // faithfully.
 import { isWatchRequest } from '../../codecs';
 import { kubeFetch } from '../../k8s/client';
+import { pathAsSent, pathProblem } from '../../k8s/paths';
 
 export type HeaderList = [name: string, value: string][];
 
@@ -123,7 +124,10 @@ export async function runExchange(context: string, request: ExchangeRequest, opt
     id: newExchangeId(),
     context,
     startedAt: new Date().toISOString(),
-    request,
+    // Recorded as the browser sends it (percent-encoding added where the typed path had none), so
+    // the inspector, the history and the HAR hold the URL that reached the proxy. Paths the browser
+    // would rewrite otherwise are refused by kubeFetch before sending.
+    request: pathProblem(request.path) ? request : { ...request, path: pathAsSent(request.path) },
     timings: {},
     watch: isWatchRequest(request.path, queryOf(request.path)),
     source: 'live',

@@ -2,7 +2,7 @@
 // exchange can be attached to a bug report or loaded again for teaching. Text bodies are stored as
 // text; binary ones (protobuf, CBOR) base64-encoded, as HAR's `content.encoding` allows. Our own
 // fields start with `_`, which HAR reserves for custom data.
-import { bodyKind } from '../../codecs';
+import { bodyKind, fromBase64, toBase64 } from '../../codecs';
 import { decodeText, headerValue, type Exchange, type HeaderList } from './exchange';
 
 interface HarHeader {
@@ -51,18 +51,6 @@ export interface Har {
 
 const toHarHeaders = (h: HeaderList): HarHeader[] => h.map(([name, value]) => ({ name, value }));
 
-function base64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
-
-function fromBase64(text: string): Uint8Array {
-  const s = atob(text);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
 
 /** `servers` maps a context to its API server URL, so that the HAR's URLs are the cluster's own. */
 export function toHar(exchanges: Exchange[], servers: Record<string, string> = {}): Har {
@@ -102,7 +90,7 @@ export function toHar(exchanges: Exchange[], servers: Record<string, string> = {
             content: {
               size: body.length,
               mimeType: resType,
-              ...(body.length ? (binary ? { text: base64(body), encoding: 'base64' as const } : { text: decodeText(body) }) : {}),
+              ...(body.length ? (binary ? { text: toBase64(body), encoding: 'base64' as const } : { text: decodeText(body) }) : {}),
             },
             redirectURL: '',
             headersSize: -1,

@@ -1,12 +1,12 @@
 // What the current context's user may do with a resource, asked of the server up front
 // (SelfSubjectAccessReview per verb), so that a refused action is explained before it is tried.
 import { useQuery } from '@tanstack/react-query';
-import { hrefFor, navigate } from '../../app/route';
+import { hrefFor, navigate } from '../../routing';
 import { accessQuery } from '../../k8s/access';
 import type { ApiResource } from '../../k8s/discovery';
 import { apiVersionOf, resourcePath } from '../../k8s/paths';
 import { ErrorBox } from '../../ui/ErrorBox';
-import { draftToExtra } from '../console/draft';
+import { draftToExtra } from '../console';
 
 const ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 

@@ -3,11 +3,11 @@
 // current user may do with it, deprecation signals and its OpenAPI schema.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { hrefFor, navigate, type Route } from '../../app/route';
+import { hrefFor, navigate, type Route } from '../../routing';
 import { type ApiResource, discoveryQuery, findResource } from '../../k8s/discovery';
 import { apiVersionOf, resourcePath } from '../../k8s/paths';
 import { ErrorBox } from '../../ui/ErrorBox';
-import { draftToExtra } from '../console/draft';
+import { draftToExtra } from '../console';
 import { AccessPanel } from './AccessPanel';
 import { CapabilitiesPanel, RepresentationsPanel } from './CapabilitiesPanel';
 import { DeprecationPanel } from './DeprecationPanel';

@@ -2,7 +2,7 @@
 // with types, required, defaults, enums, the extensions that decide how lists and maps merge
 // (strategic merge patch and server-side apply read different ones), and CEL validation rules.
 import { useQuery } from '@tanstack/react-query';
-import { hrefFor, navigate } from '../../app/route';
+import { hrefFor, navigate } from '../../routing';
 import type { ApiResource } from '../../k8s/discovery';
 import { type CelRule, describeSchema, shortTypeName, fieldsOf, findKindSchema, groupVersionKey, type MergeExtensions, openApiDocumentQuery, openApiIndexQuery, schemaAt } from '../../k8s/openapi';
 import { ErrorBox } from '../../ui/ErrorBox';

@@ -1,58 +1,30 @@
 // The Edit view: load one object, edit it as YAML or JSON, and write it back with any of the API's
 // write verbs — POST, PUT (resourceVersion as an optimistic lock), the four PATCH types, DELETE —
 // with dryRun, fieldValidation and fieldManager. Every request is shown exactly as sent.
-import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import { hrefFor, type Route } from '../../app/route';
-import { parseWarningHeader } from '../../codecs/warnings';
-import { isStatus, kubeJson, type Status } from '../../k8s/client';
+//
+// Layout of the code: state.ts (one reducer), body.ts (pure: bodies, parsing, outcomes),
+// panels.tsx (presentational), request.ts (the wire request). This file wires them: the shared
+// object query, the object's watch, the OpenAPI hints, and the write mutation.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect, useMemo, useReducer } from 'react';
+import { hrefFor, type Route } from '../../routing';
+import { sharedMux } from '../../k8s/client';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
-import { apiVersionOf, resourcePath } from '../../k8s/paths';
-import { applyPatch, conflictManager, dropFields, guardJsonPatch, guardMergePatch, isObject, jsonPatch, type JsonObject, mergePatch, withoutManagedFields } from '../../k8s/patch';
+import { invalidateObject, objectQuery, setObject } from '../../k8s/objects';
+import { fieldHintsFrom, findKindSchema, groupVersionKey, openApiDocumentQuery, openApiIndexQuery } from '../../k8s/openapi';
+import { apiVersionOf, type ResourceRef, resourcePath, withQuery } from '../../k8s/paths';
+import { applyOwnershipPreview, dropFields, type FieldHints, type JsonObject, NO_HINTS } from '../../k8s/patch';
+import { openWatch } from '../../k8s/watch/stream';
 import { CodeEditor } from '../../ui/CodeEditor';
-import { ErrorBox, StatusView } from '../../ui/ErrorBox';
-import { WarningList } from '../../ui/WarningList';
+import { ErrorBox } from '../../ui/ErrorBox';
+import { classifyOutcome, generateBody, metaOf, parseText, serialize, TOUCHED_SUFFIX, viewOf } from './body';
 import './edit.css';
-import { buildWriteRequest, type DeleteOptionsInput, type Exchange, type FieldValidation, MODE_INFO, requestLine, sendExchange, type WireRequest, type WriteMode, type WriteOptions } from './request';
+import { ApplyPreviewPanel, DifferencesWarning, EditDiff, ExchangesPanel, OutcomeView, ParseProblems, ServerChangedBanner, wireText } from './panels';
+import { buildWriteRequest, type DeleteOptionsInput, type FieldValidation, MODE_INFO, sendExchange, type WireRequest, type WriteMode } from './request';
+import { editReducer, initialEditState } from './state';
 
-const EditDiff = lazy(() => import('./EditDiff').then((m) => ({ default: m.EditDiff })));
-
-type Format = 'yaml' | 'json';
-const DEFAULT_MANAGER = 'kube-api-explorer';
 const PATCH_MODES: WriteMode[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply'];
-
-function serialize(obj: unknown, format: Format): string {
-  return format === 'yaml' ? toYaml(obj, { lineWidth: 0 }) : `${JSON.stringify(obj, null, 2)}\n`;
-}
-
-function parseText(text: string, format: Format): { obj?: JsonObject; error?: string } {
-  try {
-    const v: unknown = format === 'yaml' ? parseYaml(text) : JSON.parse(text);
-    return isObject(v) ? { obj: v } : { error: 'The document is not an object' };
-  } catch (e) {
-    return { error: e instanceof Error ? e.message : String(e) };
-  }
-}
-
-function metaOf(obj: JsonObject | undefined): { name?: string; resourceVersion?: string; uid?: string } {
-  const m = obj?.metadata;
-  return isObject(m) ? { name: typeof m.name === 'string' ? m.name : undefined, resourceVersion: typeof m.resourceVersion === 'string' ? m.resourceVersion : undefined, uid: typeof m.uid === 'string' ? m.uid : undefined } : {};
-}
-
-interface Outcome {
-  exchange: Exchange;
-  mode: WriteMode;
-  dryRun: boolean;
-  /** The object the request was based on (for the before/after diff). */
-  before?: JsonObject;
-  /** The sent apply body (to drop conflicting fields from). */
-  sentBody?: string;
-  ok: boolean;
-  object?: JsonObject;
-  status?: Status;
-  warnings: ReturnType<typeof parseWarningHeader>;
-}
+const VERB_FOR: Record<WriteMode, string> = { create: 'create', replace: 'update', 'json-patch': 'patch', 'merge-patch': 'patch', 'strategic-merge-patch': 'patch', apply: 'patch', delete: 'delete' };
 
 export function EditView({ route, context }: { route: Route; context: string }) {
   // A fresh editor per object: its state (edit, mode, results) belongs to one object.
@@ -60,181 +32,120 @@ export function EditView({ route, context }: { route: Route; context: string }) 
   return <EditObject key={key} route={route} context={context} />;
 }
 
+/** Merge keys and list types of the route's kind, from the OpenAPI v3 document of its group version. */
+function useFieldHints(context: string, group: string | undefined, version: string | undefined, kind: string | undefined): { hints: FieldHints; loading: boolean } {
+  const index = useQuery({ ...openApiIndexQuery(context), enabled: !!version && !!kind });
+  const url = group !== undefined && version ? index.data?.paths[groupVersionKey(group, version)]?.serverRelativeURL : undefined;
+  const doc = useQuery({ ...openApiDocumentQuery(context, url ?? ''), enabled: !!url });
+  const hints = useMemo(() => {
+    if (!doc.data || !kind || group === undefined || !version) return NO_HINTS;
+    const schema = findKindSchema(doc.data, group, version, kind);
+    return schema ? fieldHintsFrom(doc.data, schema.schema) : NO_HINTS;
+  }, [doc.data, group, version, kind]);
+  return { hints, loading: index.isLoading || (!!url && doc.isLoading) };
+}
+
 function EditObject({ route, context }: { route: Route; context: string }) {
+  const queryClient = useQueryClient();
   const discovery = useQuery(discoveryQuery(context));
   const res = findResource(discovery.data, route.group, route.version, route.resource);
   const hasType = route.group !== undefined && !!route.version && !!route.resource;
   const isCreate = hasType && !route.name;
   const namespace = res && !res.namespaced ? undefined : route.namespace;
   const collectionPath = hasType ? resourcePath({ group: route.group!, version: route.version!, resource: route.resource!, namespace }) : '';
-  const loadedPath = hasType && route.name ? resourcePath({ group: route.group!, version: route.version!, resource: route.resource!, namespace, name: route.name }) : undefined;
+  const ref: ResourceRef | undefined = hasType && route.name ? { group: route.group!, version: route.version!, resource: route.resource!, namespace, name: route.name } : undefined;
+  const loadedPath = ref ? resourcePath(ref) : undefined;
 
-  const loaded = useQuery({
-    queryKey: ['edit-object', context, loadedPath],
-    queryFn: ({ signal }) => kubeJson<JsonObject>({ context, path: loadedPath!, signal }),
-    // Wait for discovery: it says whether the resource is namespaced, and a cluster-scoped
-    // object read under /namespaces/<ns>/ would be a 404.
-    enabled: !!loadedPath && !discovery.isLoading,
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-    retry: false,
-  });
+  // The one object query shared with Lists and Ownership. Wait for discovery: it says whether the
+  // resource is namespaced, and a cluster-scoped object read under /namespaces/<ns>/ is a 404.
+  const loaded = useQuery({ ...objectQuery<JsonObject & { metadata?: Record<string, unknown> }>(context, ref ?? { group: '', version: '', resource: '' }), enabled: !!ref && !discovery.isLoading });
+  const { hints, loading: hintsLoading } = useFieldHints(context, route.group, route.version, res?.kind);
 
-  const [format, setFormat] = useState<Format>('yaml');
-  const [showManaged, setShowManaged] = useState(false);
-  /** The object as last read from the server: patches are computed against it. */
-  const [base, setBase] = useState<JsonObject | undefined>();
-  const [text, setText] = useState('');
-  const [mode, setMode] = useState<WriteMode>(route.name ? 'merge-patch' : 'create');
-  const [patchOverride, setPatchOverride] = useState<string | null>(null);
-  const [opts, setOpts] = useState<WriteOptions>({ dryRun: false, fieldValidation: '', fieldManager: DEFAULT_MANAGER, force: false });
-  const [del, setDel] = useState<DeleteOptionsInput>({ propagationPolicy: 'Background', gracePeriodSeconds: '' });
-  const [preUid, setPreUid] = useState(false);
-  const [preRv, setPreRv] = useState(false);
-  const [exchanges, setExchanges] = useState<Exchange[]>([]);
-  const [outcome, setOutcome] = useState<Outcome | undefined>();
-  const [latest, setLatest] = useState<{ object?: JsonObject; error?: unknown } | undefined>();
-  const [sending, setSending] = useState(false);
-  /** Make patches conditional on the loaded resourceVersion (JSON Patch `test` op, or resourceVersion in a merge patch). */
-  const [guard, setGuard] = useState(false);
+  const [s, dispatch] = useReducer(editReducer, !!route.name, initialEditState);
 
-  const view = (o: JsonObject, managed = showManaged) => (managed ? o : withoutManagedFields(o));
-
-  // First load: the editor shows the server's object.
+  // Every version of the object the query holds (first read, re-read, watch event, another view's
+  // write) goes to the reducer, which follows it or raises the banner.
   useEffect(() => {
-    if (loaded.data && !base) {
-      setBase(loaded.data);
-      setText(serialize(view(loaded.data), format));
-    }
+    if (loaded.data) dispatch({ type: 'server-object', object: loaded.data as JsonObject });
   }, [loaded.data]);
+
+  // Watch the object while it is open, from the loaded resourceVersion: someone else's change
+  // shows before the user sends (API concepts: "Efficient detection of changes").
+  const baseRv = metaOf(s.base).resourceVersion;
+  useEffect(() => {
+    if (!ref || !baseRv || !route.name) return;
+    const abort = new AbortController();
+    const path = withQuery(collectionPath, { watch: '1', fieldSelector: `metadata.name=${route.name}`, resourceVersion: baseRv });
+    void (async () => {
+      try {
+        const w = await openWatch({ mux: sharedMux(), context, path, signal: abort.signal });
+        for await (const ev of w.events) {
+          if (abort.signal.aborted) break;
+          if (ev.type === 'MODIFIED' || ev.type === 'ADDED') setObject(queryClient, context, ref, ev.object as JsonObject);
+          else if (ev.type === 'DELETED') dispatch({ type: 'server-deleted' });
+        }
+      } catch {
+        // A watch that cannot start or ends (410, network) only loses the banner; writes stay guarded.
+      }
+    })();
+    return () => abort.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- restart only when the base version changes
+  }, [context, loadedPath, baseRv]);
 
   // Create mode: a skeleton of the route's kind in the route's namespace.
   useEffect(() => {
-    if (isCreate && res && !text) {
-      const skeleton: JsonObject = { apiVersion: apiVersionOf(res.group, res.version), kind: res.kind, metadata: { name: '', ...(namespace ? { namespace } : {}) } };
-      setText(serialize(skeleton, format));
-    }
-  }, [isCreate, res]);
+    if (isCreate && res) dispatch({ type: 'skeleton', object: { apiVersion: apiVersionOf(res.group, res.version), kind: res.kind, metadata: { name: '', ...(namespace ? { namespace } : {}) } } });
+  }, [isCreate, res, namespace]);
 
-  const parsed = useMemo(() => parseText(text, format), [text, format]);
+  const parsed = useMemo(() => parseText(s.text, s.format), [s.text, s.format]);
   const edited = parsed.obj;
-  const baseView = base ? view(base) : undefined;
+  const baseView = s.base ? viewOf(s.base, s.showManaged) : undefined;
   const editedName = metaOf(edited).name;
   const objectPath = loadedPath ?? (hasType && editedName ? resourcePath({ group: route.group!, version: route.version!, resource: route.resource!, namespace, name: editedName }) : undefined);
+  const rv = metaOf(s.base).resourceVersion;
 
-  const rv = metaOf(base).resourceVersion;
-  const generated = useMemo(() => {
-    if (!edited) return '';
-    switch (mode) {
-      case 'create':
-      case 'replace':
-        return `${JSON.stringify(edited, null, 2)}\n`;
-      case 'json-patch': {
-        if (!baseView) return '';
-        const ops = jsonPatch(baseView, edited);
-        return `${JSON.stringify(guard && rv ? guardJsonPatch(ops, rv) : ops, null, 2)}\n`;
-      }
-      case 'merge-patch':
-      case 'strategic-merge-patch': {
-        if (!baseView) return '';
-        const patch = mergePatch(baseView, edited);
-        return `${JSON.stringify(guard && rv ? guardMergePatch(patch, rv) : patch, null, 2)}\n`;
-      }
-      case 'apply':
-        return serialize(applyPatch(baseView, edited), format);
-      case 'delete':
-        return '';
-    }
-  }, [edited, baseView, mode, format, guard, rv]);
-  const body = patchOverride ?? generated;
+  const generated = useMemo(
+    () => (edited ? generateBody({ mode: s.mode, format: s.format, base: baseView, live: s.base, edited, guard: s.guard, fieldManager: s.opts.fieldManager, touchedOnly: s.touchedOnly, hints }) : ''),
+    [edited, baseView, s.base, s.mode, s.format, s.guard, s.opts.fieldManager, s.touchedOnly, hints],
+  );
+  const body = s.patchOverride ?? generated;
 
-  const changeMode = (m: WriteMode) => {
-    setMode(m);
-    setPatchOverride(null);
-  };
+  const deleteInput = (): DeleteOptionsInput => ({ ...s.del, preconditionUid: s.preUid ? metaOf(s.base).uid : undefined, preconditionResourceVersion: s.preRv ? rv : undefined });
+  const paths = { objectPath, collectionPath };
+  const wire: WireRequest | undefined =
+    s.mode === 'delete' ? (objectPath ? buildWriteRequest('delete', paths, '', s.opts, deleteInput()) : undefined) : (s.mode === 'create' || objectPath) && body ? buildWriteRequest(s.mode, paths, body, s.opts) : undefined;
 
-  const switchFormat = (f: Format) => {
-    if (f === format) return;
-    if (edited) setText(serialize(edited, f));
-    setFormat(f);
-    setPatchOverride(null);
-  };
-
-  const toggleManaged = (show: boolean) => {
-    // The toggle changes what the editor shows, not the edit: managedFields come back from the
-    // loaded object, or leave the editor.
-    if (edited && base) {
-      const meta = isObject(edited.metadata) ? edited.metadata : {};
-      const baseMeta = isObject(base.metadata) ? base.metadata : {};
-      const next = show ? { ...edited, metadata: { ...meta, managedFields: baseMeta.managedFields ?? [] } } : withoutManagedFields(edited);
-      setText(serialize(next, format));
-    }
-    setShowManaged(show);
-    setPatchOverride(null);
-  };
-
-  const deleteInput = (): DeleteOptionsInput => ({
-    ...del,
-    preconditionUid: preUid ? metaOf(base).uid : undefined,
-    preconditionResourceVersion: preRv ? metaOf(base).resourceVersion : undefined,
+  const write = useMutation({
+    mutationFn: (v: { request: WireRequest; mode: WriteMode; dryRun: boolean; preview: boolean; before?: JsonObject; edited?: JsonObject }) => sendExchange(context, v.mode, v.request),
+    onSuccess: (ex, v) => {
+      const outcome = classifyOutcome(ex, { mode: v.mode, dryRun: v.dryRun, before: v.before, edited: v.edited, hints });
+      const stored = outcome.ok && !v.dryRun && v.mode !== 'delete';
+      dispatch({ type: 'sent', outcome, stored, preview: v.preview });
+      // Every view of this object now shows the server's answer.
+      if (stored && outcome.object && objectPath && hasType) setObject(queryClient, context, { group: route.group!, version: route.version!, resource: route.resource!, namespace, name: metaOf(outcome.object).name }, outcome.object);
+      if (outcome.ok && !v.dryRun && v.mode === 'delete' && ref) void invalidateObject(queryClient, context, ref);
+    },
   });
 
-  const wire: WireRequest | undefined =
-    mode === 'delete'
-      ? objectPath
-        ? buildWriteRequest('delete', { objectPath, collectionPath }, '', opts, deleteInput())
-        : undefined
-      : (mode === 'create' || objectPath) && body
-        ? buildWriteRequest(mode, { objectPath, collectionPath }, body, opts)
-        : undefined;
+  const applyNeedsManager = s.mode === 'apply' && !s.opts.fieldManager.trim();
+  const waitingForHints = (s.mode === 'strategic-merge-patch' || s.mode === 'json-patch') && hintsLoading && s.patchOverride === null;
+  const canSend = !!wire && !write.isPending && !applyNeedsManager && !waitingForHints && (s.mode === 'delete' || !parsed.error || s.patchOverride !== null);
 
-  const applyNeedsManager = mode === 'apply' && !opts.fieldManager.trim();
-  const canSend = !!wire && !sending && !applyNeedsManager && (mode === 'delete' || !parsed.error || patchOverride !== null);
-
-  async function send(over: { body?: string; force?: boolean } = {}) {
+  function send(over: { body?: string; force?: boolean; preview?: boolean } = {}) {
     if (!wire || (!canSend && over.body === undefined && over.force === undefined)) return;
-    const request = over.body !== undefined || over.force !== undefined ? buildWriteRequest(mode, { objectPath, collectionPath }, over.body ?? body, { ...opts, force: over.force ?? opts.force }, deleteInput()) : wire;
-    setSending(true);
-    setLatest(undefined);
-    const ex = await sendExchange(context, mode, request);
-    setSending(false);
-    setExchanges((xs) => [ex, ...xs].slice(0, 30));
-    const r = ex.response;
-    let json: unknown;
-    try {
-      json = r ? JSON.parse(r.body) : undefined;
-    } catch {
-      json = undefined;
-    }
-    const ok = !!r && r.status >= 200 && r.status < 300;
-    const dry = opts.dryRun;
-    const out: Outcome = {
-      exchange: ex,
-      mode,
-      dryRun: dry,
-      before: base ? withoutManagedFields(base) : undefined,
-      sentBody: request.body,
-      ok,
-      warnings: parseWarningHeader(r?.headers.find(([k]) => k === 'warning')?.[1]),
-    };
-    if (isStatus(json)) out.status = json;
-    else if (isObject(json)) out.object = json;
-    if (!ok && !out.status) out.status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: r?.status, message: ex.error ?? r?.body.slice(0, 500) };
-    setOutcome(out);
-    // A stored write: the server's answer is the new base, so later patches start from it.
-    if (ok && !dry && mode !== 'delete' && out.object) {
-      setBase(out.object);
-      setText(serialize(view(out.object), format));
-      setPatchOverride(null);
-    }
+    const dryRun = over.preview ? true : s.opts.dryRun;
+    const custom = over.body !== undefined || over.force !== undefined || over.preview;
+    const request = custom ? buildWriteRequest(s.mode, paths, over.body ?? body, { ...s.opts, dryRun, force: over.force ?? s.opts.force }, deleteInput()) : wire;
+    write.mutate({ request, mode: s.mode, dryRun, preview: !!over.preview, before: s.base, edited: over.body === undefined ? edited : undefined });
   }
 
   async function loadLatest() {
-    if (!objectPath) return;
+    if (!ref) return;
     try {
-      setLatest({ object: await kubeJson<JsonObject>({ context, path: objectPath }) });
+      const object = await queryClient.fetchQuery({ ...objectQuery<JsonObject>(context, ref), staleTime: 0 });
+      dispatch({ type: 'latest', latest: { object } });
     } catch (error) {
-      setLatest({ error });
+      dispatch({ type: 'latest', latest: { error } });
     }
   }
 
@@ -247,12 +158,13 @@ function EditObject({ route, context }: { route: Route; context: string }) {
     );
   }
   if (loaded.error) return <ErrorBox error={loaded.error} title={`Could not read ${loadedPath}`} />;
-  if (loadedPath && !base) return <p className="muted">Reading {loadedPath}…</p>;
+  if (loadedPath && !s.base) return <p className="muted">Reading {loadedPath}…</p>;
 
   const modes: WriteMode[] = isCreate ? ['create', 'apply'] : ['replace', ...PATCH_MODES, 'delete'];
   const verbs = res?.verbs ?? [];
-  const verbFor: Record<WriteMode, string> = { create: 'create', replace: 'update', 'json-patch': 'patch', 'merge-patch': 'patch', 'strategic-merge-patch': 'patch', apply: 'patch', delete: 'delete' };
-  const baseMeta = metaOf(base);
+  const baseMeta = metaOf(s.base);
+  const isPatch = s.mode !== 'create' && s.mode !== 'replace' && s.mode !== 'delete';
+  const preview = s.preview;
 
   return (
     <div className="edit-view">
@@ -266,40 +178,44 @@ function EditObject({ route, context }: { route: Route; context: string }) {
             <>Create mode: the object is POSTed to <code>{collectionPath}</code>, or applied by name.</>
           ) : (
             <>
-              <code>{loadedPath}</code> at resourceVersion <code>{baseMeta.resourceVersion}</code>, uid <code>{baseMeta.uid}</code>
+              <code>{loadedPath}</code> at resourceVersion <code aria-label="Loaded resourceVersion">{baseMeta.resourceVersion}</code>, uid <code>{baseMeta.uid}</code>
             </>
           )}
         </p>
       </header>
 
+      {s.serverChanged && s.base && (
+        <ServerChangedBanner
+          base={s.base}
+          changed={s.serverChanged}
+          onFollow={() => s.serverChanged?.object && dispatch({ type: 'rebase', how: 'discard', object: s.serverChanged.object })}
+          onReapply={() => s.serverChanged?.object && dispatch({ type: 'rebase', how: 'reapply', object: s.serverChanged.object, edited })}
+          onKeepMine={() => s.serverChanged?.object && dispatch({ type: 'rebase', how: 'keep-mine', object: s.serverChanged.object, edited })}
+        />
+      )}
+
       <section className="stack" aria-label="Object">
         <div className="row">
           <span className="muted small">Edit as</span>
           <label>
-            <input type="radio" name="edit-format" checked={format === 'yaml'} onChange={() => switchFormat('yaml')} /> YAML
+            <input type="radio" name="edit-format" checked={s.format === 'yaml'} onChange={() => dispatch({ type: 'format', format: 'yaml', edited })} /> YAML
           </label>
           <label>
-            <input type="radio" name="edit-format" checked={format === 'json'} onChange={() => switchFormat('json')} /> JSON
+            <input type="radio" name="edit-format" checked={s.format === 'json'} onChange={() => dispatch({ type: 'format', format: 'json', edited })} /> JSON
           </label>
           {!isCreate && (
             <label title="The server's record of which manager owns which field; hidden by default">
-              <input type="checkbox" checked={showManaged} onChange={(e) => toggleManaged(e.target.checked)} /> Show managedFields
+              <input type="checkbox" checked={s.showManaged} onChange={(e) => dispatch({ type: 'show-managed', show: e.target.checked, edited })} /> Show managedFields
             </label>
           )}
           {!isCreate && (
-            <button
-              type="button"
-              onClick={() => {
-                if (base) setText(serialize(view(base), format));
-                setPatchOverride(null);
-              }}
-            >
+            <button type="button" onClick={() => dispatch({ type: 'revert' })}>
               Revert my edit
             </button>
           )}
         </div>
-        <CodeEditor value={text} onChange={(v) => setText(v)} language={format} ariaLabel="Object editor" height="460px" onSubmit={() => void send()} />
-        {parsed.error && <p className="edit-parse-error" role="alert">Not valid {format.toUpperCase()}: {parsed.error}</p>}
+        <CodeEditor value={s.text} onChange={(v) => dispatch({ type: 'text', text: v })} language={s.format} ariaLabel="Object editor" height="460px" onSubmit={() => send()} />
+        <ParseProblems parsed={parsed} format={s.format} />
       </section>
 
       <section className="stack" aria-label="Write">
@@ -307,10 +223,10 @@ function EditObject({ route, context }: { route: Route; context: string }) {
           <legend>Write mode</legend>
           {modes.map((m) => (
             <label key={m}>
-              <input type="radio" name="edit-mode" checked={mode === m} onChange={() => changeMode(m)} aria-label={MODE_INFO[m].label} />
+              <input type="radio" name="edit-mode" checked={s.mode === m} onChange={() => dispatch({ type: 'mode', mode: m })} aria-label={MODE_INFO[m].label} />
               <span>
                 <strong>{MODE_INFO[m].label}</strong>
-                {res && !verbs.includes(verbFor[m]) && <span className="badge warn"> not in discovery's verbs</span>} <span className="semantics">{MODE_INFO[m].semantics}</span>
+                {res && !verbs.includes(VERB_FOR[m]) && <span className="badge warn"> not in discovery's verbs</span>} <span className="semantics">{MODE_INFO[m].semantics}</span>
               </span>
             </label>
           ))}
@@ -318,13 +234,13 @@ function EditObject({ route, context }: { route: Route; context: string }) {
 
         <div className="edit-options">
           <label>
-            <input type="checkbox" checked={opts.dryRun} onChange={(e) => setOpts({ ...opts, dryRun: e.target.checked })} /> dryRun=All
+            <input type="checkbox" checked={s.opts.dryRun} onChange={(e) => dispatch({ type: 'opts', opts: { dryRun: e.target.checked } })} /> dryRun=All
           </label>
-          {mode !== 'delete' && (
+          {s.mode !== 'delete' && (
             <>
               <label>
                 fieldValidation
-                <select aria-label="fieldValidation" value={opts.fieldValidation} onChange={(e) => setOpts({ ...opts, fieldValidation: e.target.value as FieldValidation })}>
+                <select aria-label="fieldValidation" value={s.opts.fieldValidation} onChange={(e) => dispatch({ type: 'opts', opts: { fieldValidation: e.target.value as FieldValidation } })}>
                   <option value="">(not sent: server default, Warn)</option>
                   <option value="Ignore">Ignore</option>
                   <option value="Warn">Warn</option>
@@ -333,28 +249,36 @@ function EditObject({ route, context }: { route: Route; context: string }) {
               </label>
               <label>
                 fieldManager
-                <input aria-label="fieldManager" value={opts.fieldManager} onChange={(e) => setOpts({ ...opts, fieldManager: e.target.value })} size={20} required={mode === 'apply'} />
+                <input aria-label="fieldManager" value={s.opts.fieldManager} onChange={(e) => dispatch({ type: 'opts', opts: { fieldManager: e.target.value } })} size={20} required={s.mode === 'apply'} />
               </label>
             </>
           )}
-          {(mode === 'json-patch' || mode === 'merge-patch' || mode === 'strategic-merge-patch') && (
-            <label title="JSON Patch: a leading test op (422 Invalid when it fails). Merge patches: metadata.resourceVersion in the body (409 Conflict when stale).">
-              <input type="checkbox" checked={guard} onChange={(e) => setGuard(e.target.checked)} /> only if unchanged (resourceVersion {rv})
+          {isPatch && !isCreate && (
+            <label title="JSON Patch: a leading test op (422 Invalid when it fails). Merge patches and apply: metadata.resourceVersion in the body (409 Conflict when stale).">
+              <input type="checkbox" checked={s.guard} onChange={(e) => dispatch({ type: 'guard', on: e.target.checked })} /> only if unchanged (resourceVersion {rv})
             </label>
           )}
-          {mode === 'apply' && (
+          {s.mode === 'apply' && (
             <label title="Take ownership of fields other managers own instead of getting 409 Conflict">
-              <input type="checkbox" checked={opts.force} onChange={(e) => setOpts({ ...opts, force: e.target.checked })} /> force
+              <input type="checkbox" checked={s.opts.force} onChange={(e) => dispatch({ type: 'opts', opts: { force: e.target.checked } })} /> force
+            </label>
+          )}
+          {s.mode === 'apply' && !isCreate && (
+            <label title={`Sent as "${s.opts.fieldManager.replace(new RegExp(`${TOUCHED_SUFFIX}$`), '')}${TOUCHED_SUFFIX}": a manager of its own`}>
+              <input type="checkbox" checked={s.touchedOnly} onChange={(e) => dispatch({ type: 'touched-only', on: e.target.checked })} /> apply only the fields I touched
             </label>
           )}
         </div>
         {applyNeedsManager && <p className="edit-parse-error">Server-Side Apply needs a fieldManager (the server answers 400 without one).</p>}
+        {!s.guard && isPatch && !isCreate && (
+          <p className="small edit-parse-error">Unguarded: if someone changed the object since you loaded it, this patch applies on top of their version (a merge patch replaces lists whole, and may undo their change).</p>
+        )}
 
-        {mode === 'delete' ? (
+        {s.mode === 'delete' ? (
           <div className="edit-options" aria-label="Delete options">
             <label>
               propagationPolicy
-              <select aria-label="propagationPolicy" value={del.propagationPolicy} onChange={(e) => setDel({ ...del, propagationPolicy: e.target.value as DeleteOptionsInput['propagationPolicy'] })}>
+              <select aria-label="propagationPolicy" value={s.del.propagationPolicy} onChange={(e) => dispatch({ type: 'del', del: { propagationPolicy: e.target.value as DeleteOptionsInput['propagationPolicy'] } })}>
                 <option value="">(not sent: the resource's default)</option>
                 <option value="Foreground">Foreground (dependents first, then the owner)</option>
                 <option value="Background">Background (owner now, dependents by the garbage collector)</option>
@@ -363,49 +287,65 @@ function EditObject({ route, context }: { route: Route; context: string }) {
             </label>
             <label>
               gracePeriodSeconds
-              <input aria-label="gracePeriodSeconds" inputMode="numeric" value={del.gracePeriodSeconds} onChange={(e) => setDel({ ...del, gracePeriodSeconds: e.target.value.replace(/[^0-9]/g, '') })} size={6} placeholder="default" />
+              <input aria-label="gracePeriodSeconds" inputMode="numeric" value={s.del.gracePeriodSeconds} onChange={(e) => dispatch({ type: 'del', del: { gracePeriodSeconds: e.target.value.replace(/[^0-9]/g, '') } })} size={6} placeholder="default" />
             </label>
             <label title="The server deletes only if the object still has this uid (not a re-created namesake)">
-              <input type="checkbox" checked={preUid} onChange={(e) => setPreUid(e.target.checked)} /> precondition uid {baseMeta.uid}
+              <input type="checkbox" checked={s.preUid} onChange={(e) => dispatch({ type: 'pre-uid', on: e.target.checked })} /> precondition uid {baseMeta.uid}
             </label>
             <label title="The server deletes only if nobody changed the object since you loaded it (else 409)">
-              <input type="checkbox" checked={preRv} onChange={(e) => setPreRv(e.target.checked)} /> precondition resourceVersion {baseMeta.resourceVersion}
+              <input type="checkbox" checked={s.preRv} onChange={(e) => dispatch({ type: 'pre-rv', on: e.target.checked })} /> precondition resourceVersion {baseMeta.resourceVersion}
             </label>
           </div>
-        ) : mode !== 'create' && mode !== 'replace' ? (
+        ) : isPatch ? (
           <div className="stack">
             <div className="row">
               <strong className="small">Patch body</strong>
-              <span className="muted small">{patchOverride === null ? 'generated from your edit against the loaded object; edit it here to send something else' : 'edited by hand'}</span>
-              {patchOverride !== null && (
-                <button type="button" onClick={() => setPatchOverride(null)}>
+              <span className="muted small">{s.patchOverride === null ? 'generated from your edit against the loaded object; edit it here to send something else' : 'edited by hand'}</span>
+              {s.patchOverride !== null && (
+                <button type="button" onClick={() => dispatch({ type: 'override', body: null })}>
                   Regenerate from the edit
                 </button>
               )}
             </div>
-            {mode === 'strategic-merge-patch' && (
+            {s.mode === 'strategic-merge-patch' && (
               <p className="muted small">
-                Generated as a merge patch; the server merges lists its schema marks with a patch strategy (containers by name) and replaces the others. To remove list elements add <code>$patch: delete</code> entries.
+                Lists the schema merges by key (<code>x-kubernetes-patch-merge-key</code>) are patched element by element: a removed element is sent as <code>$patch: delete</code>, the order as <code>$setElementOrder</code>, a removed value of a merged scalar list as{' '}
+                <code>$deleteFromPrimitiveList</code>. {waitingForHints ? 'Reading the schema…' : hints === NO_HINTS ? 'No schema found for this kind: lists are replaced whole.' : ''}
               </p>
             )}
-            {mode === 'apply' && <p className="muted small">Only the fields you changed, plus apiVersion, kind and name: sending fields you do not mean to manage would make this manager their owner.</p>}
-            <CodeEditor
-              value={body}
-              onChange={(v) => setPatchOverride(v)}
-              language={mode === 'apply' && format === 'yaml' ? 'yaml' : 'json'}
-              ariaLabel="Patch body"
-              height="220px"
-              onSubmit={() => void send()}
-            />
+            {s.mode === 'json-patch' && <p className="muted small">Lists with a key in the schema are diffed by key: an inserted element is one add, a removed one one remove.</p>}
+            {s.mode === 'apply' && !isCreate && (
+              <p className="muted small">
+                {s.touchedOnly
+                  ? `Only the fields you changed, under the manager "${s.opts.fieldManager}". Do not send this as your usual manager: its next apply would then delete every field it applied before and left out here.`
+                  : `Everything "${s.opts.fieldManager}" owns now (from managedFields) with your edit laid over it: fields you deleted are left out, so the server removes them unless another manager owns them. Other managers' fields are not sent.`}
+              </p>
+            )}
+            <CodeEditor value={body} onChange={(v) => dispatch({ type: 'override', body: v })} language={s.mode === 'apply' && s.format === 'yaml' ? 'yaml' : 'json'} ariaLabel="Patch body" height="220px" onSubmit={() => send()} />
           </div>
         ) : null}
 
         <div className="row">
-          <button type="button" className="primary" disabled={!canSend} onClick={() => void send()}>
-            {sending ? 'Sending…' : 'Send'}
+          <button type="button" className="primary" disabled={!canSend} onClick={() => send()}>
+            {write.isPending ? 'Sending…' : 'Send'}
           </button>
-          {opts.dryRun && <span className="edit-dry">dry run: the server validates and answers, nothing is stored</span>}
+          {isPatch && !s.opts.dryRun && (
+            <button type="button" disabled={!canSend} onClick={() => send({ preview: true })} title="Sends the request below with dryRun=All: nothing is stored">
+              {s.mode === 'apply' ? 'Preview ownership (dryRun=All)' : 'Check the result (dryRun=All)'}
+            </button>
+          )}
+          {s.opts.dryRun && <span className="edit-dry">dry run: the server validates and answers, nothing is stored</span>}
         </div>
+        {preview && (
+          <div className="stack" aria-label="Preview">
+            {preview.mode === 'apply' && (
+              <ApplyPreviewPanel preview={preview.object && s.base ? applyOwnershipPreview(s.base, preview.object, s.opts.fieldManager) : preview.object ? applyOwnershipPreview(undefined, preview.object, s.opts.fieldManager) : undefined} conflicts={preview.conflicts} />
+            )}
+            {preview.ok && preview.differences.length === 0 && <p className="small">The dry-run result is your edit (server-set fields and defaults aside).</p>}
+            <DifferencesWarning differences={preview.differences} dryRun />
+            {!preview.ok && preview.conflicts.length === 0 && <p className="small edit-parse-error">The dry run failed: HTTP {preview.exchange.response?.status} {preview.status?.message}</p>}
+          </div>
+        )}
         {wire && (
           <div>
             <strong className="small">Request to send</strong>
@@ -416,69 +356,53 @@ function EditObject({ route, context }: { route: Route; context: string }) {
         )}
       </section>
 
-      {outcome && (
+      {s.outcome && (
         <section className="edit-wide">
           <OutcomeView
-            outcome={outcome}
-            format={format}
+            outcome={s.outcome}
+            format={s.format}
             onForce={() => {
-              setOpts({ ...opts, force: true });
-              void send({ body: outcome.sentBody, force: true });
+              dispatch({ type: 'opts', opts: { force: true } });
+              send({ body: s.outcome?.sentBody, force: true });
             }}
             onDrop={(fields) => {
-              const parsedBody = parseText(outcome.sentBody ?? '', 'yaml').obj;
+              const parsedBody = parseText(s.outcome?.sentBody ?? '', 'yaml').obj;
               if (!parsedBody) return;
-              const next = serialize(dropFields(parsedBody, fields).body, format);
-              setPatchOverride(next);
-              void send({ body: next });
+              const next = serialize(dropFields(parsedBody, fields).body, s.format);
+              dispatch({ type: 'override', body: next });
+              send({ body: next });
             }}
             onLoadLatest={() => void loadLatest()}
           />
-          {isCreate && outcome.ok && !outcome.dryRun && outcome.object && metaOf(outcome.object).name && (
+          {isCreate && s.outcome.ok && !s.outcome.dryRun && s.outcome.object && metaOf(s.outcome.object).name && (
             <p className="small">
-              <a href={hrefFor({ view: 'edit', context: route.context, namespace: route.namespace, group: route.group, version: route.version, resource: route.resource, name: metaOf(outcome.object).name })}>Edit the new object</a>
+              <a href={hrefFor({ view: 'edit', context: route.context, namespace: route.namespace, group: route.group, version: route.version, resource: route.resource, name: metaOf(s.outcome.object).name })}>Edit the new object</a>
             </p>
           )}
         </section>
       )}
 
-      {latest && (
+      {s.latest && (
         <section className="edit-wide stack" aria-label="Latest version on the server">
           <h3>The server's latest version</h3>
-          {latest.error ? (
-            <ErrorBox error={latest.error} title="Could not read the latest version" />
-          ) : latest.object && edited ? (
+          {s.latest.error ? (
+            <ErrorBox error={s.latest.error} title="Could not read the latest version" />
+          ) : s.latest.object && edited ? (
             <>
               <p className="small">
-                Left: your edit. Right: the object as it is now (resourceVersion <code>{metaOf(latest.object).resourceVersion}</code>). Nothing is merged for you: choose.
+                Left: your edit. Right: the object as it is now (resourceVersion <code>{metaOf(s.latest.object).resourceVersion}</code>). Nothing is merged for you: choose.
               </p>
               <Suspense fallback={<p className="muted small">Loading the diff…</p>}>
-                <EditDiff label="Your edit against the server's version" original={toYaml(edited)} modified={toYaml(view(latest.object))} originalTitle="your edit" modifiedTitle="server now" />
+                <EditDiff label="Your edit against the server's version" original={serialize(edited, 'yaml')} modified={serialize(viewOf(s.latest.object, s.showManaged), 'yaml')} originalTitle="your edit" modifiedTitle="server now" />
               </Suspense>
               <div className="row">
-                <button
-                  type="button"
-                  onClick={() => {
-                    setBase(latest.object);
-                    setText(serialize(view(latest.object!), format));
-                    setPatchOverride(null);
-                    setLatest(undefined);
-                  }}
-                >
+                <button type="button" onClick={() => dispatch({ type: 'rebase', how: 'discard', object: s.latest!.object! })}>
                   Discard my edit, edit the latest
                 </button>
-                <button
-                  type="button"
-                  title="Overwrites the other changes shown above with your edit when you send it"
-                  onClick={() => {
-                    const rv = metaOf(latest.object).resourceVersion;
-                    const meta = isObject(edited.metadata) ? edited.metadata : {};
-                    setBase(latest.object);
-                    setText(serialize({ ...edited, metadata: { ...meta, resourceVersion: rv ?? null } }, format));
-                    setPatchOverride(null);
-                    setLatest(undefined);
-                  }}
-                >
+                <button type="button" onClick={() => dispatch({ type: 'rebase', how: 'reapply', object: s.latest!.object!, edited })}>
+                  Re-apply my changes to the latest version
+                </button>
+                <button type="button" title="Overwrites the other changes shown above with your edit when you send it" onClick={() => dispatch({ type: 'rebase', how: 'keep-mine', object: s.latest!.object!, edited })}>
                   Keep my edit, on the latest resourceVersion (overwrites their changes)
                 </button>
               </div>
@@ -487,154 +411,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
         </section>
       )}
 
-      {exchanges.length > 0 && (
-        <section className="edit-wide stack" aria-label="Requests sent">
-          <h3>On the wire</h3>
-          <p className="muted small">
-            Each request as the SPA sent it to the explorer's proxy (which adds nothing but the context's credentials; its X-Explorer-Token header is not shown) and the server's answer.
-          </p>
-          {exchanges.map((x, i) => (
-            <details key={x.id} className="edit-exchange" open={i === 0}>
-              <summary>
-                {requestLine(x.request)} → {x.response ? `HTTP ${x.response.status} ${x.response.statusText}` : `failed: ${x.error}`}
-              </summary>
-              <pre className="edit-wire" aria-label="Request sent">
-                {wireText(x.request)}
-              </pre>
-              {x.response && (
-                <pre className="edit-wire" aria-label="Response received">
-                  {`HTTP ${x.response.status} ${x.response.statusText}\n${x.response.headers.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${x.response.body.length > 4000 ? `${x.response.body.slice(0, 4000)}\n… (${x.response.body.length} characters)` : x.response.body}`}
-                </pre>
-              )}
-            </details>
-          ))}
-        </section>
-      )}
+      <ExchangesPanel exchanges={s.exchanges} />
     </div>
-  );
-}
-
-function wireText(r: WireRequest): string {
-  const head = `${requestLine(r)}\n${Object.entries(r.headers)
-    .map(([k, v]) => `${k}: ${v}`)
-    .join('\n')}`;
-  return r.body ? `${head}\n\n${r.body}` : head;
-}
-
-function OutcomeView({ outcome, format, onForce, onDrop, onLoadLatest }: { outcome: Outcome; format: Format; onForce: () => void; onDrop: (fields: string[]) => void; onLoadLatest: () => void }) {
-  const r = outcome.exchange.response;
-  const status = outcome.status;
-  const conflicts = outcome.mode === 'apply' && r?.status === 409 ? (status?.details?.causes ?? []).filter((c) => c.reason === 'FieldManagerConflict') : [];
-  // A stale resourceVersion: 409 Conflict for PUT and guarded merge patches; a JSON Patch whose
-  // leading resourceVersion test op failed gets 422 Invalid instead.
-  const testOpFailed = outcome.mode === 'json-patch' && r?.status === 422 && (outcome.sentBody ?? '').includes('"op": "test"');
-  const stale = (outcome.mode !== 'apply' && r?.status === 409 && status?.reason === 'Conflict') || testOpFailed;
-  const obj = outcome.object;
-  const objMeta = obj && isObject(obj.metadata) ? obj.metadata : undefined;
-  return (
-    <div className={`edit-result ${outcome.ok ? 'ok' : 'failed'}`} role="region" aria-label="Result">
-      <h3 aria-label="Result status">
-        {MODE_INFO[outcome.mode].label}: {r ? `HTTP ${r.status} ${r.statusText}` : 'no response'}
-        {outcome.dryRun && <span className="edit-dry"> (dry run, nothing persisted)</span>}
-      </h3>
-      <WarningList warnings={outcome.warnings} />
-      {!outcome.ok && status && <StatusView status={status} />}
-      {stale && (
-        <div className="stack">
-          <p>
-            {testOpFailed
-              ? 'A test operation failed, so the server applied none of the patch; with the resourceVersion test, that means the object changed after you loaded it.'
-              : 'The object changed on the server after you loaded it: the resourceVersion you sent is stale, so the server refused the write and nothing was overwritten.'}
-          </p>
-          <button type="button" onClick={onLoadLatest}>
-            Load the latest version and compare
-          </button>
-        </div>
-      )}
-      {conflicts.length > 0 && (
-        <div className="stack">
-          <table className="edit-conflicts" aria-label="Field conflicts">
-            <thead>
-              <tr>
-                <th>Field</th>
-                <th>Owned by</th>
-                <th>Server's message</th>
-              </tr>
-            </thead>
-            <tbody>
-              {conflicts.map((c, i) => (
-                <tr key={i}>
-                  <td>
-                    <code>{c.field}</code>
-                  </td>
-                  <td>{conflictManager(c.message) ?? '?'}</td>
-                  <td>{c.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <div className="row">
-            <button type="button" onClick={onForce}>
-              Re-send with force=true
-            </button>
-            <button type="button" onClick={() => onDrop(conflicts.map((c) => c.field ?? '').filter(Boolean))}>
-              Drop these fields and re-send
-            </button>
-            <span className="muted small">Force makes this manager the owner of the fields; dropping them leaves them, and their values, to the other managers.</span>
-          </div>
-        </div>
-      )}
-      {outcome.mode === 'strategic-merge-patch' && r?.status === 415 && (
-        <p className="small">Custom resources have no patch strategies in their schema, so the server does not accept strategic merge patches for them: use a JSON Merge Patch or Server-Side Apply.</p>
-      )}
-      {outcome.ok && outcome.mode === 'delete' && (
-        <div className="stack">
-          {status ? (
-            <StatusViewOk status={status} />
-          ) : objMeta ? (
-            <p className="small">
-              The server returned the object, not a Status: it is still there
-              {objMeta.deletionTimestamp ? (
-                <>
-                  {' '}
-                  with deletionTimestamp <code>{String(objMeta.deletionTimestamp)}</code>
-                </>
-              ) : null}
-              {Array.isArray(objMeta.finalizers) && objMeta.finalizers.length > 0 ? (
-                <>
-                  , held by finalizers <code>{objMeta.finalizers.join(', ')}</code> until they are removed
-                </>
-              ) : null}
-              {outcome.dryRun ? ' (dry run: as it would be)' : ''}.
-            </p>
-          ) : null}
-          {obj && (
-            <pre className="edit-wire" aria-label="Returned object">
-              {serialize(obj, format)}
-            </pre>
-          )}
-        </div>
-      )}
-      {outcome.ok && outcome.mode !== 'delete' && obj && (
-        <Suspense fallback={<p className="muted small">Loading the diff…</p>}>
-          <p className="small">{outcome.dryRun ? 'Dry-run preview: the object the server would store, against the current one.' : 'Stored: the object before your write against the server’s answer. The editor now holds the new version.'}</p>
-          <EditDiff
-            label={outcome.dryRun ? 'Dry-run preview' : 'Before and after'}
-            original={outcome.before ? toYaml(outcome.before) : ''}
-            modified={toYaml(withoutManagedFields(obj))}
-            originalTitle={outcome.before ? 'current' : '(new object)'}
-            modifiedTitle={outcome.dryRun ? 'server’s answer (not stored)' : 'server’s answer'}
-          />
-        </Suspense>
-      )}
-    </div>
-  );
-}
-
-function StatusViewOk({ status }: { status: Status }) {
-  return (
-    <p className="small">
-      Status <strong>{status.status ?? ''}</strong> {status.details?.kind ? `${status.details.kind} ${status.details.name ?? ''}` : ''} {status.message ?? ''}
-    </p>
   );
 }

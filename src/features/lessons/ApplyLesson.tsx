@@ -1,7 +1,7 @@
 // Lesson 4: Server-Side Apply by two managers who disagree about one field: the 409 Conflict
 // that names the other manager, then a forced apply and managedFields showing who owns what.
 import { useState } from 'react';
-import { hrefFor } from '../../app/route';
+import { hrefFor } from '../../routing';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { type LessonExchange, ownership, pick, send } from './exchange';
 import { NeedsScratch, StepCard, useRunner } from './parts';

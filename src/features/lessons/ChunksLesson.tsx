@@ -1,7 +1,7 @@
 // Lesson 2: a list in chunks (limit/continue), read with the Lists view's own ListPager so the
 // lesson shows exactly what that view does, page by page.
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { hrefFor } from '../../app/route';
+import { hrefFor } from '../../routing';
 import { ListPager } from '../../k8s/lists';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { LESSON_LABEL, type LessonExchange, send } from './exchange';

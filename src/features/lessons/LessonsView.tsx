@@ -2,7 +2,7 @@
 // the current context in a scratch namespace of its own. `lesson` picks the page, `scratch` holds
 // the namespace the lesson created (both in the URL, like all view state).
 import type { ReactNode } from 'react';
-import { hrefFor, type Route } from '../../app/route';
+import { hrefFor, type Route } from '../../routing';
 import { ApplyLesson } from './ApplyLesson';
 import { ChunksLesson } from './ChunksLesson';
 import { Leftovers } from './Leftovers';

@@ -2,11 +2,11 @@
 // arrive. The watch goes through the shared stream helper (openWatch over the proxy's mux), as
 // the Watch view's panes do.
 import { useEffect, useRef, useState } from 'react';
-import { hrefFor } from '../../app/route';
+import { hrefFor } from '../../routing';
 import { sharedMux } from '../../k8s/client';
 import { openWatch, type OpenWatch } from '../../k8s/watch/stream';
 import { ErrorBox } from '../../ui/ErrorBox';
-import { serializePanes } from '../watch/panes';
+import { serializePanes } from '../watch';
 import { LESSON_LABEL, type LessonExchange, pickString, send } from './exchange';
 import { NeedsScratch, StepCard, useRunner } from './parts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { draftFromExtra } from '../console/draft';
+import { draftFromExtra } from '../console';
 import { consoleExtra, ownership, pick, scratchName } from './exchange';
 
 describe('lesson helpers', () => {

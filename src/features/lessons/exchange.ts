@@ -3,7 +3,7 @@
 // is the lesson), not an exception.
 import { kubeFetch } from '../../k8s/client';
 import { formatPath, parseFieldsV1 } from '../../k8s/fields';
-import { draftToExtra, requestToDraft } from '../console/draft';
+import { draftToExtra, requestToDraft } from '../console';
 
 export interface LessonExchange {
   method: string;

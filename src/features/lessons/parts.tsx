@@ -1,7 +1,7 @@
 // Pieces every lesson uses: the scratch namespace bar, and a step card showing the exact request
 // and the part of the response the lesson is about. Everything from the server is shown as text.
 import { type ReactNode, useState } from 'react';
-import { hrefFor, navigate } from '../../app/route';
+import { hrefFor, navigate } from '../../routing';
 import { isStatus } from '../../k8s/client';
 import { ErrorBox, StatusView } from '../../ui/ErrorBox';
 import { consoleExtra, LESSON_LABEL, type LessonExchange, scratchName, send } from './exchange';

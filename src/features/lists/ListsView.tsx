@@ -2,8 +2,8 @@
 // ListMeta is shown, with selectors, a namespace scope and three representations whose response
 // sizes can be compared. Everything the view shows is addressable: its settings live in the URL.
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { hrefFor, navigate, type Route } from '../../app/route';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { hrefFor, navigate, type Route } from '../../routing';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { type ListMode, ListPager, type ListRow, type PagerRequest, rowKey } from '../../k8s/lists';
 import { ErrorBox } from '../../ui/ErrorBox';
@@ -62,14 +62,15 @@ export function ListsView({ route, context }: { route: Route; context: string })
   }, [known, namespaced, context, route.group, route.version, route.resource, listNamespace, mode, limit, labelSelector, fieldSelector]);
 
   const pager = useMemo(() => (request ? new ListPager(request) : null), [request]);
-  const autoAll = x.load === 'all';
+  // Read when a list starts only (through a ref): changing it later must not restart the list.
+  const autoAll = useRef(false);
+  autoAll.current = x.load === 'all';
   useEffect(() => {
     if (!pager) return;
     void pager.start().then(() => {
-      if (autoAll) void pager.loadAll();
+      if (autoAll.current) void pager.loadAll();
     });
     return () => pager.dispose();
-    // autoAll is read when a list starts only: changing it later must not restart the list.
   }, [pager]);
   const snap = useSyncExternalStore(pager?.subscribe ?? noSubscribe, pager?.getSnapshot ?? noSnapshot);
 

@@ -1,11 +1,11 @@
 // One object, as the server returns it on GET, with the metadata that matters when reading a list:
 // resourceVersion, uid, generation, owner references, finalizers. managedFields are hidden unless
 // asked for: they are often larger than the rest of the object.
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { stringify } from 'yaml';
-import { hrefFor, navigate } from '../../app/route';
-import { kubeJson } from '../../k8s/client';
-import { type ResourceRef, resourcePath } from '../../k8s/paths';
+import { useQuery } from '@tanstack/react-query';
+import { toYaml } from '../../codecs/yaml';
+import { hrefFor, navigate } from '../../routing';
+import { objectQuery as sharedObjectQuery } from '../../k8s/objects';
+import type { ResourceRef } from '../../k8s/paths';
 import { ErrorBox } from '../../ui/ErrorBox';
 
 interface OwnerReference {
@@ -35,11 +35,8 @@ interface KubeObject {
   [k: string]: unknown;
 }
 
-export const objectQuery = (context: string, ref: ResourceRef) =>
-  queryOptions({
-    queryKey: ['k8s', context, 'object', ref.group, ref.version, ref.resource, ref.namespace ?? '', ref.name ?? ''],
-    queryFn: ({ signal }) => kubeJson<KubeObject>({ context, path: resourcePath(ref), signal }),
-  });
+// The one object query, shared with the Edit and Ownership views.
+export const objectQuery = (context: string, ref: ResourceRef) => sharedObjectQuery<KubeObject>(context, ref);
 
 export function ObjectView({
   context,
@@ -60,7 +57,7 @@ export function ObjectView({
   const obj = q.data;
   const m = obj?.metadata;
   const shown = obj && !showManagedFields && m?.managedFields ? { ...obj, metadata: { ...m, managedFields: undefined } } : obj;
-  const text = shown ? (format === 'json' ? JSON.stringify(shown, null, 2) : stringify(shown)) : '';
+  const text = shown ? (format === 'json' ? JSON.stringify(shown, null, 2) : toYaml(shown)) : '';
   const target = { group: objRef.group, version: objRef.version, resource: objRef.resource, namespace: objRef.namespace, name: objRef.name };
 
   return (

@@ -43,8 +43,4 @@ export function cellText(value: unknown, type: string, now: number): CellText {
   return { text: String(value) };
 }
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(2)} MiB`;
-}
+export { formatBytes } from '../../ui/format';

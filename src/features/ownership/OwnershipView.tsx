@@ -1,10 +1,10 @@
 // Who owns which field of one object, read from its metadata.managedFields: the object as a tree
 // with each field's managers beside it, a per-manager summary (oldest entry first), and a re-read
 // that shows which entries moved since the previous read.
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { navigate, type Route } from '../../app/route';
-import { kubeJson } from '../../k8s/client';
+import { navigate, type Route } from '../../routing';
+import { objectQuery } from '../../k8s/objects';
 import { discoveryQuery, resolveResource } from '../../k8s/discovery';
 import { buildOwnershipTree, diffManagedFields, type EntryChange, type ManagedFieldsEntry, type ManagerEntry, type OwnershipNode, sortEntriesByTime } from '../../k8s/fields';
 import { parseResourcePath, type ResourceRef, resourcePath } from '../../k8s/paths';
@@ -17,14 +17,8 @@ interface LiveObject {
   [k: string]: unknown;
 }
 
-export const ownershipObjectQuery = (context: string, ref: ResourceRef) =>
-  queryOptions({
-    queryKey: ['k8s', context, 'ownership', ref.group, ref.version, ref.resource, ref.namespace ?? '', ref.name ?? ''],
-    // A plain GET returns managedFields; only table and partial-object responses drop them.
-    queryFn: ({ signal }) => kubeJson<LiveObject>({ context, path: resourcePath(ref), signal }),
-    // Re-reads happen on request, so that "compare" always compares the reads the user saw.
-    refetchOnWindowFocus: false,
-  });
+// The one object query, shared with the Lists and Edit views (a write there shows here).
+export const ownershipObjectQuery = (context: string, ref: ResourceRef) => objectQuery<LiveObject>(context, ref);
 
 export function OwnershipView({ route, context }: { route: Route; context: string }) {
   if (!route.resource || !route.version || !route.name) return <ObjectPicker route={route} context={context} />;

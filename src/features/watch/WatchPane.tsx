@@ -4,6 +4,7 @@ import { sharedMux } from '../../k8s/client/mux';
 import { collectionPath, type EventEntry, type SessionSnapshot, START_MODES, type TimelineEntry, WatchSession } from '../../k8s/watch/session';
 import { type KubeObject, WATCH_EVENT_TYPES, type WatchEventType } from '../../k8s/watch/types';
 import { StatusView } from '../../ui/ErrorBox';
+import { entryBySeq, FilteredTimeline, type IndexedList } from './filtered';
 import { changedManagers } from './managers';
 import { type PaneConfig, sessionKey, specOf } from './panes';
 
@@ -16,7 +17,7 @@ declare global {
      * Optional hook for the benchmark (bench/watch.ts): called after React committed a render
      * with the events that render added, and the time it committed. Not set in normal use.
      */
-    __explorerWatchRendered?: (paneId: string, events: EventEntry[], renderedAt: number) => void;
+    __explorerWatchRendered?: (paneId: string, events: EventEntry[], renderedAt: number, counts: Record<WatchEventType, number>) => void;
   }
 }
 
@@ -30,7 +31,9 @@ export function WatchPane({ context, pane, onChange, onClose }: { context: strin
     setSession(s);
     s.start();
     return () => s.stop();
-    // The session restarts only when what it asks the server changes (sessionKey).
+    // The session restarts only when what it asks the server changes (sessionKey), not when the
+    // pane's display settings do.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   useEffect(() => session?.setMaxEntries(pane.max), [session, pane.max]);
   if (!session) return null;
@@ -57,25 +60,30 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession;
     if (hook) {
       const fresh: EventEntry[] = [];
       for (let i = entries.length - 1; i >= 0; i--) {
-        const e = entries[i]!;
+        const e = entries.at(i)!;
         if (e.seq <= lastSeq.current) break;
         if (e.kind === 'event') fresh.push(e);
       }
-      if (fresh.length) hook(pane.id, fresh.reverse(), Date.now());
+      // More events than the ring keeps may arrive between two commits: `counts` has them all.
+      if (fresh.length) hook(pane.id, fresh.reverse(), Date.now(), snap.counts);
     }
-    lastSeq.current = entries[entries.length - 1]?.seq ?? lastSeq.current;
+    lastSeq.current = entries.at(entries.length - 1)?.seq ?? lastSeq.current;
   }, [snap, pane.id]);
 
   const types = pane.types ?? WATCH_EVENT_TYPES;
   const q = (pane.q ?? '').toLowerCase();
-  const shown = useMemo(
+  const filterOn = pane.types !== undefined || q !== '';
+  const typesKey = types.join();
+  const filter = useMemo(() => {
     // The type filter hides events only: the stream's own entries (opened, ended, reconnecting,
     // relisted) stay, so hiding ADDED/MODIFIED leaves the story of the connection. A name filter
     // hides them, as they name no object.
-    () => snap.entries.filter((e) => (e.kind === 'note' ? !q : types.includes(e.type) && (!q || e.key.toLowerCase().includes(q)))),
-    [snap.entries, types, q],
-  );
-  const selectedEntry = selected === null ? undefined : snap.entries.find((e) => e.seq === selected);
+    const shownTypes = typesKey.split(',');
+    return new FilteredTimeline((e) => (e.kind === 'note' ? !q : shownTypes.includes(e.type) && (!q || e.key.toLowerCase().includes(q))));
+  }, [typesKey, q]);
+  // Unfiltered, the ring's own view; filtered, only new entries are looked at per render.
+  const shown = useMemo(() => (filterOn ? filter.update(snap.entries) : snap.entries), [filterOn, filter, snap.entries]);
+  const selectedEntry = selected === null ? undefined : entryBySeq(snap.entries, selected);
   const paused = snap.state === 'paused';
   const mode = START_MODES.find((m) => m.mode === pane.mode)!;
 
@@ -125,7 +133,7 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession;
           </span>
         ))}
         <span>
-          · {snap.entries.length} kept{snap.dropped ? `, ${snap.dropped} older not kept` : ''}
+          · {snap.entries.length} kept ({size(snap.bytes)}){snap.dropped ? `, ${snap.dropped} older not kept` : ''}
         </span>
         <span>· {snap.objects.size} objects</span>
         {snap.lastResourceVersion !== undefined && <span>· last resourceVersion {snap.lastResourceVersion}</span>}
@@ -175,13 +183,56 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession;
   );
 }
 
-function StateBadge({ snap }: { snap: SessionSnapshot }) {
+/** Re-renders its caller every `ms` (for texts like "12 s ago"). */
+function useNow(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(t);
+  }, [ms]);
+  return now;
+}
+
+/** Silence after which a watch with bookmarks no longer counts as live: a bookmark is overdue. */
+const BOOKMARK_OVERDUE_MS = 70_000;
+
+/** The state the badge shows: never "watching" for a stream that has gone silent past its bookmarks. */
+export function badgeState(snap: Pick<SessionSnapshot, 'state' | 'lastHeardAt' | 'idleTimeoutMs'>, now: number): { text: string; className: string } {
+  if (snap.state === 'watching' && snap.idleTimeoutMs !== undefined && snap.lastHeardAt !== undefined && now - snap.lastHeardAt > Math.min(BOOKMARK_OVERDUE_MS, snap.idleTimeoutMs)) {
+    return { text: 'silent', className: 'state-silent' };
+  }
   const text =
     snap.state === 'backoff' ? 'reconnecting' : snap.state === 'listing' ? 'listing' : snap.state === 'watching' ? 'watching' : snap.state === 'paused' ? 'paused' : snap.state === 'stopped' ? 'stopped' : 'starting';
+  return { text, className: `state-${snap.state}` };
+}
+
+function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 120 ? `${s} s ago` : `${Math.round(s / 60)} min ago`;
+}
+
+function StateBadge({ snap }: { snap: SessionSnapshot }) {
+  const now = useNow(1000);
+  const { text, className } = badgeState(snap, now);
+  const staleness =
+    snap.state === 'backoff' && snap.retryAt !== undefined
+      ? `next attempt in ${Math.max(0, Math.ceil((snap.retryAt - now) / 1000))} s`
+      : snap.state === 'watching' && snap.lastHeardAt !== undefined
+        ? `last event or bookmark ${ago(now - snap.lastHeardAt)}`
+        : snap.fatal
+          ? snap.fatal
+          : '';
   return (
-    <span role="status" aria-label="Watch state" className={`badge state-${snap.state}`}>
-      {text}
-    </span>
+    <>
+      <span role="status" aria-label="Watch state" className={`badge ${className}`}>
+        {text}
+      </span>
+      {staleness && (
+        <span className={`small staleness ${className}`} aria-label="Staleness" title={snap.idleTimeoutMs ? `With bookmarks the server sends something about every minute; after ${Math.round(snap.idleTimeoutMs / 1000)} s of silence the pane watches again.` : 'Without bookmarks a quiet collection sends nothing: silence is not a fault.'}>
+          {staleness}
+        </span>
+      )}
+    </>
   );
 }
 
@@ -191,10 +242,10 @@ function time(ms: number): string {
 }
 
 function size(n: number): string {
-  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function Timeline({ entries, selected, onSelect }: { entries: TimelineEntry[]; selected: number | null; onSelect: (seq: number) => void }) {
+function Timeline({ entries, selected, onSelect }: { entries: IndexedList<TimelineEntry>; selected: number | null; onSelect: (seq: number) => void }) {
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   const v = useVirtualizer({ count: entries.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
@@ -213,7 +264,7 @@ function Timeline({ entries, selected, onSelect }: { entries: TimelineEntry[]; s
     >
       <div role="list" aria-label="Events" style={{ height: v.getTotalSize(), position: 'relative' }}>
         {v.getVirtualItems().map((item) => {
-          const e = entries[item.index]!;
+          const e = entries.at(item.index)!;
           return (
             <div key={e.seq} role="listitem" className={`tl-row ${e.kind === 'note' ? `note note-${e.note}` : `ev-${e.type}`}${selected === e.seq ? ' selected' : ''}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}>
               <button type="button" className="tl-btn" aria-pressed={selected === e.seq} onClick={() => onSelect(e.seq)}>

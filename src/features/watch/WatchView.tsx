@@ -2,7 +2,7 @@
 // over the one /proxy/mux WebSocket so that they hold none of the browser's six connections.
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
-import { navigate, type Route } from '../../app/route';
+import { navigate, type Route } from '../../routing';
 import { capabilitiesQuery, describeRefusal } from '../../k8s/capabilities';
 import { allResources, discoveryQuery } from '../../k8s/discovery';
 import { START_MODES, type StartMode } from '../../k8s/watch/session';

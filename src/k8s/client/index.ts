@@ -1,3 +1,4 @@
 export * from './kubeFetch';
 export * from './token';
 export * from './mux';
+export * from './health';

@@ -2,7 +2,9 @@
 // prefixes the proxy route for the context, attaches the per-launch proxy token, and turns a
 // failed response's `Status` body into a KubeApiError.
 
-import { explorerToken, proxyOrigin } from './token';
+import { pathProblem, RefusedPathError } from '../paths/safety';
+import { connectionHealth } from './health';
+import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
 
 export interface KubeRequest {
   context: string;
@@ -42,6 +44,12 @@ export class KubeApiError extends Error {
     readonly httpStatus: number,
     /** True when our proxy produced the error (unknown context, cluster unreachable, refusal), not the API server. */
     readonly fromProxy: boolean,
+    /**
+     * How long the server asked us to wait before trying again: the Retry-After header (API
+     * Priority and Fairness answers 429 with it and a plain-text body) or the Status's
+     * details.retryAfterSeconds.
+     */
+    readonly retryAfterSeconds?: number,
   ) {
     super(status.message ?? `HTTP ${httpStatus}`);
   }
@@ -57,6 +65,21 @@ export function isStatus(v: unknown): v is Status {
   return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Status';
 }
 
+/**
+ * The Status of a failed response, whatever its body: the server's own Status when the body is one
+ * (kube-apiserver answers every API error with a metav1.Status), else one built from the HTTP code
+ * and the start of the body (a load balancer's HTML page, a truncated body, an empty 502).
+ */
+export function statusOf(code: number, bodyText: string, fallbackMessage?: string): Status {
+  try {
+    const parsed: unknown = JSON.parse(bodyText);
+    if (isStatus(parsed)) return parsed;
+  } catch {
+    /* not JSON: described below */
+  }
+  return { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, message: bodyText.slice(0, 500) || fallbackMessage || `HTTP ${code}` };
+}
+
 /** The proxy URL for a request; exported so that "copy as" and the console can show it. */
 export function proxyUrl(context: string, path: string, query?: KubeRequest['query']): string {
   const url = new URL(path.startsWith('/') ? path : `/${path}`, 'http://x');
@@ -67,31 +90,81 @@ export function proxyUrl(context: string, path: string, query?: KubeRequest['que
 }
 
 /** Raw fetch through the proxy: the Response is returned whatever its status. */
-export function kubeFetch(req: KubeRequest): Promise<Response> {
-  const headers = new Headers(req.headers);
-  headers.set('X-Explorer-Token', explorerToken());
-  return fetch(proxyUrl(req.context, req.path, req.query), {
-    method: req.method ?? 'GET',
-    headers,
-    body: req.body ?? null,
-    signal: req.signal,
-    credentials: 'same-origin',
-    cache: 'no-store',
-  });
+export async function kubeFetch(req: KubeRequest): Promise<Response> {
+  // Never send a path the browser would rewrite (dot segments, also encoded): see paths/safety.ts.
+  const problem = pathProblem(req.path.startsWith('/') ? req.path : `/${req.path}`);
+  if (problem) throw new RefusedPathError(req.path, problem);
+  const send = () => {
+    const headers = new Headers(req.headers);
+    headers.set('X-Explorer-Token', explorerToken());
+    return fetch(proxyUrl(req.context, req.path, req.query), {
+      method: req.method ?? 'GET',
+      headers,
+      body: req.body ?? null,
+      signal: req.signal,
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+  };
+  const started = performance.now();
+  let res = await observed(send(), req.context, started);
+  // A restarted explorer server has a new token. The proxy refused the request before sending
+  // anything to the cluster, so sending the very same request again with the new token sends
+  // nothing the user did not see; a streamed body cannot be sent twice, so that one fails.
+  if (res.status === 401 && (await isWrongToken(res)) && !(typeof ReadableStream !== 'undefined' && req.body instanceof ReadableStream)) {
+    const before = explorerToken();
+    const fresh = await refreshExplorerToken();
+    if (fresh && fresh !== before) {
+      connectionHealth.tokenRefreshed();
+      res = await observed(send(), req.context, performance.now());
+    } else {
+      connectionHealth.tokenRejected();
+    }
+  }
+  return res;
+}
+
+/** Reports the outcome to connectionHealth; the response is untouched. */
+async function observed(pending: Promise<Response>, context: string, started: number): Promise<Response> {
+  let res: Response;
+  try {
+    res = await pending;
+  } catch (e) {
+    if (!(e instanceof DOMException && e.name === 'AbortError')) connectionHealth.serverUnreachable(e instanceof Error ? e.message : String(e));
+    throw e;
+  }
+  const ms = performance.now() - started;
+  if (res.headers.get('X-Explorer-Proxy-Error') === null) connectionHealth.clusterAnswered(context, ms);
+  else if (res.status >= 500) connectionHealth.clusterFailed(context, `${res.status} ${res.statusText || 'from the proxy'}`);
+  else connectionHealth.serverAnswered();
+  return res;
+}
+
+async function isWrongToken(res: Response): Promise<boolean> {
+  if (res.headers.get('X-Explorer-Proxy-Error') === null) return false;
+  try {
+    const body = (await res.clone().json()) as { reason?: string; details?: { causes?: { reason?: string }[] } };
+    return body.details?.causes?.[0]?.reason === 'WrongToken';
+  } catch {
+    return false;
+  }
+}
+
+/** Seconds of a Retry-After header (delta-seconds or an HTTP date), or undefined. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** Builds a KubeApiError from a non-2xx response, whatever its body. */
 export async function errorFromResponse(res: Response): Promise<KubeApiError> {
   const fromProxy = res.headers.get('X-Explorer-Proxy-Error') !== null;
   const text = await res.text().catch(() => '');
-  let status: Status;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    status = isStatus(parsed) ? parsed : { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: res.status, message: text.slice(0, 500) };
-  } catch {
-    status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: res.status, message: text.slice(0, 500) || res.statusText || `HTTP ${res.status}` };
-  }
-  return new KubeApiError(status, res.status, fromProxy);
+  const status = statusOf(res.status, text, res.statusText);
+  return new KubeApiError(status, res.status, fromProxy, parseRetryAfter(res.headers.get('Retry-After')) ?? status.details?.retryAfterSeconds);
 }
 
 /** JSON request: resolves with the parsed body on 2xx, throws KubeApiError otherwise. */
@@ -107,11 +180,28 @@ export async function kubeJson<T>(req: KubeRequest): Promise<T> {
 
 /** The proxy's own endpoints (`/proxy/contexts`, ...): same token, same error handling. */
 export async function proxyJson<T>(path: string, init: { signal?: AbortSignal } = {}): Promise<T> {
-  const res = await fetch(`${proxyOrigin()}/proxy/${path.replace(/^\//, '')}`, {
-    headers: { 'X-Explorer-Token': explorerToken(), Accept: 'application/json' },
-    signal: init.signal,
-    cache: 'no-store',
-  });
+  const send = () =>
+    fetch(`${proxyOrigin()}/proxy/${path.replace(/^\//, '')}`, {
+      headers: { 'X-Explorer-Token': explorerToken(), Accept: 'application/json' },
+      signal: init.signal,
+      cache: 'no-store',
+    });
+  let res: Response;
+  try {
+    res = await send();
+    if (res.status === 401 && (await isWrongToken(res))) {
+      const before = explorerToken();
+      const fresh = await refreshExplorerToken();
+      if (fresh && fresh !== before) {
+        connectionHealth.tokenRefreshed();
+        res = await send();
+      } else connectionHealth.tokenRejected();
+    }
+  } catch (e) {
+    if (!(e instanceof DOMException && e.name === 'AbortError')) connectionHealth.serverUnreachable(e instanceof Error ? e.message : String(e));
+    throw e;
+  }
+  connectionHealth.serverAnswered();
   if (!res.ok) throw await errorFromResponse(res);
   return (await res.json()) as T;
 }

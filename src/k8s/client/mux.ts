@@ -4,8 +4,9 @@
 // panes leave those connections free for the rest of the explorer. A WebSocket cannot carry
 // custom headers, so the per-launch token travels in the first message instead of
 // X-Explorer-Token. Stream bytes are handed over exactly as the API server sent them.
-import { MUX_ID_BYTES, MUX_PATH, type MuxClientMessage, type MuxServerMessage } from '../watch/mux-protocol';
-import { explorerToken, proxyOrigin } from './token';
+import { MUX_CLOSE_UNAUTHORIZED, MUX_ID_BYTES, MUX_PATH, type MuxClientMessage, type MuxServerMessage } from '../../../protocol/mux';
+import { connectionHealth } from './health';
+import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
 
 /** What a WebSocket constructor must provide: the browser's, or the `ws` package's in Node 20. */
 export type WebSocketLike = {
@@ -34,11 +35,21 @@ export interface MuxStream {
   body: AsyncIterable<Uint8Array>;
   /** Aborts the upstream request; the body then ends. */
   close(): void;
+  /** Bytes received and not yet read (bounded by the flow-control window, plus one chunk). */
+  queued(): number;
 }
 
 /** The stream broke before the API server finished it (connection lost, proxy gone, socket closed). */
 export class MuxStreamError extends Error {
   override name = 'MuxStreamError';
+}
+
+/**
+ * The explorer server refused the page's token (close 4401) and fetching the page again gave no
+ * other token: retrying cannot help; the user must reload the page (or start the explorer).
+ */
+export class MuxUnauthorizedError extends MuxStreamError {
+  override name = 'MuxUnauthorizedError';
 }
 
 interface StreamState {
@@ -48,6 +59,8 @@ interface StreamState {
   onResponse?: (r: { status: number; headers: Record<string, string> }) => void;
   onFail: (e: Error) => void;
   chunks: Uint8Array[];
+  /** Flow control: bytes handed to the reader and not yet granted back to the server. */
+  consumed: number;
   done: boolean;
   error?: Error;
   wake?: () => void;
@@ -58,22 +71,61 @@ export interface MuxClientOptions {
   /** ws:// URL of /proxy/mux; defaults to the page's origin (or the test proxy's). */
   url?: string;
   token?: () => string;
+  /**
+   * Called when the server closes with 4401 (a restarted explorer server has a new token): resolves
+   * with the token to use from now on, or undefined when there is no other. Default: none.
+   */
+  refreshToken?: () => Promise<string | undefined>;
   WebSocket?: WebSocketConstructor;
+  /**
+   * Flow control: body bytes a stream may have in flight or queued in the page before the server
+   * waits for the page to catch up. 0 turns flow control off.
+   */
+  windowBytes?: number;
+  /** A ping every so often while the socket is open... */
+  pingIntervalMs?: number;
+  /** ...and a socket that answered nothing for this long after a ping is taken for dead. */
+  pongTimeoutMs?: number;
 }
 
 const OPEN = 1;
+export const DEFAULT_WINDOW_BYTES = 1024 * 1024;
 
 export class MuxClient {
   private ws: WebSocketLike | undefined;
   private ready: Promise<WebSocketLike> | undefined;
   private nextId = 1;
   private readonly streams = new Map<number, StreamState>();
-  private readonly opts: Required<MuxClientOptions>;
+  private readonly opts: Required<Omit<MuxClientOptions, 'refreshToken'>> & Pick<MuxClientOptions, 'refreshToken'>;
+  /** Token given by refreshToken, used instead of opts.token() from then on. */
+  private token: string | undefined;
+  /** Set after a 4401 that a fresh token could not cure: opens fail at once until the token changes. */
+  private refused: string | undefined;
+  private pingTimer: ReturnType<typeof setInterval> | undefined;
+  private pingSeq = 0;
+  /** Date.now() of the last message of any kind from the server on the current socket. */
+  private lastHeard = 0;
+  /** Date.now() of the oldest ping not yet followed by any message from the server. */
+  private pingSentAt: number | undefined;
+  /** Round-trip time of the last answered ping, in ms. */
+  lastRttMs: number | undefined;
 
   constructor(opts: MuxClientOptions = {}) {
     const WS = opts.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!WS) throw new Error('no WebSocket implementation: pass one (the `ws` package in Node 20)');
-    this.opts = { url: opts.url ?? defaultMuxUrl(), token: opts.token ?? explorerToken, WebSocket: WS };
+    this.opts = {
+      url: opts.url ?? defaultMuxUrl(),
+      token: opts.token ?? explorerToken,
+      refreshToken: opts.refreshToken,
+      WebSocket: WS,
+      windowBytes: opts.windowBytes ?? DEFAULT_WINDOW_BYTES,
+      pingIntervalMs: opts.pingIntervalMs ?? 15_000,
+      pongTimeoutMs: opts.pongTimeoutMs ?? 10_000,
+    };
+  }
+
+  private currentToken(): string {
+    return this.token ?? this.opts.token();
   }
 
   /** Number of streams currently open on this client (for tests and the UI). */
@@ -84,10 +136,15 @@ export class MuxClient {
   /** Opens a GET stream; resolves once the response status and headers arrive. */
   async open(req: MuxRequest): Promise<MuxStream> {
     req.signal?.throwIfAborted();
+    if (this.refused !== undefined) {
+      if (this.refused === this.currentToken()) throw new MuxUnauthorizedError('the explorer server refuses this page’s token (it was restarted and the page could not pick up the new one): reload the page');
+      this.refused = undefined;
+    }
     const ws = await this.connect();
     const id = this.nextId;
     this.nextId = this.nextId >= 0xfffffffe ? 1 : this.nextId + 1;
-    const s: StreamState = { id, ws, chunks: [], done: false, responded: false, onFail: () => {} };
+    const s: StreamState = { id, ws, chunks: [], consumed: 0, done: false, responded: false, onFail: () => {} };
+    const window = this.opts.windowBytes;
     this.streams.set(id, s);
     const close = () => {
       if (!this.streams.has(id)) return;
@@ -106,7 +163,7 @@ export class MuxClient {
     const response = await new Promise<{ status: number; headers: Record<string, string> }>((resolve, reject) => {
       s.onResponse = resolve;
       s.onFail = reject;
-      this.send(ws, { type: 'open', id, context: req.context, path: req.path, ...(req.headers ? { headers: req.headers } : {}) });
+      this.send(ws, { type: 'open', id, context: req.context, path: req.path, ...(req.headers ? { headers: req.headers } : {}), ...(window > 0 ? { window } : {}) });
     }).catch((e: unknown) => {
       req.signal?.removeEventListener('abort', onAbort);
       close();
@@ -118,7 +175,18 @@ export class MuxClient {
         next: async (): Promise<IteratorResult<Uint8Array>> => {
           for (;;) {
             const c = s.chunks.shift();
-            if (c) return { value: c, done: false };
+            if (c) {
+              // The reader took the chunk: grant its bytes back, in batches of a quarter window so
+              // that a stream of small chunks does not answer each with a message.
+              if (window > 0) {
+                s.consumed += c.length;
+                if (s.consumed >= window / 4 && this.streams.has(id) && ws.readyState === OPEN) {
+                  this.send(ws, { type: 'credit', id, bytes: s.consumed });
+                  s.consumed = 0;
+                }
+              }
+              return { value: c, done: false };
+            }
             if (s.error) {
               req.signal?.removeEventListener('abort', onAbort);
               throw s.error;
@@ -138,7 +206,8 @@ export class MuxClient {
         },
       }),
     };
-    return { ...response, fromProxy: response.headers['x-explorer-proxy-error'] !== undefined, body, close };
+    const queued = () => s.chunks.reduce((n, c) => n + c.length, 0);
+    return { ...response, fromProxy: response.headers['x-explorer-proxy-error'] !== undefined, body, close, queued };
   }
 
   /** Closes the socket; every open stream fails. */
@@ -146,9 +215,57 @@ export class MuxClient {
     const ws = this.ws;
     this.ws = undefined;
     this.ready = undefined;
+    this.stopPings();
     if (!ws) return;
     ws.close(1000, 'client closed');
     this.dropAll(ws, new MuxStreamError('the mux connection was closed'));
+  }
+
+  /** Sends pings while the socket is open; a socket silent for pongTimeoutMs after one is dropped. */
+  private startPings(ws: WebSocketLike): void {
+    this.stopPings();
+    this.lastHeard = Date.now();
+    this.pingSentAt = undefined;
+    const tick = Math.max(50, Math.min(this.opts.pingIntervalMs, this.opts.pongTimeoutMs) / 2);
+    let nextPing = Date.now() + this.opts.pingIntervalMs;
+    this.pingTimer = setInterval(() => {
+      if (this.ws !== ws) return this.stopPings();
+      const now = Date.now();
+      if (this.pingSentAt !== undefined && now - this.pingSentAt >= this.opts.pongTimeoutMs) {
+        // Frozen proxy, sleeping laptop, half-open TCP: the socket looks open and carries nothing.
+        // Drop it now (a close handshake could wait for minutes) so that panes reconnect.
+        const silent = Math.round((now - this.lastHeard) / 1000);
+        this.detach(ws, new MuxStreamError(`the explorer server did not answer for ${silent} s: connection dropped`));
+        connectionHealth.serverUnreachable(`no answer on the mux for ${silent} s`);
+        try {
+          ws.close(4000, 'no pong');
+        } catch {
+          // Already closing.
+        }
+        return;
+      }
+      if (now >= nextPing && ws.readyState === OPEN) {
+        nextPing = now + this.opts.pingIntervalMs;
+        this.pingSentAt ??= now;
+        this.send(ws, { type: 'ping', seq: ++this.pingSeq });
+      }
+    }, tick);
+    (this.pingTimer as { unref?: () => void }).unref?.();
+  }
+
+  private stopPings(): void {
+    if (this.pingTimer !== undefined) clearInterval(this.pingTimer);
+    this.pingTimer = undefined;
+  }
+
+  /** Forgets a socket: its streams fail, the next open connects anew. */
+  private detach(ws: WebSocketLike, err: Error): void {
+    if (this.ws === ws) {
+      this.ws = undefined;
+      this.ready = undefined;
+      this.stopPings();
+    }
+    this.dropAll(ws, err);
   }
 
   private send(ws: WebSocketLike, m: MuxClientMessage): void {
@@ -160,26 +277,53 @@ export class MuxClient {
     const ws = new this.opts.WebSocket(this.opts.url);
     ws.binaryType = 'arraybuffer';
     this.ws = ws;
+    let usedToken = '';
     this.ready = new Promise<WebSocketLike>((resolve, reject) => {
       ws.addEventListener('open', () => {
-        this.send(ws, { type: 'auth', token: this.opts.token() });
+        usedToken = this.currentToken();
+        this.send(ws, { type: 'auth', token: usedToken });
+        this.startPings(ws);
         resolve(ws);
       });
       // Browsers say nothing about why (by design); the `ws` package gives a message.
       ws.addEventListener('error', (ev) => reject(new MuxStreamError(`could not connect to the proxy mux${ev.message ? `: ${ev.message}` : ''}`)));
       ws.addEventListener('close', (ev) => {
-        reject(new MuxStreamError(`the mux connection closed (${ev.code ?? ''} ${ev.reason ?? ''})`));
-        if (this.ws === ws) {
-          this.ws = undefined;
-          this.ready = undefined;
+        const why = `the mux connection closed (${ev.code ?? ''}${ev.reason ? ` ${ev.reason}` : ''})`;
+        reject(new MuxStreamError(why));
+        if (ev.code === MUX_CLOSE_UNAUTHORIZED) {
+          // The token was refused: after a restart of the explorer server the page's token is
+          // the old launch's. Fetch the new one; streams fail now and their owners reopen.
+          void this.onUnauthorized(ws, why, usedToken);
+          return;
         }
-        this.dropAll(ws, new MuxStreamError(`the mux connection closed (${ev.code ?? ''}${ev.reason ? ` ${ev.reason}` : ''})`));
+        this.detach(ws, new MuxStreamError(why));
       });
       ws.addEventListener('message', (ev) => this.onMessage(ws, ev.data));
     });
     // A failed connect is reported to whoever opened; nobody else needs the rejection.
     this.ready.catch(() => {});
     return this.ready;
+  }
+
+  private async onUnauthorized(ws: WebSocketLike, why: string, used: string): Promise<void> {
+    let fresh: string | undefined;
+    try {
+      fresh = await this.opts.refreshToken?.();
+    } catch {
+      fresh = undefined;
+    }
+    // Another request may have picked up the new token already: what counts is whether the token
+    // this socket was refused with is still the one we have.
+    fresh ??= this.currentToken();
+    if (fresh && fresh !== used) {
+      this.token = fresh;
+      connectionHealth.tokenRefreshed();
+      this.detach(ws, new MuxStreamError(`${why}: the explorer server was restarted; picked up its new token`));
+    } else {
+      this.refused = used;
+      connectionHealth.tokenRejected();
+      this.detach(ws, new MuxUnauthorizedError('the explorer server refuses this page’s token (it was restarted and the page could not pick up the new one): reload the page'));
+    }
   }
 
   private dropAll(ws: WebSocketLike, err: Error): void {
@@ -193,8 +337,16 @@ export class MuxClient {
   }
 
   private onMessage(ws: WebSocketLike, data: unknown): void {
+    // Any message proves the socket alive, not only a pong (a busy socket may queue pongs behind
+    // megabytes of frames).
+    this.lastHeard = Date.now();
+    if (this.pingSentAt !== undefined) {
+      if (typeof data === 'string' && data.startsWith('{"type":"pong"')) this.lastRttMs = this.lastHeard - this.pingSentAt;
+      this.pingSentAt = undefined;
+    }
     if (typeof data === 'string') {
       const m = JSON.parse(data) as MuxServerMessage;
+      if (m.type === 'pong') return;
       const s = this.streams.get(m.id);
       if (!s || s.ws !== ws) return;
       if (m.type === 'response') {
@@ -227,8 +379,8 @@ function defaultMuxUrl(): string {
 
 let shared: MuxClient | undefined;
 
-/** The page's one mux connection, opened on first use. */
+/** The page's one mux connection, opened on first use. It picks up a restarted server's new token. */
 export function sharedMux(): MuxClient {
-  shared ??= new MuxClient();
+  shared ??= new MuxClient({ refreshToken: refreshExplorerToken });
   return shared;
 }

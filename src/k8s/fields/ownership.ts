@@ -99,7 +99,7 @@ function findChild(node: OwnershipNode, el: PathElement, object: unknown): { chi
     return child && { child, value: (object as Record<string, unknown>)[el.name] };
   }
   if (node.type !== 'array' || !Array.isArray(object)) return undefined;
-  let i = -1;
+  let i: number;
   if (el.kind === 'index') i = el.index < object.length ? el.index : -1;
   else if (el.kind === 'value') i = object.findIndex((item) => deepEqual(item, el.value));
   else

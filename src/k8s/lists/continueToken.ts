@@ -13,12 +13,10 @@ export interface DecodedContinueToken {
   start: string;
 }
 
+import { fromBase64 } from '../../codecs/base64';
+
 function base64ToText(s: string): string {
-  const std = s.replace(/-/g, '+').replace(/_/g, '/');
-  const padded = std + '='.repeat((4 - (std.length % 4)) % 4);
-  const bin = atob(padded);
-  const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  return new TextDecoder('utf-8', { fatal: true }).decode(fromBase64(s));
 }
 
 /** What a continue token holds, when it is the apiserver's encoding; null when it is not (it need not be). */

@@ -1,1 +1,2 @@
 export * from './openapi';
+export * from './hints';

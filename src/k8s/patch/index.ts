@@ -1,1 +1,4 @@
 export * from './patch';
+export * from './apply';
+export * from './hints';
+export * from './keyed';

@@ -44,7 +44,7 @@ export function withQuery(path: string, query: Record<string, string | number | 
 export function parseResourcePath(path: string): ResourceRef | null {
   const clean = path.split('?')[0]!.replace(/\/+$/, '');
   const parts = clean.split('/').filter(Boolean);
-  let i = 0;
+  let i: number;
   let group: string;
   let version: string;
   if (parts[0] === 'api' && parts[1]) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyWatchEvent, diffStates, objectKey, watchEffect } from './reducer';
+import { applyWatchEvent, applyWatchEventInPlace, diffStates, objectKey, watchEffect } from './reducer';
 import type { KubeObject } from './types';
 
 const cm = (name: string, rv: string, ns = 'default'): KubeObject => ({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace: ns, resourceVersion: rv } });
@@ -45,6 +45,28 @@ describe('applyWatchEvent', () => {
 
   it('keys cluster-scoped objects by name alone', () => {
     expect(objectKey({ metadata: { name: 'n1' } })).toBe('n1');
+  });
+});
+
+describe('applyWatchEventInPlace', () => {
+  it('reaches the same state as applyWatchEvent, event for event (what the session keeps)', () => {
+    const events = [
+      { type: 'ADDED' as const, object: cm('a', '1') },
+      { type: 'ADDED' as const, object: cm('b', '2') },
+      { type: 'MODIFIED' as const, object: cm('a', '3') },
+      { type: 'MODIFIED' as const, object: cm('a', '3') },
+      { type: 'BOOKMARK' as const, object: { kind: 'ConfigMap', metadata: { resourceVersion: '4' } } },
+      { type: 'DELETED' as const, object: cm('b', '5') },
+      { type: 'DELETED' as const, object: cm('zz', '6') },
+    ];
+    let pure: ReadonlyMap<string, KubeObject> = new Map();
+    const held = new Map<string, KubeObject>();
+    for (const e of events) {
+      pure = applyWatchEvent(pure, e);
+      applyWatchEventInPlace(held, e);
+      expect([...held.entries()]).toEqual([...pure.entries()]);
+    }
+    expect([...held.keys()]).toEqual(['default/a']);
   });
 });
 

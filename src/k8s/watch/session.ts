@@ -8,12 +8,13 @@
 //    the state and record what appeared, changed or vanished in between (client-go reflector).
 // resourceVersions are opaque: only compared for equality, never ordered.
 import { isStatus, KubeApiError, kubeJson, type Status } from '../client';
-import type { MuxClient } from '../client/mux';
+import { TABLE_ACCEPT } from '../lists/listClient';
+import { type MuxClient, MuxUnauthorizedError } from '../client/mux';
 import { resourcePath } from '../paths';
-import { diffStates, eventSubject, objectKey, resourceVersionOf, type StateDiff, watchEffect } from './reducer';
+import { applyWatchEventInPlace, diffStates, eventSubject, objectKey, resourceVersionOf, type StateDiff } from './reducer';
 import { openWatch, type ReceivedEvent } from './stream';
 import { INITIAL_EVENTS_END, isTable, type KubeObject, type Table, type TableColumn, type WatchEventType, WATCH_EVENT_TYPES } from './types';
-import { Ring } from './timeline';
+import { Ring, type RingView } from './timeline';
 
 export type StartMode = 'list-watch' | 'stream' | 'watch-unset' | 'watch-0' | 'watch-exact';
 
@@ -67,7 +68,7 @@ export interface EventEntry {
   initialEventsEnd?: boolean;
 }
 
-export type NoteKind = 'open' | 'end' | 'error' | 'reconnect' | 'relist' | 'paused' | 'resumed';
+export type NoteKind = 'open' | 'end' | 'error' | 'reconnect' | 'relist' | 'paused' | 'resumed' | 'idle';
 
 export interface NoteEntry {
   kind: 'note';
@@ -88,21 +89,46 @@ export interface SessionOptions {
   mux: MuxClient;
   /** Timeline capacity (last N entries kept). */
   maxEntries?: number;
+  /**
+   * Timeline budget in bytes, as the entries' wire sizes count them (an event's line; a note's
+   * text): the oldest entries go first when it is exceeded, whatever maxEntries allows.
+   */
+  maxBytes?: number;
   /** Backoff bounds for reconnects; the delay is jittered between half and all of the step. */
   backoffInitialMs?: number;
   backoffMaxMs?: number;
   random?: () => number;
   /** Coalesces change notifications (requestAnimationFrame in the page). */
   schedule?: (flush: () => void) => void;
+  /**
+   * A watch with bookmarks that receives nothing (no event, no bookmark) for this long is taken
+   * for dead and watched again from the last resourceVersion. kube-apiserver's watch cache sends
+   * a bookmark roughly every minute to watchers that allow them (cacher.go, defaultBookmarkFrequency),
+   * so a silent minute and a half means a frozen or half-open connection, not a quiet collection.
+   * Watches without bookmarks have no idle timer: silence is all they can get. 0 turns it off.
+   */
+  idleTimeoutMs?: number;
+}
+
+/** Default idle timeout of watches with bookmarks (see SessionOptions.idleTimeoutMs). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
+/** Default timeline budget: the parsed objects behind it weigh a few times their wire size. */
+export const DEFAULT_TIMELINE_BYTES = 16 * 1024 * 1024;
+
+/** An entry's weight in the timeline's byte budget. */
+export function entryBytes(e: TimelineEntry): number {
+  return e.kind === 'event' ? e.size : e.message.length + (e.path?.length ?? 0) + 64;
 }
 
 export interface SessionSnapshot {
   version: number;
   state: SessionState;
-  /** Timeline, oldest first (the last maxEntries). */
-  entries: TimelineEntry[];
+  /** Timeline, oldest first (the last maxEntries, within maxBytes): an immutable view, read by index. */
+  entries: RingView<TimelineEntry>;
   /** Entries no longer kept. */
   dropped: number;
+  /** Bytes of the entries kept (wire sizes). */
+  bytes: number;
   /** Every event received (including dropped ones), by type. */
   counts: Record<WatchEventType, number>;
   objects: ReadonlyMap<string, KubeObject>;
@@ -117,9 +143,14 @@ export interface SessionSnapshot {
    * (its Status) and the mode taken instead. A server with WatchList off refuses a streaming list.
    */
   fallback?: { from: StartMode; to: StartMode; status: Status };
+  /** Date.now() of the last sign of life of the stream: opened, an event, a bookmark. */
+  lastHeardAt?: number;
+  /** After how long without a sign of life the stream is taken for dead (undefined: never). */
+  idleTimeoutMs?: number;
+  /** Why the session gave up for good (the user must act), when it did. */
+  fatal?: string;
 }
 
-const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json';
 
 type Phase = 'initial' | 'resume' | 'recover';
 
@@ -184,6 +215,28 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Longest stretch of event processing before the loop lets the page run (well under the 50 ms of a long task). */
+const SLICE_MS = 12;
+
+const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+/** Lets queued tasks (input, rendering, timers) run: a macrotask, not a microtask. */
+function yieldToPage(): Promise<void> {
+  const sched = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (sched?.yield) return sched.yield();
+  if (typeof MessageChannel !== 'undefined') {
+    return new Promise((resolve) => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => {
+        ch.port1.close();
+        resolve();
+      };
+      ch.port2.postMessage(null);
+    });
+  }
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 function defaultSchedule(flush: () => void): void {
   // requestAnimationFrame batches renders to the display rate; it does not fire in hidden tabs,
   // so a timer makes sure the state still moves on.
@@ -207,6 +260,8 @@ export class WatchSession {
   private initialEventsDone = false;
   private retryAt: number | undefined;
   private fallback: SessionSnapshot['fallback'];
+  private lastHeardAt: number | undefined;
+  private fatal: string | undefined;
   private seq = 0;
   private version = 0;
   private abort: AbortController | undefined;
@@ -225,9 +280,11 @@ export class WatchSession {
       backoffMaxMs: 10_000,
       random: Math.random,
       schedule: defaultSchedule,
+      idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
+      maxBytes: DEFAULT_TIMELINE_BYTES,
       ...opts,
     };
-    this.timeline = new Ring(this.opts.maxEntries);
+    this.timeline = new Ring(this.opts.maxEntries, { maxBytes: this.opts.maxBytes, sizeOf: entryBytes });
     this.snapshot = this.makeSnapshot();
   }
 
@@ -299,10 +356,13 @@ export class WatchSession {
     const spec = this.fallback ? { ...this.spec, mode: this.fallback.to } : this.spec;
     let attempt = 0;
     let retryAfterSeconds: number | undefined;
+    let idle: IdleTimer | undefined;
     while (!signal.aborted) {
       const phase = this.phase;
       let cleanEnd = false;
       let openedAt = 0;
+      idle?.stop();
+      idle = undefined;
       try {
         let path: string;
         let streaming = false;
@@ -323,8 +383,13 @@ export class WatchSession {
         }
         this.setState('watching');
         const headers = spec.asTable ? { Accept: TABLE_ACCEPT } : undefined;
-        const w = await openWatch({ mux: this.opts.mux, context: spec.context, path, headers, signal });
+        const attempt$ = new AbortController();
+        const stopAttempt = () => attempt$.abort();
+        signal.addEventListener('abort', stopAttempt, { once: true });
+        idle = this.idleTimer(attempt$);
+        const w = await openWatch({ mux: this.opts.mux, context: spec.context, path, headers, signal: attempt$.signal }).finally(() => signal.removeEventListener('abort', stopAttempt));
         openedAt = Date.now();
+        idle.poke();
         attempt = 0;
         this.note('open', streaming ? 'streaming list opened' : `watch opened${phaseFrom(path)}`, { path });
         // A re-stream builds the new state aside and swaps it in at the initial-events-end
@@ -335,8 +400,17 @@ export class WatchSession {
         // its end marker (its state is incomplete before that), so it keeps its phase until then.
         if (!streaming) this.phase = 'resume';
         let gone = false;
+        let sliceStart = now();
         for await (const ev of w.events) {
           if (signal.aborted) break;
+          idle.poke();
+          // A backlog arrives as many queued chunks, which the loop would otherwise work through
+          // in one task: give the page (input, rendering) a turn every few milliseconds.
+          if (now() - sliceStart > SLICE_MS) {
+            await yieldToPage();
+            sliceStart = now();
+            if (signal.aborted) break;
+          }
           if (ev.type === 'ERROR') {
             const status = isStatus(ev.object) ? ev.object : undefined;
             this.pushEvent(ev, 'live', undefined, status);
@@ -364,17 +438,17 @@ export class WatchSession {
           const rv = resourceVersionOf(ev.object);
           if (rv !== undefined) this.lastRV = rv;
           if (replacing && origin === 'initial') {
-            const key = objectKey(eventSubject(ev.object));
-            const eff = watchEffect(replacing.get(key), ev);
-            if (eff.op === 'set') replacing.set(eff.key, eff.object);
-            else if (eff.op === 'delete') replacing.delete(eff.key);
-            this.pushEvent(ev, origin, this.objects.get(key));
+            applyWatchEventInPlace(replacing, ev);
+            this.pushEvent(ev, origin, this.objects.get(objectKey(eventSubject(ev.object))));
             continue;
           }
           this.applyLive(ev, origin);
         }
         if (signal.aborted) break;
-        if (gone) {
+        if (idle.fired) {
+          this.note('idle', `nothing received (no event, no bookmark) for ${Math.round(this.opts.idleTimeoutMs / 1000)} s although the server sends a bookmark about every minute: the connection is taken for dead`);
+          this.phase = streaming && !this.initialEventsDone ? phase : 'resume';
+        } else if (gone) {
           this.phase = 'recover';
           this.note('error', 'the server no longer has the history to resume from (410 Gone): relisting');
         } else {
@@ -394,20 +468,33 @@ export class WatchSession {
           this.phase = 'initial';
           this.note('error', `the server refused the streaming list (${e.httpStatus} ${e.status.reason ?? ''}: ${e.message}); falling back to List, then watch`, { status: e.status });
           this.changed();
+          idle?.stop();
           this.abort = undefined;
           this.start();
           return;
         }
-        if (e instanceof KubeApiError && e.code === 410) {
+        if (e instanceof MuxUnauthorizedError) {
+          // Retrying with a token the server refuses would go on forever: say what to do instead.
+          this.fatal = e.message;
+          this.note('error', e.message);
+          this.abort = undefined;
+          this.setState('stopped');
+          break;
+        }
+        if (idle?.fired) {
+          this.note('idle', `no answer for ${Math.round(this.opts.idleTimeoutMs / 1000)} s: the connection is taken for dead`);
+        } else if (e instanceof KubeApiError && e.code === 410) {
           this.phase = 'recover';
           this.note('error', `410 Gone: ${e.message}; relisting`, { status: e.status });
         } else {
           const status = e instanceof KubeApiError ? e.status : undefined;
-          retryAfterSeconds = status?.details?.retryAfterSeconds;
-          this.note('error', e instanceof Error ? e.message : String(e), { status });
+          retryAfterSeconds = e instanceof KubeApiError ? e.retryAfterSeconds : undefined;
+          const asked = retryAfterSeconds !== undefined ? ` (the server asked to wait ${retryAfterSeconds} s before trying again: Retry-After)` : '';
+          this.note('error', `${e instanceof Error ? e.message : String(e)}${asked}`, { status });
           if (this.phase === 'resume' && this.lastRV === undefined) this.phase = 'initial';
         }
       }
+      idle?.stop();
       // Back off: immediately after a stream that ran and ended cleanly (timeoutSeconds, the
       // server's own watch timeout), otherwise exponentially with jitter so that many panes do
       // not reconnect in lockstep after an outage.
@@ -432,6 +519,28 @@ export class WatchSession {
       await sleep(delay, signal);
       this.retryAt = undefined;
     }
+    idle?.stop();
+  }
+
+  /** Aborts the attempt when nothing arrives for idleTimeoutMs (watches with bookmarks only). */
+  private idleTimer(ac: AbortController): IdleTimer {
+    const ms = this.spec.bookmarks || this.spec.mode === 'stream' ? this.opts.idleTimeoutMs : 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const t: IdleTimer = {
+      fired: false,
+      poke: () => {
+        this.lastHeardAt = Date.now();
+        if (!ms) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          t.fired = true;
+          ac.abort();
+        }, ms);
+      },
+      stop: () => clearTimeout(timer),
+    };
+    t.poke();
+    return t;
   }
 
   private async list(signal: AbortSignal, isRelist: boolean): Promise<void> {
@@ -477,11 +586,8 @@ export class WatchSession {
   }
 
   private applyLive(ev: ReceivedEvent, origin: EventOrigin): void {
-    const key = objectKey(eventSubject(ev.object));
-    const prev = this.objects.get(key);
-    const eff = watchEffect(prev, ev);
-    if (eff.op === 'set') this.objects.set(eff.key, eff.object);
-    else if (eff.op === 'delete') this.objects.delete(eff.key);
+    const prev = this.objects.get(objectKey(eventSubject(ev.object)));
+    applyWatchEventInPlace(this.objects, ev);
     this.pushEvent(ev, origin, prev);
   }
 
@@ -532,8 +638,9 @@ export class WatchSession {
     return {
       version: this.version,
       state: this.state,
-      entries: this.timeline.toArray(),
+      entries: this.timeline.view(),
       dropped: this.timeline.dropped,
+      bytes: this.timeline.bytes,
       counts: { ...this.counts },
       // The live map; `version` tells when it changed (copying it per frame would be O(N)).
       objects: this.objects,
@@ -542,8 +649,18 @@ export class WatchSession {
       initialEventsDone: this.initialEventsDone,
       retryAt: this.retryAt,
       fallback: this.fallback,
+      lastHeardAt: this.lastHeardAt,
+      idleTimeoutMs: this.spec.bookmarks || this.spec.mode === 'stream' ? this.opts.idleTimeoutMs || undefined : undefined,
+      fatal: this.fatal,
     };
   }
+}
+
+interface IdleTimer {
+  fired: boolean;
+  /** A sign of life: restart the countdown. */
+  poke(): void;
+  stop(): void;
 }
 
 function phaseFrom(path: string): string {

@@ -3,7 +3,7 @@
 // detection of changes"). A non-200 answer becomes a KubeApiError carrying the server's Status,
 // so a caller tells an HTTP 410 Gone from a 200 stream that later sends an ERROR event.
 import { NdjsonFramer } from '../../codecs/ndjson';
-import { isStatus, KubeApiError, type Status } from '../client';
+import { KubeApiError, parseRetryAfter, statusOf } from '../client';
 import type { MuxClient } from '../client/mux';
 import type { KubeObject, WatchEvent } from './types';
 
@@ -42,14 +42,8 @@ export async function openWatch(req: WatchRequest): Promise<OpenWatch> {
       // The status line is what matters; a body cut short just gives a thinner message.
     }
     const text = new TextDecoder().decode(concat(chunks));
-    let status: Status;
-    try {
-      const parsed: unknown = JSON.parse(text);
-      status = isStatus(parsed) ? parsed : failure(stream.status, text);
-    } catch {
-      status = failure(stream.status, text);
-    }
-    throw new KubeApiError(status, stream.status, stream.fromProxy);
+    const status = statusOf(stream.status, text);
+    throw new KubeApiError(status, stream.status, stream.fromProxy, parseRetryAfter(stream.headers['retry-after']) ?? status.details?.retryAfterSeconds);
   }
   async function* events(): AsyncGenerator<ReceivedEvent> {
     const framer = new NdjsonFramer();
@@ -68,10 +62,6 @@ export async function openWatch(req: WatchRequest): Promise<OpenWatch> {
 function decode(text: string, size: number): ReceivedEvent {
   const e = JSON.parse(text) as { type: WatchEvent['type']; object: KubeObject };
   return { type: e.type, object: e.object, raw: text, size, receivedAt: Date.now() };
-}
-
-function failure(code: number, text: string): Status {
-  return { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, message: text.slice(0, 500) || `HTTP ${code}` };
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {

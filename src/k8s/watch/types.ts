@@ -1,7 +1,6 @@
 // Watch events as the API server sends them (metav1.WatchEvent in JSON), and the few object
 // fields the watch machinery reads. resourceVersion is an opaque string: the API only promises
 // that equal strings mean the same version, so it is never parsed or ordered here.
-import type { Status } from '../client';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 export const WATCH_EVENT_TYPES: readonly WatchEventType[] = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'];
@@ -53,8 +52,4 @@ export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 export function isTable(o: KubeObject | undefined): o is Table {
   return !!o && o.kind === 'Table' && (o.apiVersion ?? '').startsWith('meta.k8s.io/');
-}
-
-export function asStatus(o: KubeObject): Status | undefined {
-  return o.kind === 'Status' ? (o as unknown as Status) : undefined;
 }

@@ -49,7 +49,7 @@ describe('Accept presets against the real server', () => {
     const res = await kubeFetch({ context: TEST_CONTEXT, path: '/api/v1/namespaces/default', headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
     expect(baseType(res.headers.get('Content-Type'))).toBe('application/vnd.kubernetes.protobuf');
     const dump = hexDump(new Uint8Array(await res.arrayBuffer()));
-    expect(dump.split('\n')[0]).toMatch(/^00000000  6b 38 73 00 0a /);
+    expect(dump.split('\n')[0]).toMatch(/^00000000 {2}6b 38 73 00 0a /);
     expect(dump.split('\n')[0]).toMatch(/\|k8s\.\./);
   });
 });

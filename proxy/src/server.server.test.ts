@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testCluster } from '../cluster/testing';
 import { MuxClient, createNamespace, deleteNamespace, direct, json, openWatches, raw, type RawResponse, uniqueName, waitUntil } from './test-support';
 import { type ExplorerServer, startExplorerServer } from './server';
-import type { MuxResponse } from './mux-protocol';
+import type { MuxResponse } from '../../protocol/mux';
 
 const cluster = testCluster(inject('controlPlane'));
 

@@ -3,12 +3,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { dump as stringify, load as parse } from 'js-yaml';
 import { testCluster } from '../cluster/testing';
 import { findKubeconfig, Kubeconfig } from './kubeconfig';
 import { MuxClient, createNamespace, deleteNamespace, json, raw, waitUntil } from './test-support';
 import { type ExplorerServer, startExplorerServer } from './server';
-import type { MuxResponse } from './mux-protocol';
+import type { MuxResponse } from '../../protocol/mux';
 
 const cluster = testCluster(inject('controlPlane'));
 

@@ -1,19 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
-import { hrefFor, navigate, type Route, useRoute, type View, VIEWS } from '../../app/route';
-import { ErrorBox } from '../../ui/ErrorBox';
-import { ThemeToggle } from '../../ui/ThemeToggle';
-import { contextsQuery, namespacesQuery } from './queries';
+import { hrefFor, navigate, type Route, useRoute, type View, VIEWS } from '../routing';
+import { ErrorBox } from '../ui/ErrorBox';
+import { ThemeToggle } from '../ui/ThemeToggle';
+import { ConnectionStatus } from '../features/status';
+import { contextsQuery, namespacesQuery } from '../k8s/cluster';
 
 // Each feature is its own chunk: the console's Monaco editor, for one, is large.
 const views: Record<View, React.LazyExoticComponent<(p: { route: Route; context: string }) => ReactNode>> = {
-  discovery: lazy(() => import('../discovery/DiscoveryView').then((m) => ({ default: m.DiscoveryView }))),
-  console: lazy(() => import('../console/ConsoleView').then((m) => ({ default: m.ConsoleView }))),
-  lists: lazy(() => import('../lists/ListsView').then((m) => ({ default: m.ListsView }))),
-  watch: lazy(() => import('../watch/WatchView').then((m) => ({ default: m.WatchView }))),
-  edit: lazy(() => import('../edit/EditView').then((m) => ({ default: m.EditView }))),
-  ownership: lazy(() => import('../ownership/OwnershipView').then((m) => ({ default: m.OwnershipView }))),
-  lessons: lazy(() => import('../lessons/LessonsView').then((m) => ({ default: m.LessonsView }))),
+  discovery: lazy(() => import('../features/discovery/DiscoveryView').then((m) => ({ default: m.DiscoveryView }))),
+  console: lazy(() => import('../features/console/ConsoleView').then((m) => ({ default: m.ConsoleView }))),
+  lists: lazy(() => import('../features/lists/ListsView').then((m) => ({ default: m.ListsView }))),
+  watch: lazy(() => import('../features/watch/WatchView').then((m) => ({ default: m.WatchView }))),
+  edit: lazy(() => import('../features/edit/EditView').then((m) => ({ default: m.EditView }))),
+  ownership: lazy(() => import('../features/ownership/OwnershipView').then((m) => ({ default: m.OwnershipView }))),
+  lessons: lazy(() => import('../features/lessons/LessonsView').then((m) => ({ default: m.LessonsView }))),
 };
 
 const LABELS: Record<View, string> = {
@@ -26,13 +27,11 @@ const LABELS: Record<View, string> = {
   lessons: 'Lessons',
 };
 
-// Views with a page of their own (Alt+1… in this order).
-const NAV_VIEWS: View[] = VIEWS.filter((v) => ['discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons'].includes(v));
 
 export function Shell() {
   const route = useRoute();
   const contexts = useQuery(contextsQuery());
-  const context = route.context ?? contexts.data?.current ?? contexts.data?.contexts[0]?.name;
+  const context = route.context ?? (contexts.data?.current || contexts.data?.contexts[0]?.name);
   const ctxInfo = contexts.data?.contexts.find((c) => c.name === context);
   const namespaces = useQuery({ ...namespacesQuery(context ?? ''), enabled: !!context });
 
@@ -46,7 +45,7 @@ export function Shell() {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;
       const n = Number(e.key);
-      const v = Number.isInteger(n) && n >= 1 ? NAV_VIEWS[n - 1] : undefined;
+      const v = Number.isInteger(n) && n >= 1 ? VIEWS[n - 1] : undefined;
       if (v) {
         e.preventDefault();
         navigate({ view: v }, { keepExtra: false });
@@ -109,10 +108,11 @@ export function Shell() {
           </span>
         )}
         <span className="spacer" />
+        <ConnectionStatus context={context} />
         <ThemeToggle />
       </header>
       <nav className="tabs" aria-label="Views">
-        {NAV_VIEWS.map((v, i) => (
+        {VIEWS.map((v, i) => (
           <a
             key={v}
             title={`Alt+${i + 1}`}

@@ -10,7 +10,7 @@ import { inject } from 'vitest';
 import { testCluster } from '../cluster/testing';
 import { MuxClient, createNamespace, deleteNamespace, direct, uniqueName, waitUntil } from './test-support';
 import { type ExplorerServer, startExplorerServer } from './server';
-import type { MuxResponse } from './mux-protocol';
+import type { MuxResponse } from '../../protocol/mux';
 
 const cluster = testCluster(inject('controlPlane'));
 let srv: ExplorerServer;

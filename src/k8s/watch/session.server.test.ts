@@ -54,7 +54,7 @@ function until(s: WatchSession, ok: (snap: SessionSnapshot) => boolean): Promise
   });
 }
 
-const liveEvents = (snap: SessionSnapshot) => snap.entries.flatMap((e) => (e.kind === 'event' ? [e] : []));
+const liveEvents = (snap: SessionSnapshot) => snap.entries.toArray().flatMap((e) => (e.kind === 'event' ? [e] : []));
 const names = (snap: SessionSnapshot) => [...snap.objects.keys()].sort();
 
 async function freshList(selector = ''): Promise<{ key: string; rv: string }[]> {
@@ -71,7 +71,7 @@ describe('WatchSession', () => {
     await admin('POST', cmPath(), { metadata: { name: 'before', labels: { [lk!]: lv! } } });
     const s = new WatchSession(spec({ labelSelector: label }), { mux });
     s.start();
-    await until(s, (snap) => snap.state === 'watching' && snap.entries.some((e) => e.kind === 'note' && e.note === 'open'));
+    await until(s, (snap) => snap.state === 'watching' && snap.entries.toArray().some((e) => e.kind === 'note' && e.note === 'open'));
     const created = await admin('POST', cmPath(), { metadata: { name: 'a', labels: { [lk!]: lv! } }, data: { x: '1' } });
     const updated = await admin('PUT', cmPath('a'), { ...created, data: { x: '2' } });
     const deleted = await admin('DELETE', cmPath('a'));
@@ -101,7 +101,7 @@ describe('WatchSession', () => {
     s.start();
     await until(s, (snap) => snap.initialEventsDone);
     const s3 = await admin('POST', cmPath(), { metadata: { name: 's3', labels: { [lk!]: lv! } } });
-    const snap = await until(s, (x) => x.entries.some((e) => e.kind === 'event' && e.key === `${ns}/s3`));
+    const snap = await until(s, (x) => x.entries.toArray().some((e) => e.kind === 'event' && e.key === `${ns}/s3`));
     s.stop();
     const evs = liveEvents(snap).filter((e) => !(e.type === 'BOOKMARK' && !e.initialEventsEnd));
     expect(evs.map((e) => [e.origin, e.type, e.key, e.initialEventsEnd ?? false])).toEqual([
@@ -118,22 +118,22 @@ describe('WatchSession', () => {
     const own = new MuxClient({ url: muxUrl, token: () => inject('explorer').token, WebSocket: WebSocket as unknown as WebSocketConstructor });
     const s = new WatchSession(spec({ labelSelector: label }), { mux: own, backoffInitialMs: 200 });
     s.start();
-    await until(s, (x) => x.state === 'watching' && x.entries.some((e) => e.kind === 'note' && e.note === 'open'));
+    await until(s, (x) => x.state === 'watching' && x.entries.toArray().some((e) => e.kind === 'note' && e.note === 'open'));
     await admin('POST', cmPath(), { metadata: { name: 'r1', labels: { [lk!]: lv! } } });
-    await until(s, (x) => x.entries.some((e) => e.kind === 'event' && e.key === `${ns}/r1`));
+    await until(s, (x) => x.entries.toArray().some((e) => e.kind === 'event' && e.key === `${ns}/r1`));
     // The connection drops (the socket closes); changes keep happening meanwhile.
     own.close();
     const r2 = await admin('POST', cmPath(), { metadata: { name: 'r2', labels: { [lk!]: lv! } } });
     await admin('DELETE', cmPath('r1'));
-    const snap = await until(s, (x) => x.entries.some((e) => e.kind === 'event' && e.type === 'DELETED' && e.key === `${ns}/r1`));
+    const snap = await until(s, (x) => x.entries.toArray().some((e) => e.kind === 'event' && e.type === 'DELETED' && e.key === `${ns}/r1`));
     s.stop();
     own.close();
-    const notes = snap.entries.flatMap((e) => (e.kind === 'note' ? [e] : []));
+    const notes = snap.entries.toArray().flatMap((e) => (e.kind === 'note' ? [e] : []));
     expect(notes.some((n) => n.note === 'error')).toBe(true);
     // (A bookmark may have moved the resourceVersion on; whichever was last is the one used.)
     const rvBefore = notes.find((n) => n.note === 'reconnect')?.message.match(/from resourceVersion (\S+)$/)?.[1];
     expect(rvBefore).toBeTruthy();
-    expect(snap.entries.some((e) => e.kind === 'event' && e.resourceVersion === rvBefore)).toBe(true);
+    expect(snap.entries.toArray().some((e) => e.kind === 'event' && e.resourceVersion === rvBefore)).toBe(true);
     // The watch opened again from that resourceVersion (no relist), and the changes arrived as events.
     expect(notes.filter((n) => n.note === 'open').at(-1)?.path).toContain(`resourceVersion=${rvBefore}`);
     expect(notes.filter((n) => n.note === 'relist')).toHaveLength(1);
@@ -148,11 +148,11 @@ describe('WatchSession', () => {
     const u1 = await admin('POST', cmPath(), { metadata: { name: 'u1', labels: { [lk!]: lv! } } });
     const s = new WatchSession(spec({ mode: 'watch-unset', labelSelector: label }), { mux });
     s.start();
-    await until(s, (x) => x.entries.some((e) => e.kind === 'event' && e.key === `${ns}/u1`));
+    await until(s, (x) => x.entries.toArray().some((e) => e.kind === 'event' && e.key === `${ns}/u1`));
     const u2 = await admin('POST', cmPath(), { metadata: { name: 'u2', labels: { [lk!]: lv! } } });
-    const snap = await until(s, (x) => x.entries.some((e) => e.kind === 'event' && e.key === `${ns}/u2`));
+    const snap = await until(s, (x) => x.entries.toArray().some((e) => e.kind === 'event' && e.key === `${ns}/u2`));
     s.stop();
-    const open = snap.entries.find((e) => e.kind === 'note' && e.note === 'open');
+    const open = snap.entries.toArray().find((e) => e.kind === 'note' && e.note === 'open');
     expect(open?.kind === 'note' && new URLSearchParams(open.path!.split('?')[1]).has('resourceVersion')).toBe(false);
     expect(liveEvents(snap).filter((e) => e.type !== 'BOOKMARK').map((e) => [e.type, e.key, e.resourceVersion])).toEqual([
       ['ADDED', `${ns}/u1`, u1.metadata!.resourceVersion],
@@ -166,12 +166,12 @@ describe('WatchSession', () => {
     await admin('POST', cmPath(), { metadata: { name: 't1', labels: { [lk!]: lv! } }, data: { a: '1' } });
     const s = new WatchSession(spec({ labelSelector: label, asTable: true }), { mux });
     s.start();
-    await until(s, (snap) => snap.state === 'watching' && snap.entries.some((e) => e.kind === 'note' && e.note === 'open'));
+    await until(s, (snap) => snap.state === 'watching' && snap.entries.toArray().some((e) => e.kind === 'note' && e.note === 'open'));
     const t2 = await admin('POST', cmPath(), { metadata: { name: 't2', labels: { [lk!]: lv! } }, data: { a: '1', b: '2' } });
-    const snap = await until(s, (x) => x.entries.some((e) => e.kind === 'event' && e.key === `${ns}/t2`));
+    const snap = await until(s, (x) => x.entries.toArray().some((e) => e.kind === 'event' && e.key === `${ns}/t2`));
     s.stop();
     expect(snap.columns?.map((c) => c.name)).toEqual(expect.arrayContaining(['Name', 'Data', 'Age']));
-    const added = snap.entries.find((e) => e.kind === 'event' && e.key === `${ns}/t2`);
+    const added = snap.entries.toArray().find((e) => e.kind === 'event' && e.key === `${ns}/t2`);
     expect(added?.kind === 'event' && [added.type, added.origin, added.resourceVersion, added.object.kind]).toEqual(['ADDED', 'live', t2.metadata!.resourceVersion, 'Table']);
     expect(stateOf(snap).map((r) => r.key)).toEqual([`${ns}/t1`, `${ns}/t2`]);
   });
@@ -189,7 +189,10 @@ describe('NdjsonFramer on bytes from the real server', () => {
     for await (const c of stream.body) chunks.push(c.slice());
     const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
     let o = 0;
-    for (const c of chunks) (all.set(c, o), (o += c.length));
+    for (const c of chunks) {
+      all.set(c, o);
+      o += c.length;
+    }
     const whole = new NdjsonFramer().push(all).map((f) => f.text);
     expect(whole.length).toBe(1);
     expect(JSON.parse(whole[0]!)).toMatchObject({ type: 'ADDED', object: { metadata: { name }, data: { text: 'multi-byte: ✓ ü 日本' } } });

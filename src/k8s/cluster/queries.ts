@@ -1,21 +1,16 @@
 // Query options for the shell: contexts from the proxy, namespaces from the cluster.
 // Keys run general → specific (['k8s', context, ...]) so that a prefix invalidates a whole context.
 import { queryOptions } from '@tanstack/react-query';
-import { kubeJson, proxyJson } from '../../k8s/client';
+import type { ContextList, ContextSummary } from '../../../protocol/contexts';
+import { kubeJson, proxyJson } from '../client';
 
-export interface ContextInfo {
-  name: string;
-  cluster: string;
-  server: string;
-  user: string;
-  namespace?: string;
-  current: boolean;
-}
+/** One context as /proxy/contexts lists it (the wire type is shared with the proxy). */
+export type ContextInfo = ContextSummary;
 
 export const contextsQuery = () =>
   queryOptions({
     queryKey: ['proxy', 'contexts'],
-    queryFn: ({ signal }) => proxyJson<{ contexts: ContextInfo[]; current?: string }>('contexts', { signal }),
+    queryFn: ({ signal }) => proxyJson<ContextList>('contexts', { signal }),
     staleTime: 60_000,
   });
 

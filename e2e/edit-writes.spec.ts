@@ -1,0 +1,120 @@
+// Writes that never lose data and never lie, in the Edit view against the real server: two
+// Server-Side Applies in a row, the ownership preview, the watched object, guarded patches, and
+// bad input that sends nothing.
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+type Obj = { metadata: { name: string; resourceVersion: string; managedFields?: unknown[] }; data?: Record<string, string> } & Record<string, unknown>;
+
+const q = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
+const cmPath = (ns: string, name: string) => `/api/v1/namespaces/${ns}/configmaps/${name}`;
+
+async function openEditor(page: Page, explorerUrl: string, ns: string, name: string) {
+  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name })}`);
+  await page.getByRole('radio', { name: 'JSON', exact: true }).check();
+  await expect(page.getByRole('region', { name: 'Object' }).locator('.view-lines')).toContainText(`"name": "${name}"`);
+}
+
+async function typeObject(page: Page, obj: unknown) {
+  await page.getByRole('region', { name: 'Object' }).locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.insertText(typeof obj === 'string' ? obj : JSON.stringify(obj, null, 2));
+}
+
+async function get(kube: { request: (u: 'admin', m: string, p: string) => Promise<{ body: string }> }, path: string): Promise<Obj> {
+  const o = JSON.parse((await kube.request('admin', 'GET', path)).body) as Obj;
+  const { managedFields: _, ...meta } = o.metadata;
+  return { ...o, metadata: meta };
+}
+
+test('two applies in a row: the first apply’s fields stay, a deleted field is announced and removed, another manager’s field stays', async ({ page, explorerUrl, kube, ns }) => {
+  test.setTimeout(120_000);
+  // Another manager owns data.o.
+  const other = await kube.request('admin', 'PATCH', `${cmPath(ns, 'cfg')}?fieldManager=other`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { o: 'theirs' } }, { 'Content-Type': 'application/apply-patch+yaml' });
+  expect(other.status).toBe(201);
+  await openEditor(page, explorerUrl, ns, 'cfg');
+  await page.getByRole('radio', { name: 'Server-Side Apply' }).check();
+  const result = page.getByRole('region', { name: 'Result' });
+
+  // First apply: a and b.
+  let live = await get(kube, cmPath(ns, 'cfg'));
+  await typeObject(page, { ...live, data: { o: 'theirs', a: '1', b: '2' } });
+  await expect(page.getByLabel('Request to send')).toContainText('Content-Type: application/apply-patch+yaml');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 200');
+  await expect.poll(async () => (await get(kube, cmPath(ns, 'cfg'))).data).toEqual({ o: 'theirs', a: '1', b: '2' });
+
+  // Second apply from the same view: c added. The body still carries a and b (this manager owns them).
+  live = await get(kube, cmPath(ns, 'cfg'));
+  await expect(page.getByLabel('Loaded resourceVersion')).toHaveText(live.metadata.resourceVersion);
+  await typeObject(page, { ...live, data: { ...live.data, c: '3' } });
+  const body = page.getByLabel('Request to send');
+  // (Edited as JSON, so the apply body is JSON too: JSON is YAML.)
+  await expect(body).toContainText('"c": "3"');
+  await expect(body).toContainText('"a": "1"');
+  await expect(body).toContainText('"b": "2"');
+  await expect(body).not.toContainText('theirs');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 200');
+  await expect.poll(async () => (await get(kube, cmPath(ns, 'cfg'))).data).toEqual({ o: 'theirs', a: '1', b: '2', c: '3' });
+
+  // Third: the user deletes b. The dry-run preview says the server will delete it, before sending.
+  live = await get(kube, cmPath(ns, 'cfg'));
+  await expect(page.getByLabel('Loaded resourceVersion')).toHaveText(live.metadata.resourceVersion);
+  const { b: _b, ...rest } = live.data!;
+  await typeObject(page, { ...live, data: rest });
+  await page.getByRole('button', { name: 'Preview ownership (dryRun=All)' }).click();
+  const preview = page.getByRole('region', { name: 'Ownership preview' });
+  await expect(preview.getByRole('list', { name: 'No longer owned' })).toContainText('.data.b');
+  await expect(preview.getByRole('list', { name: 'No longer owned' })).toContainText('the server will delete it');
+  await expect(page.getByLabel('Request sent').first()).toContainText('dryRun=All');
+  // The dry run stored nothing.
+  expect((await get(kube, cmPath(ns, 'cfg'))).data).toEqual({ o: 'theirs', a: '1', b: '2', c: '3' });
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 200');
+  await expect.poll(async () => (await get(kube, cmPath(ns, 'cfg'))).data).toEqual({ o: 'theirs', a: '1', c: '3' });
+});
+
+test('someone else’s change while editing shows a banner with the diff, and the guarded patch gets 409 instead of undoing it', async ({ page, explorerUrl, kube, ns }) => {
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'shared' }, data: { a: '1' } });
+  await openEditor(page, explorerUrl, ns, 'shared');
+  const loaded = await get(kube, cmPath(ns, 'shared'));
+  await typeObject(page, { ...loaded, data: { a: '1', mine: 'm' } });
+  // Guarded by default: the merge patch carries the loaded resourceVersion.
+  await expect(page.getByLabel('Request to send')).toContainText(`"resourceVersion": "${loaded.metadata.resourceVersion}"`);
+  const theirs = await kube.request('admin', 'PATCH', cmPath(ns, 'shared'), { data: { theirs: 't' } }, { 'Content-Type': 'application/merge-patch+json' });
+  expect(theirs.status).toBe(200);
+  const banner = page.getByRole('alert', { name: 'Changed on the server' });
+  await expect(banner).toContainText('Someone else changed this object');
+  await expect(banner.getByRole('figure', { name: 'Their change' })).toBeVisible();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('HTTP 409');
+  expect((await get(kube, cmPath(ns, 'shared'))).data).toEqual({ a: '1', theirs: 't' });
+  // Re-applying my change onto their version keeps both.
+  await banner.getByRole('button', { name: 'Re-apply my changes to the latest version' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('HTTP 200');
+  expect((await get(kube, cmPath(ns, 'shared'))).data).toEqual({ a: '1', theirs: 't', mine: 'm' });
+});
+
+test('the Edit view opened after a write elsewhere shows the newer resourceVersion', async ({ page, explorerUrl, kube, ns }) => {
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'later' }, data: { a: '1' } });
+  // The Ownership view reads the object into the shared object query.
+  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'ownership', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'later' })}`);
+  const first = await get(kube, cmPath(ns, 'later'));
+  await expect(page.getByText(`resourceVersion ${first.metadata.resourceVersion} ·`)).toBeVisible();
+  const written = await kube.request('admin', 'PATCH', cmPath(ns, 'later'), { data: { a: '2' } }, { 'Content-Type': 'application/merge-patch+json' });
+  const rv = (JSON.parse(written.body) as Obj).metadata.resourceVersion;
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: /^Edit/ }).click();
+  await expect(page.getByLabel('Loaded resourceVersion')).toHaveText(rv);
+  await expect(page.getByRole('region', { name: 'Object' }).locator('.view-lines')).toContainText("a: '2'");
+});
+
+test('malformed JSON points at the line and nothing can be sent', async ({ page, explorerUrl, kube, ns }) => {
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'bad' }, data: { a: '1' } });
+  await openEditor(page, explorerUrl, ns, 'bad');
+  await typeObject(page, '{\n"metadata": {"name": "bad"},\n"data": {"a": }\n}');
+  await expect(page.getByRole('region', { name: 'Object' }).getByRole('alert')).toContainText('line 3');
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+});

@@ -1,0 +1,87 @@
+// The one YAML codec (pure): what it writes is read back the same by both YAML versions, and the
+// reader points at lines where the API server (YAML 1.1) would read a plain scalar otherwise.
+import { describe, expect, it } from 'vitest';
+import { fromYaml, fromYamlAll, serverScalar, toYaml, YamlError, yamlVersionDifferences } from './yaml';
+
+// The words of the issue, and more that YAML 1.1 and 1.2 resolve differently.
+export const TRICKY_STRINGS = ['yes', 'no', 'on', 'off', 'y', 'n', 'Yes', 'NO', 'True', '~', 'null', '0x10', '012', '1e3', '.inf', '1_000', '2026-11-23', '12:30', '', 'line one\nline two\n', 'ünïcödé ✓ 日本', '0b101', '+12', '-.INF', '.NaN', '0o17', '09', 'Off', 'NULL'];
+
+describe('toYaml', () => {
+  it('quotes every string that either YAML version would read as something else', () => {
+    const text = toYaml({ data: Object.fromEntries(TRICKY_STRINGS.map((w, i) => [`k${i}`, w])) });
+    expect(yamlVersionDifferences(text)).toEqual([]);
+    expect(fromYaml(text)).toEqual({ data: Object.fromEntries(TRICKY_STRINGS.map((w, i) => [`k${i}`, w])) });
+    expect(text).toContain("k0: 'yes'");
+    expect(text).toContain("k11: '0x10'");
+  });
+
+  it('writes objects used twice in full (no anchors) and long strings on one line', () => {
+    const shared = { a: 'x'.repeat(200) };
+    const text = toYaml({ one: shared, two: shared });
+    expect(text).not.toMatch(/[&*]ref/);
+    expect(text.split('\n').some((l) => l.length > 200)).toBe(true);
+  });
+});
+
+describe('fromYaml', () => {
+  it('reads YAML 1.2: only true/false are booleans', () => {
+    expect(fromYaml('a: yes\nb: true\nc: ~\n')).toEqual({ a: 'yes', b: true, c: null });
+  });
+
+  it('reads several documents', () => {
+    expect(fromYamlAll('a: 1\n---\nb: 2\n---\n')).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(fromYaml('a: 1\n---\nb: 2\n')).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+
+  it('malformed YAML throws a YamlError that names the line', () => {
+    let err: unknown;
+    try {
+      fromYaml('metadata:\n  name: x\n  labels: [a,\n');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(YamlError);
+    expect((err as YamlError).line).toBe(4);
+    expect((err as YamlError).message).toMatch(/^line 4/);
+  });
+});
+
+describe('yamlVersionDifferences', () => {
+  it('names the line and both readings of plain scalars, keys included', () => {
+    const text = 'data:\n  a: yes\n  b: "yes"\n  c: 1_000\n  d: 012\non: x\n  e: 0x10\n';
+    const d = yamlVersionDifferences(text.replace('on: x\n  e: 0x10\n', 'e: 0x10\non: x\n'));
+    expect(d.map((x) => [x.line, x.source, x.yaml12, x.yaml11])).toEqual([
+      [2, 'yes', 'yes', true],
+      [4, '1_000', '1_000', 1000],
+      [5, '012', 12, 10],
+      [7, 'on', 'on', true],
+    ]);
+    expect(d[0]!.message).toContain("quote it ('yes')");
+  });
+
+  it('quoted, block and tagged scalars are never flagged', () => {
+    expect(yamlVersionDifferences("a: 'yes'\nb: \"on\"\nc: !!str no\nd: |\n  yes\n")).toEqual([]);
+  });
+});
+
+describe('serverScalar (go.yaml.in/yaml/v2 resolve)', () => {
+  it.each([
+    ['yes', true],
+    ['OFF', false],
+    ['~', null],
+    ['0x10', 16],
+    ['012', 10],
+    ['0o17', 15],
+    ['0b101', 5],
+    ['1_000', 1000],
+    ['1e3', 1000],
+    ['.5', 0.5],
+    ['.inf', Number.POSITIVE_INFINITY],
+    ['2026-11-23', '2026-11-23'],
+    ['12:30', '12:30'],
+    ['09', 9],
+    ['abc', 'abc'],
+  ])('%s reads as %s', (source, value) => {
+    expect(serverScalar(source)).toEqual(value);
+  });
+});

@@ -1,0 +1,174 @@
+// The one YAML codec of the explorer, on js-yaml. Every YAML the explorer writes or reads goes
+// through here.
+//
+// Why care: kube-apiserver reads YAML bodies (apply-patch+yaml, application/yaml) with
+// sigs.k8s.io/yaml, which follows YAML 1.1: a plain `yes`, `on`, `n` or `1_000` is a boolean or
+// a number there, while a YAML 1.2 library reads it as a string. A ConfigMap sent with a plain
+// `a: yes` gets 500 "expected string"; a custom resource that preserves unknown fields stores `true`.
+// So the writer quotes every string that *either* version would read as something else (js-yaml's
+// dump does this by default: it checks its YAML 1.1 resolvers too), and the reader says, line by
+// line, where the two versions read a plain scalar differently, instead of guessing silently.
+import { CORE_SCHEMA, dump, EVENT_ID, getScalarValue, loadAll, parseEvents, SCALAR_STYLE, YAMLException } from 'js-yaml';
+
+/** YAML for `value`: strings any YAML version would read otherwise are quoted; no line folding. */
+export function toYaml(value: unknown): string {
+  // lineWidth -1: long strings stay on one line (folding would be correct, but hard to read and diff).
+  // noRefs: an object used twice is written twice, never as an anchor/alias the user did not write.
+  return dump(value, { lineWidth: -1, noRefs: true });
+}
+
+/** A parse error with the 1-based line and column it points at. */
+export class YamlError extends Error {
+  constructor(
+    message: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(message);
+    this.name = 'YamlError';
+  }
+}
+
+function toYamlError(e: unknown): YamlError {
+  if (e instanceof YAMLException) {
+    const line = e.mark ? e.mark.line + 1 : undefined;
+    const column = e.mark ? e.mark.column + 1 : undefined;
+    return new YamlError(line !== undefined ? `line ${line}, column ${column}: ${e.reason}` : e.reason, line, column);
+  }
+  return new YamlError(e instanceof Error ? e.message : String(e));
+}
+
+/** Every document of a YAML stream (`---` separated), in order. Empty (null) documents are dropped, as kubectl drops them. */
+export function fromYamlAll(text: string): unknown[] {
+  try {
+    return loadAll(text, { schema: CORE_SCHEMA }).filter((d) => d !== undefined && d !== null);
+  } catch (e) {
+    throw toYamlError(e);
+  }
+}
+
+/**
+ * One YAML document as a value (YAML 1.2 core schema: only `true`/`false` are booleans, `~`/`null`
+ * null). Several documents come back as an array of them; an empty text is null.
+ * Throws YamlError with the line of the problem.
+ */
+export function fromYaml(text: string): unknown {
+  const docs = fromYamlAll(text);
+  if (docs.length === 0) return null;
+  return docs.length === 1 ? docs[0] : docs;
+}
+
+/** A plain scalar that YAML 1.1 (the API server) and YAML 1.2 (this parser) read differently. */
+export interface YamlVersionDifference {
+  /** 1-based. */
+  line: number;
+  column: number;
+  /** The scalar as written. */
+  source: string;
+  /** What this parser reads (YAML 1.2 core schema). */
+  yaml12: unknown;
+  /** What kube-apiserver reads (YAML 1.1). */
+  yaml11: unknown;
+  message: string;
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let last = -1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    last = i;
+  }
+  return { line, column: offset - last };
+}
+
+function describe(v: unknown): string {
+  if (typeof v === 'string') return `the string ${JSON.stringify(v)}`;
+  if (v === null) return 'null';
+  if (typeof v === 'number') return `the number ${Number.isFinite(v) ? String(v) : v > 0 ? '+Inf' : v < 0 ? '-Inf' : 'NaN'}`;
+  return `the ${typeof v} ${String(v)}`;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return Object.is(a, b);
+}
+
+// Resolves a plain scalar the way js-yaml's own composer resolves untagged plain scalars.
+type Resolver = { resolveImplicitScalarTag(source: string): { value: unknown } };
+const resolve12 = (source: string) => (CORE_SCHEMA as unknown as Resolver).resolveImplicitScalarTag(source).value;
+
+// The words go.yaml.in/yaml/v2 (resolve.go, used by sigs.k8s.io/yaml in kube-apiserver) looks up
+// before anything else.
+const SERVER_WORDS = new Map<string, unknown>([
+  ...['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON'].map((w) => [w, true] as const),
+  ...['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'].map((w) => [w, false] as const),
+  ...['', '~', 'null', 'Null', 'NULL'].map((w) => [w, null] as const),
+  ...['.nan', '.NaN', '.NAN'].map((w) => [w, Number.NaN] as const),
+  ...['.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF'].map((w) => [w, Number.POSITIVE_INFINITY] as const),
+  ...['-.inf', '-.Inf', '-.INF'].map((w) => [w, Number.NEGATIVE_INFINITY] as const),
+]);
+// Go's strconv.ParseInt(s, 0, 64) syntax: sign, then 0x/0o/0b prefixes, a leading 0 for octal.
+const GO_INT = /^([+-]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]([0-7]+)|0[bB]([01]+)|(0[0-7]*)|([1-9][0-9]*))$/;
+const GO_YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const INT64_MIN = -(2n ** 63n);
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/**
+ * What kube-apiserver reads for a plain scalar: a port of resolve() in go.yaml.in/yaml/v2 for
+ * untagged scalars, as sigs.k8s.io/yaml decodes them into interface{} before turning them into
+ * JSON. Timestamps (`2026-11-23`) stay strings there (decode.go keeps them as text for
+ * interface{} targets), and base-60 numbers (`12:30`) are not supported, so both are strings.
+ */
+export function serverScalar(source: string): unknown {
+  if (SERVER_WORDS.has(source)) return SERVER_WORDS.get(source);
+  const c = source[0]!;
+  if (c === '.') return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(source) ? Number(source) : source;
+  if (c !== '+' && c !== '-' && !(c >= '0' && c <= '9')) return source;
+  const plain = source.replace(/_/g, '');
+  const m = GO_INT.exec(plain);
+  if (m) {
+    const [, sign, hex, oct, bin, octLeading, dec] = m;
+    const digits = hex !== undefined ? `0x${hex}` : oct !== undefined ? `0o${oct}` : bin !== undefined ? `0b${bin}` : octLeading !== undefined ? (octLeading.length > 1 ? `0o${octLeading.slice(1)}` : '0') : dec!;
+    const big = sign === '-' ? -BigInt(digits) : BigInt(digits);
+    // ParseInt, then ParseUint; beyond both it falls through to the float rule.
+    if (big >= INT64_MIN && big <= UINT64_MAX) return Number(big);
+  }
+  if (GO_YAML_FLOAT.test(plain)) return Number(plain);
+  return source;
+}
+
+/**
+ * Plain (unquoted, untagged) scalars, keys included, that the API server would read as something
+ * else than this editor does, e.g. `enabled: yes` (here the string "yes", there the boolean true),
+ * `port: 1_000`, `time: 12:30` (a base-60 number in YAML 1.1). Quote them to mean the string.
+ * A text that does not parse gives no differences (the parse error says where it fails).
+ */
+export function yamlVersionDifferences(text: string): YamlVersionDifference[] {
+  let events: ReturnType<typeof parseEvents>;
+  try {
+    events = parseEvents(text, {});
+  } catch {
+    return [];
+  }
+  const out: YamlVersionDifference[] = [];
+  for (const ev of events) {
+    if (ev.type !== EVENT_ID.SCALAR || ev.style !== SCALAR_STYLE.PLAIN || ev.tagStart !== ev.tagEnd) continue;
+    const source = getScalarValue(text, ev);
+    const yaml12 = resolve12(source);
+    const yaml11 = serverScalar(source);
+    if (same(yaml12, yaml11)) continue;
+    const { line, column } = lineAndColumn(text, ev.valueStart);
+    out.push({
+      line,
+      column,
+      source,
+      yaml12,
+      yaml11,
+      message:
+        typeof yaml12 === 'string'
+          ? `line ${line}: \`${source}\` is ${describe(yaml12)} here, but the API server reads YAML 1.1 and sees ${describe(yaml11)}; quote it ('${source}') to send the string.`
+          : `line ${line}: \`${source}\` is ${describe(yaml12)} here, but the API server reads YAML 1.1 and sees ${describe(yaml11)}; write it so that both agree (quoted for a string).`,
+    });
+  }
+  return out;
+}

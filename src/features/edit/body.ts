@@ -1,0 +1,268 @@
+// Pure functions of the Edit view: text <-> object, the body each write mode sends, and what the
+// server's answer means. No React, no fetch.
+import { toYaml, fromYaml, yamlVersionDifferences, type YamlVersionDifference, YamlError } from '../../codecs/yaml';
+import { parseWarningHeader } from '../../codecs/warnings';
+import { isStatus, type Status } from '../../k8s/client';
+import {
+  applyConfiguration,
+  applyPatch,
+  differencesFromEdit,
+  type EditDifference,
+  type FieldHints,
+  guardJsonPatch,
+  guardMergePatch,
+  isObject,
+  type JsonObject,
+  keyedJsonPatch,
+  mergePatch,
+  strategicMergePatch,
+  withoutManagedFields,
+} from '../../k8s/patch';
+import type { Exchange, WriteMode } from './request';
+
+export type Format = 'yaml' | 'json';
+export const DEFAULT_MANAGER = 'kube-api-explorer';
+/** The manager name of "apply only the fields I touched": never the main manager (see applyBody). */
+export const TOUCHED_SUFFIX = '-touched';
+
+export function serialize(obj: unknown, format: Format): string {
+  return format === 'yaml' ? toYaml(obj) : `${JSON.stringify(obj, null, 2)}\n`;
+}
+
+export interface ParsedText {
+  obj?: JsonObject;
+  error?: string;
+  /** 1-based line of the error, when the parser knows it. */
+  line?: number;
+  /** YAML only: plain scalars the server would read otherwise (YAML 1.1). */
+  yamlDifferences: YamlVersionDifference[];
+}
+
+export function parseText(text: string, format: Format): ParsedText {
+  try {
+    const v: unknown = format === 'yaml' ? fromYaml(text) : JSON.parse(text);
+    if (!isObject(v)) return { error: 'The document is not an object', yamlDifferences: [] };
+    return { obj: v, yamlDifferences: format === 'yaml' ? yamlVersionDifferences(text) : [] };
+  } catch (e) {
+    if (e instanceof YamlError) return { error: e.message, line: e.line, yamlDifferences: [] };
+    const message = e instanceof Error ? e.message : String(e);
+    return { error: jsonErrorWithLine(text, message), line: jsonErrorLine(text), yamlDifferences: [] };
+  }
+}
+
+// Engines do not always say where JSON.parse failed (V8 names a position only for some errors),
+// so the offset of the first error is found by a small recursive-descent check of the grammar.
+function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const lit = (w: string) => (text.startsWith(w, i) ? (i += w.length) : fail());
+  const str = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === '\\') i++;
+      else if (text.charCodeAt(i) < 0x20) fail();
+      i++;
+    }
+    if (i >= text.length) fail();
+    i++;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        str();
+        ws();
+        lit(':');
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail();
+      }
+    } else if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail();
+      }
+    } else if (c === '"') str();
+    else if (c === 't') lit('true');
+    else if (c === 'f') lit('false');
+    else if (c === 'n') lit('null');
+    else {
+      const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+      if (!m) fail();
+      i += m![0].length;
+    }
+  };
+  try {
+    value();
+    ws();
+    if (i < text.length) fail();
+    return -1;
+  } catch (at) {
+    return typeof at === 'number' ? at : -1;
+  }
+}
+
+function jsonErrorLine(text: string): number | undefined {
+  const at = jsonErrorOffset(text);
+  return at < 0 ? undefined : text.slice(0, at).split('\n').length;
+}
+
+function jsonErrorWithLine(text: string, message: string): string {
+  const line = jsonErrorLine(text);
+  return line !== undefined ? `line ${line}: ${message}` : message;
+}
+
+export function metaOf(obj: JsonObject | undefined): { name?: string; resourceVersion?: string; uid?: string } {
+  const m = obj?.metadata;
+  return isObject(m) ? { name: typeof m.name === 'string' ? m.name : undefined, resourceVersion: typeof m.resourceVersion === 'string' ? m.resourceVersion : undefined, uid: typeof m.uid === 'string' ? m.uid : undefined } : {};
+}
+
+/** The editor's view of an object: managedFields hidden unless asked for. */
+export function viewOf(o: JsonObject, showManaged: boolean): JsonObject {
+  return showManaged ? o : withoutManagedFields(o);
+}
+
+/**
+ * KEP-5504 order of resourceVersions: no leading zeros, so a shorter one is older and equal
+ * lengths compare as text. Never parseInt (they may exceed 2^53, and are opaque to clients).
+ */
+export function isNewerResourceVersion(candidate: string | undefined, than: string | undefined): boolean {
+  if (!candidate || !than) return false;
+  if (candidate.length !== than.length) return candidate.length > than.length;
+  return candidate > than;
+}
+
+export interface BodyInput {
+  mode: WriteMode;
+  format: Format;
+  /** The object as last read from the server, in the editor's view. */
+  base?: JsonObject;
+  /** The full loaded object (with managedFields): applyConfiguration reads ownership from it. */
+  live?: JsonObject;
+  edited: JsonObject;
+  /** Make patches conditional on the loaded resourceVersion. */
+  guard: boolean;
+  fieldManager: string;
+  /** Apply only the fields changed in this edit (under a manager of its own). */
+  touchedOnly: boolean;
+  hints: FieldHints;
+}
+
+/** The body each mode sends for an edit ('' when there is nothing to send yet). */
+export function generateBody(i: BodyInput): string {
+  const rv = metaOf(i.base).resourceVersion;
+  const guarded = i.guard && rv ? rv : undefined;
+  switch (i.mode) {
+    case 'create':
+    case 'replace':
+      return `${JSON.stringify(i.edited, null, 2)}\n`;
+    case 'json-patch': {
+      if (!i.base) return '';
+      const ops = keyedJsonPatch(i.base, i.edited, i.hints);
+      return `${JSON.stringify(guarded ? guardJsonPatch(ops, guarded) : ops, null, 2)}\n`;
+    }
+    case 'merge-patch': {
+      if (!i.base) return '';
+      const patch = mergePatch(i.base, i.edited);
+      return `${JSON.stringify(guarded ? guardMergePatch(patch, guarded) : patch, null, 2)}\n`;
+    }
+    case 'strategic-merge-patch': {
+      if (!i.base) return '';
+      const patch = strategicMergePatch(i.base, i.edited, i.hints);
+      return `${JSON.stringify(guarded ? guardMergePatch(patch, guarded) : patch, null, 2)}\n`;
+    }
+    case 'apply': {
+      if (i.touchedOnly) {
+        const body = applyPatch(i.base, i.edited);
+        if (guarded && isObject(body.metadata)) body.metadata = { ...body.metadata, resourceVersion: guarded };
+        return serialize(body, i.format);
+      }
+      return serialize(applyConfiguration(i.live, i.edited, i.fieldManager, { hints: i.hints, resourceVersion: guarded }), i.format);
+    }
+    case 'delete':
+      return '';
+  }
+}
+
+export interface Outcome {
+  exchange: Exchange;
+  mode: WriteMode;
+  dryRun: boolean;
+  /** The object the request was based on (for the before/after diff). */
+  before?: JsonObject;
+  /** The sent body (to drop conflicting fields from, or re-send with force). */
+  sentBody?: string;
+  ok: boolean;
+  object?: JsonObject;
+  status?: Status;
+  warnings: ReturnType<typeof parseWarningHeader>;
+  /** Server-Side Apply field conflicts (409). */
+  conflicts: NonNullable<NonNullable<Status['details']>['causes']>;
+  /** The write was refused because the object changed since it was loaded. */
+  stale: boolean;
+  /** A JSON Patch whose resourceVersion test op failed (422). */
+  testOpFailed: boolean;
+  /** Where the server's result differs from the edit (patch modes with an answer object). */
+  differences: EditDifference[];
+}
+
+/** What the server's answer to a write means. */
+export function classifyOutcome(ex: Exchange, input: { mode: WriteMode; dryRun: boolean; before?: JsonObject; edited?: JsonObject; hints: FieldHints }): Outcome {
+  const r = ex.response;
+  let json: unknown;
+  try {
+    json = r ? JSON.parse(r.body) : undefined;
+  } catch {
+    json = undefined;
+  }
+  const ok = !!r && r.status >= 200 && r.status < 300;
+  const out: Outcome = {
+    exchange: ex,
+    mode: input.mode,
+    dryRun: input.dryRun,
+    before: input.before ? withoutManagedFields(input.before) : undefined,
+    sentBody: ex.request.body,
+    ok,
+    warnings: parseWarningHeader(r?.headers.find(([k]) => k === 'warning')?.[1]),
+    conflicts: [],
+    stale: false,
+    testOpFailed: false,
+    differences: [],
+  };
+  if (isStatus(json)) out.status = json;
+  else if (isObject(json)) out.object = json;
+  if (!ok && !out.status) out.status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: r?.status, message: ex.error ?? r?.body.slice(0, 500) };
+  if (input.mode === 'apply' && r?.status === 409) out.conflicts = (out.status?.details?.causes ?? []).filter((c) => c.reason === 'FieldManagerConflict');
+  // A stale resourceVersion: 409 Conflict for PUT and guarded patches (an apply's field
+  // conflicts are 409 too, but carry FieldManagerConflict causes); a JSON Patch whose leading
+  // resourceVersion test op failed gets 422 Invalid instead.
+  out.testOpFailed = input.mode === 'json-patch' && r?.status === 422 && (ex.request.body ?? '').includes('"op": "test"');
+  out.stale = (r?.status === 409 && out.status?.reason === 'Conflict' && out.conflicts.length === 0) || out.testOpFailed;
+  const patchMode = input.mode === 'json-patch' || input.mode === 'merge-patch' || input.mode === 'strategic-merge-patch' || input.mode === 'apply';
+  if (ok && patchMode && out.object && input.edited) out.differences = differencesFromEdit(input.edited, out.object, input.before, input.hints);
+  return out;
+}
+
+/** Diff-friendly YAML of an object (always YAML, whatever the editor's format). */
+export function diffText(o: JsonObject | undefined): string {
+  return o ? toYaml(o) : '';
+}

@@ -1,0 +1,270 @@
+// Presentational panels of the Edit view: they render state and call back, nothing else
+// (no queries, no fetch). EditView.tsx wires them to the reducer and the mutation.
+import { lazy, type ReactNode, Suspense } from 'react';
+import type { Status } from '../../k8s/client';
+import { conflictManager, type EditDifference, isObject, type JsonObject, type OwnershipPreview, withoutManagedFields } from '../../k8s/patch';
+import { StatusView } from '../../ui/ErrorBox';
+import { WarningList } from '../../ui/WarningList';
+import { diffText, type Format, type Outcome, type ParsedText, serialize } from './body';
+import { MODE_INFO, requestLine, type WireRequest } from './request';
+
+export const EditDiff = lazy(() => import('./EditDiff').then((m) => ({ default: m.EditDiff })));
+
+export function wireText(r: WireRequest): string {
+  const head = `${requestLine(r)}\n${Object.entries(r.headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n')}`;
+  return r.body ? `${head}\n\n${r.body}` : head;
+}
+
+/** Parse errors (with their line) and YAML 1.1/1.2 differences under the editor. */
+export function ParseProblems({ parsed, format }: { parsed: ParsedText; format: Format }) {
+  return (
+    <>
+      {parsed.error && (
+        <p className="edit-parse-error" role="alert">
+          Not valid {format.toUpperCase()}: {parsed.error}. Nothing is sent until it parses.
+        </p>
+      )}
+      {parsed.yamlDifferences.length > 0 && (
+        <ul className="edit-yaml-warnings" aria-label="YAML 1.1 differences">
+          {parsed.yamlDifferences.map((d, i) => (
+            <li key={i}>{d.message}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** Where the server's result differs from the edit. */
+export function DifferencesWarning({ differences, dryRun }: { differences: EditDifference[]; dryRun: boolean }) {
+  if (differences.length === 0) return null;
+  return (
+    <div className="edit-differences" role="alert" aria-label="Result differs from the edit">
+      <p className="small">
+        <strong>The server’s {dryRun ? 'dry-run ' : ''}result is not your edit</strong> at these paths (server-set fields and defaults aside):
+      </p>
+      <ul className="small">
+        {differences.slice(0, 30).map((d) => (
+          <li key={d.path}>
+            <code>{d.path}</code>: you {d.edited === undefined ? 'removed it' : <>wrote <code>{JSON.stringify(d.edited)}</code></>}, the server has {d.result === undefined ? 'nothing' : <code>{JSON.stringify(d.result)}</code>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** What an apply will do to ownership, from its dryRun=All answer. */
+export function ApplyPreviewPanel({ preview, conflicts }: { preview?: OwnershipPreview; conflicts: Outcome['conflicts'] }) {
+  return (
+    <div className="stack" role="region" aria-label="Ownership preview">
+      <strong className="small">What this apply does to ownership (from a dryRun=All apply)</strong>
+      {conflicts.length > 0 && (
+        <p className="small edit-parse-error">
+          {conflicts.length} conflict{conflicts.length === 1 ? '' : 's'} with other managers: {conflicts.map((c) => `${c.field ?? '?'} (${conflictManager(c.message) ?? '?'})`).join(', ')}. Sending gives 409 unless force=true.
+        </p>
+      )}
+      {preview && (
+        <>
+          <p className="small">
+            <strong>{preview.manager}</strong> will newly own {preview.gained.length === 0 ? 'no field' : `${preview.gained.length} field${preview.gained.length === 1 ? '' : 's'}`} and stop owning {preview.released.length === 0 ? 'none' : preview.released.length}.
+          </p>
+          {preview.gained.length > 0 && (
+            <ul className="small" aria-label="Newly owned">
+              {preview.gained.map((p) => (
+                <li key={p}>
+                  + <code>{p}</code>
+                </li>
+              ))}
+            </ul>
+          )}
+          {preview.released.length > 0 && (
+            <ul className="small" aria-label="No longer owned">
+              {preview.released.map((r) => (
+                <li key={r.path}>
+                  − <code>{r.path}</code> {r.removed ? <strong className="edit-parse-error">the server will delete it</strong> : <>stays: still owned by {r.keptBy.join(', ') || 'another manager'}</>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** Someone else changed the object while it was open here. */
+export function ServerChangedBanner({ base, changed, onFollow, onReapply, onKeepMine }: { base: JsonObject; changed: { object?: JsonObject; deleted?: boolean }; onFollow: () => void; onReapply: () => void; onKeepMine: () => void }) {
+  const rvOf = (o?: JsonObject) => (o && isObject(o.metadata) ? String(o.metadata.resourceVersion ?? '') : '');
+  return (
+    <section className="edit-wide edit-banner stack" role="alert" aria-label="Changed on the server">
+      {changed.deleted ? (
+        <p>
+          <strong>This object was deleted on the server</strong> while you were editing it. A patch or PUT will get 404; create it again to keep your edit.
+        </p>
+      ) : (
+        <>
+          <p>
+            <strong>Someone else changed this object</strong> since you loaded it: resourceVersion <code>{rvOf(base)}</code> → <code>{rvOf(changed.object)}</code>. Your patches are still computed against the version you loaded and guarded by its resourceVersion, so sending now gets 409 Conflict rather than undoing their change.
+          </p>
+          <Suspense fallback={<p className="muted small">Loading the diff…</p>}>
+            <EditDiff label="Their change" original={diffText(withoutManagedFields(base))} modified={diffText(withoutManagedFields(changed.object!))} originalTitle="the version you loaded" modifiedTitle="the server now" />
+          </Suspense>
+          <div className="row">
+            <button type="button" onClick={onReapply}>
+              Re-apply my changes to the latest version
+            </button>
+            <button type="button" onClick={onFollow}>
+              Discard my edit, edit the latest
+            </button>
+            <button type="button" title="Overwrites their change when you send" onClick={onKeepMine}>
+              Keep my edit as it is (overwrites their change)
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function ExchangesPanel({ exchanges }: { exchanges: Outcome['exchange'][] }) {
+  if (exchanges.length === 0) return null;
+  return (
+    <section className="edit-wide stack" aria-label="Requests sent">
+      <h3>On the wire</h3>
+      <p className="muted small">Each request as the SPA sent it to the explorer's proxy (which adds nothing but the context's credentials; its X-Explorer-Token header is not shown) and the server's answer.</p>
+      {exchanges.map((x, i) => (
+        <details key={x.id} className="edit-exchange" open={i === 0}>
+          <summary>
+            {requestLine(x.request)} → {x.response ? `HTTP ${x.response.status} ${x.response.statusText}` : `failed: ${x.error}`}
+          </summary>
+          <pre className="edit-wire" aria-label="Request sent">
+            {wireText(x.request)}
+          </pre>
+          {x.response && (
+            <pre className="edit-wire" aria-label="Response received">
+              {`HTTP ${x.response.status} ${x.response.statusText}\n${x.response.headers.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${x.response.body.length > 4000 ? `${x.response.body.slice(0, 4000)}\n… (${x.response.body.length} characters)` : x.response.body}`}
+            </pre>
+          )}
+        </details>
+      ))}
+    </section>
+  );
+}
+
+export function OutcomeView({ outcome, format, onForce, onDrop, onLoadLatest, children }: { outcome: Outcome; format: Format; onForce: () => void; onDrop: (fields: string[]) => void; onLoadLatest: () => void; children?: ReactNode }) {
+  const r = outcome.exchange.response;
+  const status = outcome.status;
+  const obj = outcome.object;
+  const objMeta = obj && isObject(obj.metadata) ? obj.metadata : undefined;
+  return (
+    <div className={`edit-result ${outcome.ok ? 'ok' : 'failed'}`} role="region" aria-label="Result">
+      <h3 aria-label="Result status">
+        {MODE_INFO[outcome.mode].label}: {r ? `HTTP ${r.status} ${r.statusText}` : 'no response'}
+        {outcome.dryRun && <span className="edit-dry"> (dry run, nothing persisted)</span>}
+      </h3>
+      <WarningList warnings={outcome.warnings} />
+      {!outcome.ok && status && <StatusView status={status} />}
+      {outcome.stale && (
+        <div className="stack">
+          <p>
+            {outcome.testOpFailed
+              ? 'A test operation failed, so the server applied none of the patch; with the resourceVersion test, that means the object changed after you loaded it.'
+              : 'The object changed on the server after you loaded it: the resourceVersion you sent is stale, so the server refused the write and nothing was overwritten.'}
+          </p>
+          <button type="button" onClick={onLoadLatest}>
+            Load the latest version and compare
+          </button>
+        </div>
+      )}
+      {outcome.conflicts.length > 0 && (
+        <div className="stack">
+          <table className="edit-conflicts" aria-label="Field conflicts">
+            <thead>
+              <tr>
+                <th>Field</th>
+                <th>Owned by</th>
+                <th>Server's message</th>
+              </tr>
+            </thead>
+            <tbody>
+              {outcome.conflicts.map((c, i) => (
+                <tr key={i}>
+                  <td>
+                    <code>{c.field}</code>
+                  </td>
+                  <td>{conflictManager(c.message) ?? '?'}</td>
+                  <td>{c.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="row">
+            <button type="button" onClick={onForce}>
+              Re-send with force=true
+            </button>
+            <button type="button" onClick={() => onDrop(outcome.conflicts.map((c) => c.field ?? '').filter(Boolean))}>
+              Drop these fields and re-send
+            </button>
+            <span className="muted small">Force makes this manager the owner of the fields; dropping them leaves them, and their values, to the other managers.</span>
+          </div>
+        </div>
+      )}
+      {outcome.mode === 'strategic-merge-patch' && r?.status === 415 && (
+        <p className="small">Custom resources have no patch strategies in their schema, so the server does not accept strategic merge patches for them: use a JSON Merge Patch or Server-Side Apply.</p>
+      )}
+      <DifferencesWarning differences={outcome.differences} dryRun={outcome.dryRun} />
+      {outcome.ok && outcome.mode === 'delete' && (
+        <div className="stack">
+          {status ? (
+            <StatusViewOk status={status} />
+          ) : objMeta ? (
+            <p className="small">
+              The server returned the object, not a Status: it is still there
+              {objMeta.deletionTimestamp ? (
+                <>
+                  {' '}
+                  with deletionTimestamp <code>{String(objMeta.deletionTimestamp)}</code>
+                </>
+              ) : null}
+              {Array.isArray(objMeta.finalizers) && objMeta.finalizers.length > 0 ? (
+                <>
+                  , held by finalizers <code>{objMeta.finalizers.join(', ')}</code> until they are removed
+                </>
+              ) : null}
+              {outcome.dryRun ? ' (dry run: as it would be)' : ''}.
+            </p>
+          ) : null}
+          {obj && (
+            <pre className="edit-wire" aria-label="Returned object">
+              {serialize(obj, format)}
+            </pre>
+          )}
+        </div>
+      )}
+      {outcome.ok && outcome.mode !== 'delete' && obj && (
+        <Suspense fallback={<p className="muted small">Loading the diff…</p>}>
+          <p className="small">{outcome.dryRun ? 'Dry-run preview: the object the server would store, against the current one.' : 'Stored: the object before your write against the server’s answer. The editor now holds the new version.'}</p>
+          <EditDiff
+            label={outcome.dryRun ? 'Dry-run preview' : 'Before and after'}
+            original={diffText(outcome.before)}
+            modified={diffText(withoutManagedFields(obj))}
+            originalTitle={outcome.before ? 'current' : '(new object)'}
+            modifiedTitle={outcome.dryRun ? 'server’s answer (not stored)' : 'server’s answer'}
+          />
+        </Suspense>
+      )}
+      {children}
+    </div>
+  );
+}
+
+function StatusViewOk({ status }: { status: Status }) {
+  return (
+    <p className="small">
+      Status <strong>{status.status ?? ''}</strong> {status.details?.kind ? `${status.details.kind} ${status.details.name ?? ''}` : ''} {status.message ?? ''}
+    </p>
+  );
+}

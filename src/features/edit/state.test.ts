@@ -1,0 +1,70 @@
+// The Edit view's reducer and pure body functions (no server, no React).
+import { describe, expect, it } from 'vitest';
+import { NO_HINTS } from '../../k8s/patch';
+import { generateBody, isNewerResourceVersion, parseText, serialize } from './body';
+import { editReducer, type EditState, initialEditState, isPristine } from './state';
+
+const cm = (rv: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'd', resourceVersion: rv }, data });
+
+function loaded(rv = '10', data = { a: '1' }): EditState {
+  return editReducer(initialEditState(true), { type: 'server-object', object: cm(rv, data) });
+}
+
+describe('editReducer', () => {
+  it('follows a newer version while nothing is typed', () => {
+    const s = editReducer(loaded(), { type: 'server-object', object: cm('11', { a: '2' }) });
+    expect(s.text).toContain("a: '2'");
+    expect(s.serverChanged).toBeUndefined();
+    expect(isPristine(s)).toBe(true);
+  });
+
+  it('raises the banner instead of replacing an edit, and ignores older versions', () => {
+    const typed = editReducer(loaded(), { type: 'text', text: serialize(cm('10', { a: 'mine' }), 'yaml') });
+    const s = editReducer(typed, { type: 'server-object', object: cm('11', { a: 'theirs' }) });
+    expect(s.text).toContain('mine');
+    expect(s.serverChanged?.object).toMatchObject({ data: { a: 'theirs' } });
+    expect(editReducer(typed, { type: 'server-object', object: cm('9', { a: 'old' }) })).toBe(typed);
+  });
+
+  it('re-applies my changes onto the newer version', () => {
+    const typed = editReducer(loaded('10', { a: '1' }), { type: 'text', text: serialize(cm('10', { a: '1', mine: 'm' }), 'yaml') });
+    const parsed = parseText(typed.text, 'yaml').obj!;
+    const s = editReducer(typed, { type: 'rebase', how: 'reapply', object: cm('11', { a: '1', theirs: 't' }), edited: parsed });
+    expect(parseText(s.text, 'yaml').obj).toMatchObject({ metadata: { resourceVersion: '11' }, data: { a: '1', mine: 'm', theirs: 't' } });
+  });
+
+  it('"only the fields I touched" switches to a manager of its own and back', () => {
+    const on = editReducer(loaded(), { type: 'touched-only', on: true });
+    expect(on.opts.fieldManager).toBe('kube-api-explorer-touched');
+    expect(editReducer(on, { type: 'touched-only', on: false }).opts.fieldManager).toBe('kube-api-explorer');
+  });
+
+  it('guards patches by default', () => {
+    expect(initialEditState(true).guard).toBe(true);
+    const body = generateBody({ mode: 'merge-patch', format: 'yaml', base: cm('10', { a: '1' }), edited: cm('10', { a: '2' }), guard: true, fieldManager: 'm', touchedOnly: false, hints: NO_HINTS });
+    expect(JSON.parse(body)).toEqual({ data: { a: '2' }, metadata: { resourceVersion: '10' } });
+  });
+});
+
+describe('parseText', () => {
+  it('names the line of a YAML error and of a JSON error', () => {
+    expect(parseText('a: 1\nb: [\n', 'yaml')).toMatchObject({ line: 3 });
+    const j = parseText('{\n  "a": 1,\n  "b": \n}\n', 'json');
+    expect(j.obj).toBeUndefined();
+    expect(j.line).toBe(4);
+    expect(j.error).toMatch(/line 4/);
+  });
+
+  it('lists the YAML 1.1 differences of the text', () => {
+    expect(parseText('data:\n  a: on\n', 'yaml').yamlDifferences.map((d) => d.line)).toEqual([2]);
+  });
+});
+
+describe('isNewerResourceVersion (KEP-5504 order)', () => {
+  it('shorter is older, equal length compares as text', () => {
+    expect(isNewerResourceVersion('100', '99')).toBe(true);
+    expect(isNewerResourceVersion('99', '100')).toBe(false);
+    expect(isNewerResourceVersion('123', '122')).toBe(true);
+    expect(isNewerResourceVersion('12', '12')).toBe(false);
+  });
+});

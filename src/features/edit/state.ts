@@ -1,0 +1,164 @@
+// The Edit view's state as one pure reducer: what the editor holds, which object it is based on,
+// the write options, and what the server answered. The view dispatches; nothing here fetches.
+import { applyMergePatch, isObject, type JsonObject, mergePatch } from '../../k8s/patch';
+import { DEFAULT_MANAGER, type Format, isNewerResourceVersion, metaOf, type Outcome, serialize, TOUCHED_SUFFIX, viewOf } from './body';
+import type { DeleteOptionsInput, Exchange, WriteMode, WriteOptions } from './request';
+
+export interface EditState {
+  format: Format;
+  showManaged: boolean;
+  /** The object as last read from the server (with managedFields): patches are computed against it. */
+  base?: JsonObject;
+  text: string;
+  mode: WriteMode;
+  /** A body edited by hand (null: generated from the edit). */
+  patchOverride: string | null;
+  opts: WriteOptions;
+  del: DeleteOptionsInput;
+  preUid: boolean;
+  preRv: boolean;
+  /** Patches conditional on the loaded resourceVersion: on by default. */
+  guard: boolean;
+  /** Apply only the fields changed in this edit, under a manager of its own. */
+  touchedOnly: boolean;
+  exchanges: Exchange[];
+  outcome?: Outcome;
+  /** A dry run sent to preview a write (ownership for apply, the result check for every patch). */
+  preview?: Outcome;
+  latest?: { object?: JsonObject; error?: unknown };
+  /** A newer version of the object seen on the server while the user was editing. */
+  serverChanged?: { object?: JsonObject; deleted?: boolean };
+}
+
+export type EditAction =
+  | { type: 'server-object'; object: JsonObject }
+  | { type: 'server-deleted' }
+  | { type: 'skeleton'; object: JsonObject }
+  | { type: 'text'; text: string }
+  | { type: 'format'; format: Format; edited?: JsonObject }
+  | { type: 'show-managed'; show: boolean; edited?: JsonObject }
+  | { type: 'revert' }
+  | { type: 'mode'; mode: WriteMode }
+  | { type: 'override'; body: string | null }
+  | { type: 'opts'; opts: Partial<WriteOptions> }
+  | { type: 'del'; del: Partial<DeleteOptionsInput> }
+  | { type: 'pre-uid'; on: boolean }
+  | { type: 'pre-rv'; on: boolean }
+  | { type: 'guard'; on: boolean }
+  | { type: 'touched-only'; on: boolean }
+  | { type: 'sent'; outcome: Outcome; stored: boolean; preview: boolean }
+  | { type: 'latest'; latest?: EditState['latest'] }
+  | { type: 'rebase'; how: 'discard' | 'keep-mine' | 'reapply'; object: JsonObject; edited?: JsonObject };
+
+export function initialEditState(hasName: boolean): EditState {
+  return {
+    format: 'yaml',
+    showManaged: false,
+    text: '',
+    mode: hasName ? 'merge-patch' : 'create',
+    patchOverride: null,
+    opts: { dryRun: false, fieldValidation: '', fieldManager: DEFAULT_MANAGER, force: false },
+    del: { propagationPolicy: 'Background', gracePeriodSeconds: '' },
+    preUid: false,
+    preRv: false,
+    guard: true,
+    touchedOnly: false,
+    exchanges: [],
+  };
+}
+
+function textOf(s: EditState, o: JsonObject): string {
+  return serialize(viewOf(o, s.showManaged), s.format);
+}
+
+/** The editor holds exactly the loaded object (nothing typed yet). */
+export function isPristine(s: EditState): boolean {
+  return !!s.base && s.text === textOf(s, s.base);
+}
+
+function onBase(s: EditState, object: JsonObject): EditState {
+  return { ...s, base: object, text: textOf(s, object), patchOverride: null, serverChanged: undefined, preview: undefined };
+}
+
+export function editReducer(s: EditState, a: EditAction): EditState {
+  switch (a.type) {
+    case 'server-object': {
+      // First load, or a newer version from a re-read or the watch.
+      if (!s.base) return onBase(s, a.object);
+      const rv = metaOf(a.object).resourceVersion;
+      const baseRv = metaOf(s.base).resourceVersion;
+      if (rv === baseRv || !isNewerResourceVersion(rv, baseRv)) return s;
+      // Nothing typed yet: follow the server. Otherwise say so, and let the user choose.
+      if (isPristine(s)) return onBase(s, a.object);
+      return { ...s, serverChanged: { object: a.object } };
+    }
+    case 'server-deleted':
+      return s.base ? { ...s, serverChanged: { deleted: true } } : s;
+    case 'skeleton':
+      return s.text ? s : { ...s, text: serialize(a.object, s.format) };
+    case 'text':
+      return { ...s, text: a.text, preview: undefined };
+    case 'format':
+      if (a.format === s.format) return s;
+      return { ...s, format: a.format, text: a.edited ? serialize(a.edited, a.format) : s.text, patchOverride: null };
+    case 'show-managed': {
+      // The toggle changes what the editor shows, not the edit: managedFields come back from the
+      // loaded object, or leave the editor.
+      let text = s.text;
+      if (a.edited && s.base) {
+        const meta = isObject(a.edited.metadata) ? a.edited.metadata : {};
+        const baseMeta = isObject(s.base.metadata) ? s.base.metadata : {};
+        const next = a.show ? { ...a.edited, metadata: { ...meta, managedFields: baseMeta.managedFields ?? [] } } : viewOf(a.edited, false);
+        text = serialize(next, s.format);
+      }
+      return { ...s, showManaged: a.show, text, patchOverride: null };
+    }
+    case 'revert':
+      return s.base ? { ...s, text: textOf(s, s.base), patchOverride: null, preview: undefined } : s;
+    case 'mode':
+      return { ...s, mode: a.mode, patchOverride: null, preview: undefined };
+    case 'override':
+      return { ...s, patchOverride: a.body, preview: undefined };
+    case 'opts':
+      return { ...s, opts: { ...s.opts, ...a.opts }, preview: undefined };
+    case 'del':
+      return { ...s, del: { ...s.del, ...a.del } };
+    case 'pre-uid':
+      return { ...s, preUid: a.on };
+    case 'pre-rv':
+      return { ...s, preRv: a.on };
+    case 'guard':
+      return { ...s, guard: a.on, patchOverride: null, preview: undefined };
+    case 'touched-only': {
+      // "Only the fields I touched" is never sent as the main manager: that manager's next apply
+      // would delete every field it applied before and left out here.
+      const m = s.opts.fieldManager;
+      const fieldManager = a.on ? (m.endsWith(TOUCHED_SUFFIX) ? m : `${m}${TOUCHED_SUFFIX}`) : m.endsWith(TOUCHED_SUFFIX) ? m.slice(0, -TOUCHED_SUFFIX.length) : m;
+      return { ...s, touchedOnly: a.on, opts: { ...s.opts, fieldManager }, patchOverride: null, preview: undefined };
+    }
+    case 'sent': {
+      const exchanges = [a.outcome.exchange, ...s.exchanges].slice(0, 30);
+      if (a.preview) return { ...s, exchanges, preview: a.outcome };
+      const next: EditState = { ...s, exchanges, outcome: a.outcome, latest: undefined, preview: undefined };
+      // A stored write: the server's answer is the new base, so later patches start from it.
+      if (a.stored && a.outcome.object) return onBase(next, a.outcome.object);
+      return next;
+    }
+    case 'latest':
+      return { ...s, latest: a.latest };
+    case 'rebase': {
+      const rv = metaOf(a.object).resourceVersion;
+      if (a.how === 'discard' || !a.edited || !s.base) return { ...onBase(s, a.object), latest: undefined };
+      if (a.how === 'keep-mine') {
+        // The edit as it is, on the latest resourceVersion: overwrites the other changes.
+        const meta = isObject(a.edited.metadata) ? a.edited.metadata : {};
+        return { ...s, base: a.object, text: serialize({ ...a.edited, metadata: { ...meta, resourceVersion: rv ?? null } }, s.format), patchOverride: null, latest: undefined, serverChanged: undefined };
+      }
+      // Re-apply my changes (as a merge patch of my edit against what I loaded) onto the latest.
+      const mine = mergePatch(viewOf(s.base, s.showManaged), a.edited);
+      const rebased = applyMergePatch(viewOf(a.object, s.showManaged), mine) as JsonObject;
+      const meta = isObject(rebased.metadata) ? rebased.metadata : {};
+      return { ...s, base: a.object, text: serialize({ ...rebased, metadata: { ...meta, resourceVersion: rv ?? null } }, s.format), patchOverride: null, latest: undefined, serverChanged: undefined };
+    }
+  }
+}

@@ -1,0 +1,1 @@
+export { ConnectionStatus } from './ConnectionStatus';

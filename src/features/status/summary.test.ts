@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { HealthSnapshot } from '../../k8s/client';
+import type { ExplorerStatus } from '../../../protocol/status';
+import { summarize } from './summary';
+
+const healthy: HealthSnapshot = { server: { reachable: true }, token: { state: 'ok' }, contexts: {} };
+const now = Date.parse('2026-11-23T12:00:00Z');
+const status = (over: Partial<ExplorerStatus> = {}): ExplorerStatus => ({
+  server: { startedAt: '2026-11-23T11:00:00Z', pid: 1 },
+  upstreams: { open: 0, total: 0, max: 256, muxPaused: 0 },
+  contexts: {},
+  controlPlane: null,
+  ...over,
+});
+
+describe('summarize', () => {
+  it('is "connected" when the server answers, the token holds and the cluster answered last', () => {
+    const s = summarize({ health: { ...healthy, contexts: { c: { lastOkAt: now, latencyMs: 3, unreachable: false } } }, status: status(), events: [], context: 'c', now });
+    expect(s.level).toBe('ok');
+    expect(s.short).toBe('connected');
+    expect(s.lines.find((l) => l.label.startsWith('Cluster c'))?.text).toMatch(/reachable, 3 ms/);
+  });
+
+  it('says the cluster of this view is down when its last request failed after its last answer', () => {
+    const health: HealthSnapshot = { ...healthy, contexts: { c: { lastOkAt: now - 5000, lastError: { message: '503 connection refused', at: now - 1000 }, unreachable: true } } };
+    const s = summarize({ health, status: status(), events: [], context: 'c', now });
+    expect(s.level).toBe('down');
+    expect(s.short).toBe('Cluster c (this view): down');
+  });
+
+  it('tells a restarted explorer server by its start time, and a picked-up token', () => {
+    const s = summarize({ health: { ...healthy, token: { state: 'refreshed', at: now } }, status: status({ server: { startedAt: '2026-11-23T11:59:00Z', pid: 2 } }), firstStartedAt: '2026-11-23T11:00:00Z', events: [], now });
+    expect(s.level).toBe('ok');
+    expect(s.lines.find((l) => l.label === 'Explorer server')?.text).toMatch(/^restarted at /);
+    expect(s.lines.find((l) => l.label === 'Token')?.text).toMatch(/picked up its new token/);
+  });
+
+  it('asks for a reload when the token is refused for good', () => {
+    const s = summarize({ health: { ...healthy, token: { state: 'rejected', at: now } }, events: [], now });
+    expect(s.level).toBe('down');
+    expect(s.lines.find((l) => l.label === 'Token')?.text).toMatch(/reload the page/);
+  });
+
+  it('shows a restarting kube-apiserver of the local control plane as degraded', () => {
+    const cp = { server: 'https://127.0.0.1:1', lastSeq: 1, events: [], components: [{ name: 'kube-apiserver', state: 'restarting' as const, restarts: 1, since: '2026-11-23T11:59:00Z', log: 'x' }] };
+    const s = summarize({ health: healthy, status: status({ controlPlane: cp }), events: [], now });
+    expect(s.level).toBe('warn');
+    expect(s.short).toBe('kube-apiserver: degraded');
+  });
+});

@@ -1,0 +1,109 @@
+// What the connection indicator says, from what the page saw (connectionHealth: its own requests,
+// the mux, the token) and what the explorer server reports (/proxy/status). Pure.
+import type { ExplorerStatus, SupervisorEvent } from '../../../protocol/status';
+import type { HealthSnapshot } from '../../k8s/client';
+
+export type Level = 'ok' | 'warn' | 'down';
+
+export interface Line {
+  level: Level;
+  label: string;
+  text: string;
+}
+
+export interface Summary {
+  level: Level;
+  /** The few words on the indicator. */
+  short: string;
+  lines: Line[];
+}
+
+export interface StatusInputs {
+  health: HealthSnapshot;
+  /** The last /proxy/status answer, if any. */
+  status?: ExplorerStatus;
+  /** The first server start time this page saw; differs from status.server.startedAt after a restart. */
+  firstStartedAt?: string;
+  /** Supervisor events seen since the page opened, oldest first. */
+  events: SupervisorEvent[];
+  /** The context the page is on. */
+  context?: string;
+  /** Round-trip time of the last mux ping, ms. */
+  muxRttMs?: number;
+  now: number;
+}
+
+const worst = (a: Level, b: Level): Level => (a === 'down' || b === 'down' ? 'down' : a === 'warn' || b === 'warn' ? 'warn' : 'ok');
+
+function clock(ms: number | string): string {
+  return new Date(ms).toTimeString().slice(0, 8);
+}
+
+export function summarize(i: StatusInputs): Summary {
+  const lines: Line[] = [];
+  const { health, status } = i;
+
+  // The explorer server.
+  if (!health.server.reachable) {
+    lines.push({ level: 'down', label: 'Explorer server', text: `not answering since ${clock(health.server.lastError?.at ?? i.now)}: ${health.server.lastError?.message ?? 'no answer'}. Is npm start still running? Open views carry on when it is back.` });
+  } else {
+    const restarted = status && i.firstStartedAt && status.server.startedAt !== i.firstStartedAt;
+    lines.push({
+      level: 'ok',
+      label: 'Explorer server',
+      text: `${restarted ? `restarted at ${clock(status.server.startedAt)}; ` : ''}answering${status ? ` (pid ${status.server.pid}, ${status.upstreams.open} upstream requests open)` : ''}${i.muxRttMs !== undefined ? `; watch connection round trip ${Math.round(i.muxRttMs)} ms` : ''}`,
+    });
+  }
+
+  // The token.
+  const t = health.token;
+  if (t.state === 'rejected') lines.push({ level: 'down', label: 'Token', text: 'the explorer server refuses this page’s token and no new one could be read: reload the page.' });
+  else if (t.state === 'refreshed') lines.push({ level: 'ok', label: 'Token', text: `the server was restarted; this page picked up its new token at ${clock(t.at ?? i.now)}.` });
+  else lines.push({ level: 'ok', label: 'Token', text: 'accepted' });
+
+  // Clusters: the page's own view merged with the proxy's.
+  const names = new Set<string>([...Object.keys(health.contexts), ...Object.keys(status?.contexts ?? {})]);
+  if (i.context) names.add(i.context);
+  for (const name of [...names].sort()) {
+    const mine = health.contexts[name];
+    const theirs = status?.contexts[name];
+    const lastOk = Math.max(mine?.lastOkAt ?? 0, theirs?.lastResponseAt ? Date.parse(theirs.lastResponseAt) : 0);
+    const lastErrAt = Math.max(mine?.lastError?.at ?? 0, theirs?.lastError ? Date.parse(theirs.lastError.at) : 0);
+    const lastErr = (theirs?.lastError && Date.parse(theirs.lastError.at) === lastErrAt ? theirs.lastError.message : mine?.lastError?.message) ?? '';
+    const latency = theirs?.ttfbMs ?? mine?.latencyMs;
+    let level: Level;
+    let text: string;
+    if (!lastOk && !lastErrAt) {
+      level = 'ok';
+      text = 'no request yet';
+    } else if (lastErrAt > lastOk) {
+      level = name === i.context ? 'down' : 'warn';
+      text = `unreachable since ${clock(lastErrAt)}: ${lastErr}`;
+    } else {
+      level = 'ok';
+      text = `reachable${latency !== undefined ? `, ${Math.round(latency)} ms` : ''}${lastErrAt ? `; last error at ${clock(lastErrAt)}: ${lastErr}` : ''}`;
+    }
+    lines.push({ level, label: `Cluster ${name}${name === i.context ? ' (this view)' : ''}`, text });
+  }
+
+  // The local control plane, when the explorer runs one.
+  for (const c of status?.controlPlane?.components ?? []) {
+    const level: Level = c.state === 'running' ? 'ok' : c.state === 'failed' ? 'down' : 'warn';
+    const exit = c.lastExit ? `; last exit at ${clock(c.lastExit.at)} (${c.lastExit.signal ?? `code ${c.lastExit.code}`})` : '';
+    lines.push({ level, label: c.name, text: `${c.state} since ${clock(c.since)}${c.restarts ? `, restarted ${c.restarts}×` : ''}${exit}` });
+  }
+
+  const level = lines.reduce<Level>((l, x) => worst(l, x.level), 'ok');
+  const down = lines.find((l) => l.level === 'down');
+  const warn = lines.find((l) => l.level === 'warn');
+  const short = level === 'ok' ? 'connected' : `${(down ?? warn)!.label}: ${level === 'down' ? 'down' : 'degraded'}`;
+  return { level, short, lines };
+}
+
+/** The last few control-plane events, newest first, as sentences. */
+export function recentEvents(events: SupervisorEvent[], n = 6): string[] {
+  return events
+    .slice(-n)
+    .reverse()
+    .map((e) => `${clock(e.at)} ${e.component} ${e.type}${e.attempt ? ` (attempt ${e.attempt})` : ''}: ${e.message}`);
+}

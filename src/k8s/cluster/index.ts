@@ -1,0 +1,1 @@
+export { type ContextInfo, contextsQuery, namespacesQuery } from './queries';

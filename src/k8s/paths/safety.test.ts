@@ -1,0 +1,27 @@
+// Paths the browser would rewrite before sending are refused (pure).
+import { describe, expect, it } from 'vitest';
+import { pathAsSent, pathProblem } from './safety';
+
+describe('pathProblem', () => {
+  it.each(['/api/v1/namespaces/../configmaps', '/api/v1/namespaces/%2e%2e/configmaps', '/api/v1/namespaces/%2E./configmaps', '/api/v1/./pods', '/api/v1/namespaces/a%2fb/pods', '/api/v1/namespaces/a%5Cb/pods', '//evil.example/api', '/api/v1\\pods', '/api/v1/pods#x', '/api/v1/namespaces/%252e/pods', '/api/%zz'])(
+    'refuses %s with a reason',
+    (p) => {
+      expect(pathProblem(p)).toMatch(/\w/);
+    },
+  );
+
+  it.each(['/api/v1/namespaces/default/configmaps', '/api/', '/', '/api/v1/pods?fieldSelector=metadata.name%3D..', '/apis/rbac.authorization.k8s.io/v1/clusterroles/system:aggregate-to-edit'])('accepts %s', (p) => {
+    expect(pathProblem(p)).toBeUndefined();
+  });
+
+  it('says what the browser would have sent instead', () => {
+    expect(pathProblem('/api/v1/namespaces/%2e%2e/configmaps')).toContain('cluster-wide');
+  });
+});
+
+describe('pathAsSent', () => {
+  it('adds the percent-encoding the browser adds', () => {
+    expect(pathAsSent('/api/v1/pods?labelSelector=app in (a,b)')).toBe('/api/v1/pods?labelSelector=app%20in%20(a,b)');
+    expect(pathAsSent('/api/v1/namespaces/default')).toBe('/api/v1/namespaces/default');
+  });
+});

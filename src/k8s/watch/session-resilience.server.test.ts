@@ -1,0 +1,80 @@
+// WatchSession's idle timer and Retry-After, against the real local control plane.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { testCluster } from '../../../proxy/cluster/testing';
+import { MuxClient, type WebSocketConstructor } from '../client/mux';
+import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { type NoteEntry, type SessionSnapshot, WatchSession } from './session';
+
+const cluster = () => testCluster(inject('controlPlane'));
+let mux: MuxClient;
+let ns: string;
+
+beforeAll(async () => {
+  const explorer = useRealProxy();
+  mux = new MuxClient({ url: new URL('/proxy/mux', explorer.url.replace(/^http/, 'ws')).toString(), token: () => explorer.token, WebSocket: WebSocket as unknown as WebSocketConstructor });
+  ns = `idle-${randomBytes(3).toString('hex')}`;
+  expect((await cluster().request('admin', 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
+});
+afterAll(async () => {
+  mux.close();
+  await cluster().request('admin', 'DELETE', `/api/v1/namespaces/${ns}`);
+});
+
+function until(s: WatchSession, ok: (snap: SessionSnapshot) => boolean): Promise<SessionSnapshot> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const snap = s.getSnapshot();
+      if (ok(snap)) {
+        off();
+        resolve(snap);
+      }
+    };
+    const off = s.subscribe(check);
+    check();
+  });
+}
+const notes = (snap: SessionSnapshot) => snap.entries.toArray().filter((e): e is NoteEntry => e.kind === 'note');
+
+describe('WatchSession resilience', () => {
+  it('a watch with bookmarks that hears nothing for the idle timeout is taken for dead and watched again from its resourceVersion, losing nothing', async () => {
+    const s = new WatchSession(
+      { context: TEST_CONTEXT, group: '', version: 'v1', resource: 'configmaps', namespace: ns, labelSelector: 'idle=yes', mode: 'list-watch', bookmarks: true, asTable: false },
+      { mux, idleTimeoutMs: 1500, schedule: (f) => setTimeout(f, 0) },
+    );
+    s.start();
+    try {
+      const first = await until(s, (x) => x.state === 'watching' && notes(x).some((n) => n.note === 'open'));
+      const rv = first.lastResourceVersion;
+      expect(first.lastHeardAt).toBeGreaterThan(0);
+      const idle = await until(s, (x) => notes(x).some((n) => n.note === 'idle'));
+      expect(notes(idle).find((n) => n.note === 'idle')!.message).toMatch(/nothing received .* for 2 s|taken for dead/);
+      const again = await until(s, (x) => notes(x).filter((n) => n.note === 'open').length >= 2);
+      expect(notes(again).filter((n) => n.note === 'open').at(-1)!.message).toBe(`watch opened from resourceVersion "${rv}"`);
+      // And it still works: an object created now arrives.
+      expect((await cluster().request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'late', labels: { idle: 'yes' } } })).status).toBe(201);
+      await until(s, (x) => x.objects.has(`${ns}/late`));
+    } finally {
+      s.stop();
+    }
+  });
+
+  it('a watch without bookmarks has no idle timer: silence is all a quiet collection sends', async () => {
+    const s = new WatchSession(
+      { context: TEST_CONTEXT, group: '', version: 'v1', resource: 'configmaps', namespace: ns, labelSelector: 'quiet=yes', mode: 'list-watch', bookmarks: false, asTable: false },
+      { mux, idleTimeoutMs: 500, schedule: (f) => setTimeout(f, 0) },
+    );
+    s.start();
+    try {
+      await until(s, (x) => x.state === 'watching' && notes(x).some((n) => n.note === 'open'));
+      await new Promise((r) => setTimeout(r, 2000));
+      const snap = s.getSnapshot();
+      expect(snap.idleTimeoutMs).toBeUndefined();
+      expect(notes(snap).filter((n) => n.note === 'idle')).toEqual([]);
+      expect(snap.state).toBe('watching');
+    } finally {
+      s.stop();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 // `npm run bench`: runs each bench module in turn and prints its ratios at the end.
+import * as codecs from './codecs';
 import * as lists from './lists';
 import * as proxy from './proxy';
 import * as watch from './watch';
@@ -13,7 +14,7 @@ export interface BenchModule {
   run(log: (line: string) => void): Promise<BenchResult>;
 }
 
-const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists], ['watch', watch]];
+const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists], ['watch', watch], ['codecs', codecs]];
 
 // `npm run bench -- proxy lists` runs only the named modules.
 const only = process.argv.slice(2);

@@ -1,5 +1,5 @@
 // The console's Decoded view against the real server: a CBOR GET shows the object as a tree,
-// a protobuf GET shows apiVersion, kind and the fields by number.
+// a protobuf GET shows apiVersion, kind and the JSON form its schema gives (loaded lazily).
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
@@ -29,6 +29,8 @@ test('CBOR and protobuf responses show a Decoded view with the object’s name',
   await send(page, explorerUrl, path, 'application/vnd.kubernetes.protobuf');
   const body = page.getByRole('tabpanel', { name: 'Response body' });
   await expect(body).toContainText('v1 ConfigMap');
-  await expect(body).toContainText('the explorer does not load yet');
-  await expect(page.getByRole('tree', { name: 'Protobuf fields' }).getByText(JSON.stringify(name))).toBeVisible();
+  await expect(body).toContainText('k8s.io.api.core.v1.ConfigMap');
+  const pb = page.getByRole('tree', { name: 'Decoded protobuf (JSON form)' });
+  await expect(pb.getByText(JSON.stringify(name))).toBeVisible();
+  await expect(pb.getByText('"hello"')).toBeVisible();
 });

@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { testCluster } from '../cluster/testing';
 import { type ExplorerServer, startExplorerServer } from './server';
 import { createNamespace, deleteNamespace, json, MuxClient, raw, type RawRequest, type RawResponse, uniqueName, waitUntil } from './test-support';
-import type { MuxResponse } from './mux-protocol';
+import type { MuxResponse } from '../../protocol/mux';
 
 const cluster = testCluster(inject('controlPlane'));
 let srv: ExplorerServer;

@@ -12,7 +12,7 @@ import { type ControlPlane, kubeRequest, startControlPlane } from '../cluster/co
 import type { SupervisorEvent } from '../cluster/supervisor';
 import { type ExplorerServer, startExplorerServer } from './server';
 import { json, MuxClient, raw, type RawResponse, waitUntil } from './test-support';
-import type { MuxResponse } from './mux-protocol';
+import type { MuxResponse } from '../../protocol/mux';
 
 let cp: ControlPlane;
 let srv: ExplorerServer;

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { decode as decodeCbor, Tag } from 'cbor2';
+import { Decoder as CborDecoder, Tag } from 'cbor-x';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testCluster } from '../cluster/testing';
 import { MuxClient, createNamespace, deleteNamespace, direct, json, openWatches, raw, type RawResponse, uniqueName, waitUntil } from './test-support';
@@ -22,10 +22,10 @@ function canonicalCbor(bytes: Buffer): string {
     }
     if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
     if (Array.isArray(v)) return v.map(toPlain);
-    if (v instanceof Tag) return { tag: Number(v.tag), value: toPlain(v.contents) };
+    if (v instanceof Tag) return { tag: Number(v.tag), value: toPlain(v.value) };
     return v;
   };
-  return JSON.stringify(toPlain(decodeCbor(new Uint8Array(bytes), { preferMap: true })));
+  return JSON.stringify(toPlain(new CborDecoder({ mapsAsObjects: false, useRecords: false }).decode(bytes)));
 }
 let srv: ExplorerServer;
 let staticDir: string;

@@ -15,6 +15,7 @@ const views: Record<View, React.LazyExoticComponent<(p: { route: Route; context:
   edit: lazy(() => import('../features/edit/EditView').then((m) => ({ default: m.EditView }))),
   ownership: lazy(() => import('../features/ownership/OwnershipView').then((m) => ({ default: m.OwnershipView }))),
   lessons: lazy(() => import('../features/lessons/LessonsView').then((m) => ({ default: m.LessonsView }))),
+  encodings: lazy(() => import('../features/encodings/EncodingsView').then((m) => ({ default: m.EncodingsView }))),
 };
 
 const LABELS: Record<View, string> = {
@@ -25,6 +26,7 @@ const LABELS: Record<View, string> = {
   edit: 'Edit',
   ownership: 'Ownership',
   lessons: 'Lessons',
+  encodings: 'Encodings',
 };
 
 

@@ -8,8 +8,9 @@
 //   their paths listed in `bytesAt` so the view can say they were bytes on the wire.
 // - Every top-level item starts with the self-described CBOR tag 55799 (`d9 d9 f7`), dropped here.
 // - A watch is a CBOR sequence (RFC 8742): items back to back with no other framing.
-// Errors are returned, never thrown: the console renders whatever the server sent.
-import { decode, Tag } from 'cbor2';
+// Errors are returned, never thrown: the console renders whatever the server sent. Decoding is
+// cbor-x's; a walk over the item heads first (itemEnd) tells truncated from malformed and where.
+import { Decoder, Encoder, Tag } from 'cbor-x';
 import { toBase64 } from './base64';
 
 export type CborDecoded = { ok: true; value: unknown; bytesAt: string[] } | { ok: false; error: string };
@@ -38,16 +39,16 @@ function childPath(path: string, key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
 }
 
-/** Turns what cbor2 returns (Maps with byte keys, Uint8Array, Tag, bigint) into JSON-like values. */
+/** Turns what cbor-x returns (Maps with byte keys, Uint8Array, Tag, bigint) into JSON-like values. */
 function plain(v: unknown, path: string, bytesAt: string[]): unknown {
   if (v instanceof Tag) {
-    if (v.tag === SELF_DESCRIBED) return plain(v.contents, path, bytesAt);
-    if (v.tag === BASE64_EXPECTED && v.contents instanceof Uint8Array) {
+    if (v.tag === SELF_DESCRIBED) return plain(v.value, path, bytesAt);
+    if (v.tag === BASE64_EXPECTED && v.value instanceof Uint8Array) {
       bytesAt.push(path || '(root)');
-      return toBase64(v.contents);
+      return toBase64(v.value);
     }
     // No other tag is expected from the API server; keep it visible rather than guess.
-    return { '@tag': Number(v.tag), '@value': plain(v.contents, path, bytesAt) };
+    return { '@tag': Number(v.tag), '@value': plain(v.value, path, bytesAt) };
   }
   if (v instanceof Uint8Array) {
     const text = asText(v);
@@ -70,10 +71,12 @@ function plain(v: unknown, path: string, bytesAt: string[]): unknown {
   return v;
 }
 
+// mapsAsObjects: false keeps maps as Map, because the keys are byte strings (an object would
+// stringify them as "104,105"); useRecords: false, since records are a cbor-x extension.
+const decoder = new Decoder({ mapsAsObjects: false, useRecords: false });
+
 function decodeItem(bytes: Uint8Array): unknown {
-  // ignoreGlobalTags: every tag comes back as a Tag, so tag 22 keeps its bytes and nothing is
-  // turned into Date/URL/RegExp behind our back. preferMap: keys are byte strings, not text.
-  return decode(bytes, { preferMap: true, ignoreGlobalTags: true, rejectDuplicateKeys: false });
+  return decoder.decode(bytes);
 }
 
 function message(e: unknown): string {
@@ -180,4 +183,39 @@ function itemEnd(b: Uint8Array, start: number): number | string {
     } else stack.push(1); // a tag: exactly one item follows
   }
   return pos;
+}
+
+// Encoding request bodies (create, update, apply as CBOR). The server's decoder takes text strings
+// where Go has strings, and JSON numbers become CBOR integers when whole: cbor-x writes a whole
+// number beyond 32 bits as a float64, which a Go int64 field refuses, so those go as bigint.
+// variableMapSize: the shortest map header, as the server itself writes.
+const encoder = new Encoder({ useRecords: false, mapsAsObjects: true, tagUint8Array: false, variableMapSize: true });
+
+/** The self-described CBOR tag 55799 (RFC 8949 §3.4.6), which the server expects in front of a body. */
+export const CBOR_SELF_DESCRIBED = new Uint8Array([0xd9, 0xd9, 0xf7]);
+
+function forEncoding(v: unknown): unknown {
+  if (typeof v === 'number') return Number.isInteger(v) && (v > 0xffffffff || v < -0x80000000) ? BigInt(v) : v;
+  // A []byte field: raw bytes in tag 22, as the server writes them. Without the tag the server
+  // reads a byte string for []byte as base64 text (the JSON way), and refuses a text string.
+  if (v instanceof Uint8Array) return new Tag(v, BASE64_EXPECTED);
+  if (Array.isArray(v)) return v.map(forEncoding);
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = forEncoding(x);
+    return out;
+  }
+  return v;
+}
+
+/**
+ * A value as an `application/cbor` (or `application/apply-patch+cbor`) body, self-described.
+ * Give []byte fields as Uint8Array (protobufSchema's withBinaryBytes does that from the JSON form).
+ */
+export function encodeCbor(value: unknown): Uint8Array {
+  const body = encoder.encode(forEncoding(value));
+  const out = new Uint8Array(CBOR_SELF_DESCRIBED.length + body.length);
+  out.set(CBOR_SELF_DESCRIBED);
+  out.set(body, CBOR_SELF_DESCRIBED.length);
+  return out;
 }

@@ -31,12 +31,16 @@ export interface PbField {
   wireType: number;
   /** Where the field's key starts in the decoded buffer. */
   offset: number;
+  /** Where the field's value ends (exclusive). */
+  end: number;
   value: PbValue;
 }
 
 export interface DecodeOptions {
   /** Length-delimited fields nested deeper than this are left as bytes or text. */
   maxDepth?: number;
+  /** Offset of these bytes in the body they came from, so errors and field offsets point into it. */
+  base?: number;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -47,6 +51,8 @@ class Reader {
     readonly buf: Uint8Array,
     start = 0,
     readonly end = buf.length,
+    /** Added to positions in error messages: where `buf` sits in the whole body. */
+    readonly base = 0,
   ) {
     this.pos = start;
   }
@@ -55,16 +61,16 @@ class Reader {
     let result = 0n;
     let shift = 0n;
     for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.end) throw new Error(`truncated varint at offset ${this.pos}`);
+      if (this.pos >= this.end) throw new Error(`truncated varint at offset ${this.base + this.pos}`);
       const b = this.buf[this.pos++]!;
       result |= BigInt(b & 0x7f) << shift;
       if ((b & 0x80) === 0) return result <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(result) : result;
       shift += 7n;
     }
-    throw new Error(`varint longer than 10 bytes at offset ${this.pos}`);
+    throw new Error(`varint longer than 10 bytes at offset ${this.base + this.pos}`);
   }
   take(n: number): Uint8Array {
-    if (this.pos + n > this.end) throw new Error(`field of ${n} bytes at offset ${this.pos} runs past the end (${this.end - this.pos} left)`);
+    if (this.pos + n > this.end) throw new Error(`field of ${n} bytes at offset ${this.base + this.pos} runs past the end (${this.end - this.pos} left)`);
     const out = this.buf.subarray(this.pos, this.pos + n);
     this.pos += n;
     return out;
@@ -87,7 +93,7 @@ function printableText(bytes: Uint8Array): string | undefined {
 
 /** Parses bytes as a message; throws when they are not one (strictly: every byte consumed). */
 function parseFields(buf: Uint8Array, depth: number, maxDepth: number, base: number): PbField[] {
-  const r = new Reader(buf);
+  const r = new Reader(buf, 0, buf.length, base);
   const fields: PbField[] = [];
   while (r.pos < r.end) {
     const offset = r.pos;
@@ -124,7 +130,7 @@ function parseFields(buf: Uint8Array, depth: number, maxDepth: number, base: num
       default:
         throw new Error(`unsupported wire type ${wireType} (field ${fieldNumber}) at offset ${base + offset}`);
     }
-    fields.push({ fieldNumber, wireType, offset: base + offset, value });
+    fields.push({ fieldNumber, wireType, offset: base + offset, end: base + r.pos, value });
   }
   return fields;
 }
@@ -154,7 +160,7 @@ function errorText(e: unknown): string {
 /** Decodes bytes as a protobuf message, schema-less: field numbers, wire types and values. */
 export function decodeProtobufFields(bytes: Uint8Array, options: DecodeOptions = {}): PbResult<PbField[]> {
   try {
-    return { ok: true, value: parseFields(bytes, 0, options.maxDepth ?? 32, 0) };
+    return { ok: true, value: parseFields(bytes, 0, options.maxDepth ?? 32, options.base ?? 0) };
   } catch (e) {
     return { ok: false, error: `Malformed protobuf: ${errorText(e)}` };
   }

@@ -2,7 +2,7 @@
 // and shared. One parser, one serializer; features read and update the keys they own.
 import { useSyncExternalStore } from 'react';
 
-export const VIEWS = ['discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons'] as const;
+export const VIEWS = ['discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons', 'encodings'] as const;
 export type View = (typeof VIEWS)[number];
 
 /**

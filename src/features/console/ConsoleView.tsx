@@ -5,11 +5,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { isWatchRequest } from '../../codecs';
+import { loadedK8sSchema, loadK8sSchema } from '../../codecs/protobufSchema';
 import { reviewAccess } from '../../k8s/access';
 import { contextsQuery } from '../../k8s/cluster';
 import { allResources, discoveryQuery } from '../../k8s/discovery';
 import { pathProblem, resourcePath } from '../../k8s/paths';
 import { navigate, type Route } from '../../routing';
+import { encodeRequestBody, type EncodedBody, isBinaryContentType } from './binaryBody';
 import { ComparisonPanel } from './ComparisonPanel';
 import { type Draft, draftFromExtra, draftToExtra, draftToRequest, requestToDraft } from './draft';
 import { type DraftAction, draftReducer } from './draftReducer';
@@ -50,6 +52,27 @@ function useUrlDraft(route: Route): [Draft, (a: DraftAction) => void] {
   return [draft, dispatch];
 }
 
+/**
+ * Protobuf and CBOR Content-Types: the edited object is sent encoded (the schemas load on demand).
+ * Returns the request as it will be sent and how its body was encoded.
+ */
+function useEncodedRequest(textRequest: ExchangeRequest): { request: ExchangeRequest; encoded: EncodedBody; binaryType: 'protobuf' | 'cbor' | undefined } {
+  const contentType = textRequest.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+  const binaryType = textRequest.method !== 'GET' && textRequest.method !== 'HEAD' ? isBinaryContentType(contentType) : undefined;
+  const [schemaReady, setSchemaReady] = useState(() => !!loadedK8sSchema());
+  useEffect(() => {
+    if (binaryType && !schemaReady) void loadK8sSchema().then(() => setSchemaReady(true));
+  }, [binaryType, schemaReady]);
+  const body = textRequest.body;
+  const encoded = useMemo(
+    () => (binaryType ? encodeRequestBody(body ?? '', contentType, loadedK8sSchema()) : ({ kind: 'text' } as const)),
+    // schemaReady: re-encode once the schemas are in.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [binaryType, body, contentType, schemaReady],
+  );
+  return { request: encoded.kind === 'binary' ? { ...textRequest, bodyBytes: encoded.bytes } : textRequest, encoded, binaryType };
+}
+
 export function ConsoleView({ route, context }: { route: Route; context: string }) {
   const [draft, dispatch] = useUrlDraft(route);
   const exchanges = useHistory();
@@ -63,7 +86,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
 
   useEffect(() => () => abort.current?.abort(), []);
 
-  const request = draftToRequest(draft);
+  const { request, encoded, binaryType } = useEncodedRequest(draftToRequest(draft));
   // Asked before sending, so that a refusal is explained rather than a surprise 403.
   const attrs = requestAttributes(request.method, request.path);
   const access = useQuery({
@@ -77,6 +100,8 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
   async function send(req: ExchangeRequest = request) {
     // A path the browser would rewrite before sending is refused, with the reason (k8s/paths/safety.ts).
     if (pathProblem(req.path)) return;
+    // A body that could not be encoded as its Content-Type says is not sent (the reason is shown).
+    if (req === request && (encoded.kind === 'error' || encoded.kind === 'pending')) return;
     abort.current?.abort();
     const ctrl = new AbortController();
     abort.current = ctrl;
@@ -131,6 +156,8 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
         attrs={attrs}
         access={access.data}
         refused={pathProblem(request.path)}
+        encoded={encoded}
+        binaryType={binaryType}
       />
       <div className="split" style={{ gridTemplateColumns: 'minmax(0, 1fr) minmax(260px, 340px)' }}>
         <section className="panel" aria-label="Response">

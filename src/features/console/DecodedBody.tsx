@@ -1,11 +1,60 @@
 // The "Decoded" body view for binary responses: CBOR as the JSON tree it stands for, protobuf as
-// its envelope and a field tree by number. Decoding happens only while this view is shown, and
-// every decoded string is rendered as a React text node, never as markup.
-import { useMemo } from 'react';
+// the JSON form its schema gives (the .proto schemas load on first use; until then, and for
+// kinds they do not know, a field tree by number). Decoding happens only while this view is
+// shown, and every decoded string is rendered as a React text node, never as markup.
+import { useEffect, useMemo, useState } from 'react';
 import { baseType, mediaParams } from '../../codecs';
 import { type CborDecoded, decodeCbor, decodeCborSeq } from '../../codecs/cbor';
 import { type DecodedK8sProtobuf, decodeK8sProtobuf, decodeProtobufWatch, type PbField, type PbResult } from '../../codecs/protobuf';
+import { decodeK8sObject, decodeK8sWatch, type K8sSchema, loadedK8sSchema, loadK8sSchema, type SchemaDecoded } from '../../codecs/protobufSchema';
 import { JsonTree } from '../../ui/JsonTree';
+
+/** The protobuf schemas, loaded when a view needs them; undefined until they are there. */
+function useK8sSchema(wanted: boolean): { schema?: K8sSchema; error?: string } {
+  const [state, setState] = useState<{ schema?: K8sSchema; error?: string }>(() => ({ schema: loadedK8sSchema() }));
+  useEffect(() => {
+    if (!wanted || state.schema) return;
+    let live = true;
+    loadK8sSchema().then(
+      (schema) => live && setState({ schema }),
+      (e: unknown) => live && setState({ error: e instanceof Error ? e.message : String(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, state.schema]);
+  return state;
+}
+
+function SchemaObject({ result, label, raw }: { result: PbResult<SchemaDecoded>; label: string; raw?: Uint8Array }) {
+  if (!result.ok) return <p className="error-box">{result.error}</p>;
+  const { apiVersion, kind, object, type, fields } = result.value;
+  return (
+    <div aria-label={label}>
+      <p>
+        <strong>
+          {apiVersion} {kind}
+        </strong>{' '}
+        <span className="muted small">
+          {type ? (
+            <>
+              decoded with the schema: message <code>{type}</code>, shown as the JSON the server would send
+            </>
+          ) : (
+            <>not in the explorer's schemas (a newer server, an aggregated API?): fields by number only</>
+          )}
+        </span>
+      </p>
+      {object !== undefined ? <JsonTree value={object} openDepth={4} label={`${label} (JSON form)`} /> : fields && <div className="tree" role="tree" aria-label="Protobuf fields"><PbFieldList fields={fields} depth={0} /></div>}
+      {object !== undefined && raw && (
+        <details>
+          <summary className="muted small">The same bytes by field number</summary>
+          <PbObject result={decodeK8sProtobuf(raw)} label={`${label} by field number`} />
+        </details>
+      )}
+    </div>
+  );
+}
 
 const WIRE_TYPES: Record<number, string> = { 0: 'varint', 1: 'fixed64', 2: 'length-delimited', 5: 'fixed32' };
 
@@ -101,19 +150,40 @@ export function DecodedBody({ body, contentType, watch }: { body: Uint8Array; co
   const protobuf = type === 'application/vnd.kubernetes.protobuf';
   // The server labels a CBOR watch `application/cbor-seq`; a protobuf watch `...;stream=watch`.
   const stream = protobuf ? mediaParams(contentType).stream === 'watch' || watch : type === 'application/cbor-seq' || watch;
+  const { schema, error: schemaError } = useK8sSchema(protobuf);
   const view = useMemo(() => {
+    if (protobuf && schema) return stream ? { kind: 'schemaWatch' as const, w: decodeK8sWatch(schema, body) } : { kind: 'schema' as const, r: decodeK8sObject(schema, body) };
     if (protobuf) return stream ? { kind: 'pbWatch' as const, w: decodeProtobufWatch(body) } : { kind: 'pb' as const, r: decodeK8sProtobuf(body) };
     return stream ? { kind: 'cborSeq' as const, s: decodeCborSeq(body) } : { kind: 'cbor' as const, d: decodeCbor(body) };
-  }, [body, protobuf, stream]);
+  }, [body, protobuf, stream, schema]);
 
   return (
     <div aria-label="Decoded body">
-      {protobuf && (
+      {protobuf && !schema && (
         <p className="muted small">
-          Protobuf decoded without a schema: fields are shown by number (<code>#1</code>, <code>#2</code>…) with their wire type. Field names need the
-          Kubernetes .proto schemas, which the explorer does not load yet. A length-delimited field is shown as a nested message when its bytes parse as
-          one, else as text when printable, else as hex.
+          {schemaError ? `The protobuf schemas could not be loaded (${schemaError}): ` : 'Loading the protobuf schemas… meanwhile '}
+          fields are shown by number (<code>#1</code>, <code>#2</code>…) with their wire type. A length-delimited field is shown as a nested message
+          when its bytes parse as one, else as text when printable, else as hex.
         </p>
+      )}
+      {view.kind === 'schema' && <SchemaObject result={view.r} raw={body} label="Decoded protobuf" />}
+      {view.kind === 'schemaWatch' && (
+        <>
+          <p className="muted small">Watch frames (4-byte length, then a WatchEvent): {view.w.events.length} events.</p>
+          <ol aria-label="Decoded events">
+            {view.w.events.slice(-SHOWN_EVENTS).map((ev) => (
+              <li key={ev.offset}>
+                <details open={view.w.events.length <= 5}>
+                  <summary>
+                    <strong>{ev.type}</strong> <span className="muted small">frame at offset {ev.offset}</span>
+                  </summary>
+                  <SchemaObject result={{ ok: true, value: ev.object }} label={`Event at offset ${ev.offset}`} />
+                </details>
+              </li>
+            ))}
+          </ol>
+          <Rest rest={view.w.rest} error={view.w.error} />
+        </>
       )}
       {view.kind === 'cbor' && <CborValue decoded={view.d} label="Decoded CBOR" />}
       {view.kind === 'pb' && <PbObject result={view.r} label="Decoded protobuf" />}

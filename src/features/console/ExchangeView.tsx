@@ -2,6 +2,7 @@
 // ones the API server adds explained), and the body rendered for its media type.
 import { useMemo, useRef, useState } from 'react';
 import { bodyKind, mediaParams, parseJson, parseWarningHeader, parseYaml, prettyJson, toYaml } from '../../codecs';
+import { toKyaml } from '../../codecs/kyaml';
 import { isStatus, type Status } from '../../k8s/client';
 import { Ring } from '../../k8s/watch/timeline';
 import { StatusView } from '../../ui/ErrorBox';
@@ -35,7 +36,7 @@ function ms(v: number | undefined): string {
   return v === undefined ? '?' : `${v < 10 ? v.toFixed(1) : Math.round(v)} ms`;
 }
 
-type BodyTab = 'table' | 'tree' | 'text' | 'yaml' | 'decoded' | 'hex' | 'events';
+type BodyTab = 'table' | 'tree' | 'text' | 'yaml' | 'kyaml' | 'decoded' | 'hex' | 'events';
 
 interface WatchEventView {
   type: string;
@@ -115,7 +116,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
   if (table) tabs.push('table');
   if (kind === 'json' && parsed?.ok) tabs.push('tree');
   if (kind === 'json' || kind === 'yaml' || kind === 'text') tabs.push('text');
-  if (kind === 'json' && parsed?.ok) tabs.push('yaml');
+  if (kind === 'json' && parsed?.ok) tabs.push('yaml', 'kyaml');
   // Binary bodies get a decoded view next to Hex; a failed 4xx/5xx of these types still tries it
   // and shows why it could not decode, rather than hiding the tab.
   if ((kind === 'cbor' || kind === 'protobuf') && body.length) tabs.push('decoded');
@@ -195,7 +196,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
               <div className="row" role="tablist" aria-label="Body views">
                 {tabs.map((t) => (
                   <button key={t} type="button" role="tab" aria-selected={t === tab} className={t === tab ? 'primary' : undefined} onClick={() => setTab(t)}>
-                    {{ table: 'Table', tree: 'Tree', text: kind === 'yaml' ? 'YAML' : 'Text', yaml: 'As YAML', decoded: 'Decoded', hex: 'Hex', events: `Events (${watch?.total ?? 0})` }[t]}
+                    {{ table: 'Table', tree: 'Tree', text: kind === 'yaml' ? 'YAML' : 'Text', yaml: 'As YAML', kyaml: 'As KYAML', decoded: 'Decoded', hex: 'Hex', events: `Events (${watch?.events.length ?? 0})` }[t]}
                   </button>
                 ))}
               </div>
@@ -221,6 +222,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
                 {tab === 'tree' && parsed?.ok && <JsonTree value={parsed.value} openDepth={body.length > 200_000 ? 1 : 4} label="Response body tree" />}
                 {tab === 'text' && <pre>{isWatch && kind === 'json' ? decodeText(body) : kind === 'json' && !exchange.watch ? prettyJson(text) : text}</pre>}
                 {tab === 'yaml' && parsed?.ok && <pre>{toYaml(parsed.value)}</pre>}
+                {tab === 'kyaml' && parsed?.ok && <pre aria-label="KYAML">{toKyaml(parsed.value)}</pre>}
                 {tab === 'decoded' && <DecodedBody body={body} contentType={contentType} watch={Boolean(exchange.watch)} />}
                 {tab === 'hex' && <HexView bytes={body} />}
               </div>

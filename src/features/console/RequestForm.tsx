@@ -3,8 +3,10 @@
 // Presentational: every edit is a DraftAction for the view's reducer.
 import { useState } from 'react';
 import { ACCEPT_PRESETS, CONTENT_TYPE_PRESETS } from '../../codecs';
+import { hexDump } from '../../codecs/hex';
 import type { AccessDecision, ResourceAttributes } from '../../k8s/access';
 import { CodeEditor } from '../../ui/CodeEditor';
+import type { EncodedBody } from './binaryBody';
 import { CapabilityNote, useRefusedLabel } from './CapabilityNote';
 import { toCurl, toKubectl } from './copyAs';
 import { type Draft, draftToRequest, METHODS, PARAM_SPECS } from './draft';
@@ -22,8 +24,11 @@ export function RequestForm(props: {
   access: AccessDecision | undefined;
   /** Why the path cannot be sent as shown (the browser would rewrite it), if it cannot. */
   refused?: string | null;
+  /** How the body goes out: as typed, or encoded as Protobuf/CBOR from the object typed. */
+  encoded?: EncodedBody;
+  binaryType?: 'protobuf' | 'cbor';
 }) {
-  const { context, draft, dispatch, onSend, onStop, completions, server, attrs, access, refused } = props;
+  const { context, draft, dispatch, onSend, onStop, completions, server, attrs, access, refused, encoded, binaryType } = props;
   const [copied, setCopied] = useState<{ label: string; text: string; notes: string[] } | undefined>();
   const request = draftToRequest(draft);
   const header = (name: string) => draftHeader(draft, name);
@@ -179,6 +184,21 @@ export function RequestForm(props: {
         <div>
           <span className="small muted">Body</span>
           <CodeEditor ariaLabel="Request body" language={bodyLanguage} value={draft.body} onChange={(body) => dispatch({ type: 'body', body })} onSubmit={onSend} height="200px" />
+          {encoded?.kind === 'binary' && (
+            <details className="small" aria-label="Encoded body">
+              <summary>
+                Sent as {encoded.format}: {encoded.bytes.length.toLocaleString('en-US')} bytes, encoded from the object above
+                {encoded.format === 'CBOR' ? ' (self-described, tag 55799)' : ' (k8s\\0 magic, runtime.Unknown envelope)'}
+              </summary>
+              <pre className="small">{hexDump(encoded.bytes, 4096)}</pre>
+            </details>
+          )}
+          {encoded?.kind === 'pending' && <p className="small muted">Loading the Kubernetes schemas to encode the body…</p>}
+          {encoded?.kind === 'error' && (
+            <p className="error-box small" role="alert" aria-label="Body encoding error">
+              Not sent as {binaryType === 'protobuf' ? 'Protobuf' : 'CBOR'}: {encoded.error}
+            </p>
+          )}
         </div>
       )}
       {attrs && access && !access.allowed && (

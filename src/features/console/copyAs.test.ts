@@ -57,3 +57,13 @@ describe('toKubectl', () => {
     );
   });
 });
+
+describe('copy as curl with an encoded body', () => {
+  it('sends the exact Protobuf or CBOR bytes through printf octal escapes', () => {
+    const cmd = toCurl(
+      { method: 'POST', path: '/api/v1/namespaces/default/configmaps', headers: [['Content-Type', 'application/cbor']], body: '{"a":1}', bodyBytes: new Uint8Array([0xd9, 0xd9, 0xf7, 0xa1]) },
+      { server: 'https://127.0.0.1:6443' },
+    );
+    expect(cmd).toBe("printf '\\331\\331\\367\\241' | curl -X POST https://127.0.0.1:6443/api/v1/namespaces/default/configmaps -H 'Content-Type: application/cbor' --data-binary @-");
+  });
+});

@@ -32,6 +32,8 @@ export function toCurl(req: ExchangeRequest, opts: CurlOptions): string {
   for (const [k, v] of req.headers) parts.push('-H', shellQuote(`${k}: ${v}`));
   const hasBody = req.body !== undefined && req.body !== '' && req.method !== 'GET';
   if (hasBody) parts.push('--data-binary', '@-');
+  // A Protobuf or CBOR body the console encoded: the exact bytes, as POSIX printf octal escapes.
+  if (hasBody && req.bodyBytes) return `printf '${Array.from(req.bodyBytes, (b) => `\\${b.toString(8).padStart(3, '0')}`).join('')}' | ${parts.join(' ')}`;
   let cmd = parts.join(' ');
   if (hasBody) {
     const h = heredoc(req.body!);

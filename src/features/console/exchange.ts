@@ -15,6 +15,8 @@ export interface ExchangeRequest {
   /** Headers the user set (the proxy token and what the browser adds are not part of the exchange). */
   headers: HeaderList;
   body?: string;
+  /** The bytes sent instead of `body` when the console encoded it (Protobuf, CBOR). */
+  bodyBytes?: Uint8Array;
 }
 
 export interface ExchangeResponse {
@@ -140,7 +142,7 @@ export async function runExchange(context: string, request: ExchangeRequest, opt
       path: request.path,
       method: request.method,
       headers: Object.fromEntries(request.headers),
-      body: request.body !== undefined && request.body !== '' && request.method !== 'GET' && request.method !== 'HEAD' ? request.body : null,
+      body: request.body !== undefined && request.body !== '' && request.method !== 'GET' && request.method !== 'HEAD' ? ((request.bodyBytes as BodyInit | undefined) ?? request.body) : null,
       signal: opts.signal,
     });
   } catch (e) {

@@ -203,6 +203,9 @@ function EditObject({ route, context }: { route: Route; context: string }) {
           <label>
             <input type="radio" name="edit-format" checked={s.format === 'json'} onChange={() => dispatch({ type: 'format', format: 'json', edited })} /> JSON
           </label>
+          <label title="Kubernetes' unambiguous YAML: strings always quoted, {} and [] everywhere">
+            <input type="radio" name="edit-format" checked={s.format === 'kyaml'} onChange={() => dispatch({ type: 'format', format: 'kyaml', edited })} /> KYAML
+          </label>
           {!isCreate && (
             <label title="The server's record of which manager owns which field; hidden by default">
               <input type="checkbox" checked={s.showManaged} onChange={(e) => dispatch({ type: 'show-managed', show: e.target.checked, edited })} /> Show managedFields
@@ -214,7 +217,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
             </button>
           )}
         </div>
-        <CodeEditor value={s.text} onChange={(v) => dispatch({ type: 'text', text: v })} language={s.format} ariaLabel="Object editor" height="460px" onSubmit={() => send()} />
+        <CodeEditor value={s.text} onChange={(v) => dispatch({ type: 'text', text: v })} language={s.format === 'json' ? 'json' : 'yaml'} ariaLabel="Object editor" height="460px" onSubmit={() => send()} />
         <ParseProblems parsed={parsed} format={s.format} />
       </section>
 
@@ -321,7 +324,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
                   : `Everything "${s.opts.fieldManager}" owns now (from managedFields) with your edit laid over it: fields you deleted are left out, so the server removes them unless another manager owns them. Other managers' fields are not sent.`}
               </p>
             )}
-            <CodeEditor value={body} onChange={(v) => dispatch({ type: 'override', body: v })} language={s.mode === 'apply' && s.format === 'yaml' ? 'yaml' : 'json'} ariaLabel="Patch body" height="220px" onSubmit={() => send()} />
+            <CodeEditor value={body} onChange={(v) => dispatch({ type: 'override', body: v })} language={s.mode === 'apply' && s.format !== 'json' ? 'yaml' : 'json'} ariaLabel="Patch body" height="220px" onSubmit={() => send()} />
           </div>
         ) : null}
 

@@ -1,5 +1,6 @@
 // Pure functions of the Edit view: text <-> object, the body each write mode sends, and what the
 // server's answer means. No React, no fetch.
+import { toKyaml } from '../../codecs/kyaml';
 import { toYaml, fromYaml, yamlVersionDifferences, type YamlVersionDifference, YamlError } from '../../codecs/yaml';
 import { parseWarningHeader } from '../../codecs/warnings';
 import { isStatus, type Status } from '../../k8s/client';
@@ -20,12 +21,15 @@ import {
 } from '../../k8s/patch';
 import type { Exchange, WriteMode } from './request';
 
-export type Format = 'yaml' | 'json';
+// KYAML is YAML (every string quoted, flow style, as `kubectl get -o kyaml` prints): the YAML
+// parser reads it back, and an apply body in KYAML goes out as application/apply-patch+yaml.
+export type Format = 'yaml' | 'json' | 'kyaml';
 export const DEFAULT_MANAGER = 'kube-api-explorer';
 /** The manager name of "apply only the fields I touched": never the main manager (see applyBody). */
 export const TOUCHED_SUFFIX = '-touched';
 
 export function serialize(obj: unknown, format: Format): string {
+  if (format === 'kyaml') return toKyaml(obj);
   return format === 'yaml' ? toYaml(obj) : `${JSON.stringify(obj, null, 2)}\n`;
 }
 
@@ -40,9 +44,9 @@ export interface ParsedText {
 
 export function parseText(text: string, format: Format): ParsedText {
   try {
-    const v: unknown = format === 'yaml' ? fromYaml(text) : JSON.parse(text);
+    const v: unknown = format === 'json' ? JSON.parse(text) : fromYaml(text);
     if (!isObject(v)) return { error: 'The document is not an object', yamlDifferences: [] };
-    return { obj: v, yamlDifferences: format === 'yaml' ? yamlVersionDifferences(text) : [] };
+    return { obj: v, yamlDifferences: format === 'json' ? [] : yamlVersionDifferences(text) };
   } catch (e) {
     if (e instanceof YamlError) return { error: e.message, line: e.line, yamlDifferences: [] };
     const message = e instanceof Error ? e.message : String(e);

@@ -181,7 +181,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
                 key={`${route.namespace}/${route.name}`}
                 context={context}
                 objRef={{ group: api.group, version: api.version, resource: api.resource, namespace: api.namespaced ? route.namespace : undefined, name: route.name }}
-                format={x.format === 'json' ? 'json' : 'yaml'}
+                format={x.format === 'json' || x.format === 'kyaml' ? x.format : 'yaml'}
                 showManagedFields={x.managedFields === 'show'}
                 closeHref={hrefFor(closeTo, true)}
                 onClose={() => navigate(closeTo)}

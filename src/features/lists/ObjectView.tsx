@@ -6,6 +6,7 @@ import { toYaml } from '../../codecs/yaml';
 import { hrefFor, navigate } from '../../routing';
 import { objectQuery as sharedObjectQuery } from '../../k8s/objects';
 import type { ResourceRef } from '../../k8s/paths';
+import { toKyaml } from '../../codecs/kyaml';
 import { ErrorBox } from '../../ui/ErrorBox';
 
 interface OwnerReference {
@@ -48,7 +49,7 @@ export function ObjectView({
 }: {
   context: string;
   objRef: ResourceRef;
-  format: 'yaml' | 'json';
+  format: 'yaml' | 'json' | 'kyaml';
   showManagedFields: boolean;
   closeHref: string;
   onClose: () => void;
@@ -57,7 +58,7 @@ export function ObjectView({
   const obj = q.data;
   const m = obj?.metadata;
   const shown = obj && !showManagedFields && m?.managedFields ? { ...obj, metadata: { ...m, managedFields: undefined } } : obj;
-  const text = shown ? (format === 'json' ? JSON.stringify(shown, null, 2) : toYaml(shown)) : '';
+  const text = shown ? (format === 'json' ? JSON.stringify(shown, null, 2) : format === 'kyaml' ? toKyaml(shown) : toYaml(shown)) : '';
   const target = { group: objRef.group, version: objRef.version, resource: objRef.resource, namespace: objRef.namespace, name: objRef.name };
 
   return (
@@ -125,6 +126,9 @@ export function ObjectView({
         </label>
         <label>
           <input type="radio" name="lists-format" checked={format === 'json'} onChange={() => navigate({ extra: { format: 'json' } }, { replace: true })} /> JSON
+        </label>
+        <label title="What kubectl get -o kyaml prints: every string quoted, {} and [] everywhere">
+          <input type="radio" name="lists-format" checked={format === 'kyaml'} onChange={() => navigate({ extra: { format: 'kyaml' } }, { replace: true })} /> KYAML
         </label>
         <label>
           <input type="checkbox" checked={showManagedFields} onChange={(e) => navigate({ extra: { managedFields: e.target.checked ? 'show' : '' } }, { replace: true })} /> Show managedFields

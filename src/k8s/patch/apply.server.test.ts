@@ -115,6 +115,17 @@ describe('applyConfiguration: the manager’s whole intent, against real managed
     expect((await json<Cm>('GET', path)).data).toEqual({ a: '1', theirs: 't' });
   });
 
+  it('a manager that owns nothing yet sends only what the edit changed', async () => {
+    const path = `/api/v1/namespaces/${ns}/configmaps/fresh`;
+    await apply(path, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fresh' }, data: { o: 'theirs' } }, 'other');
+    const live = await json<Cm>('GET', path);
+    const edited = structuredClone(withoutManagedFields(live)) as Cm;
+    edited.data.a = '1';
+    const r = await applyEdit(path, live, edited);
+    expect(r.body.data).toEqual({ a: '1' });
+    expect(r.preview.gained).toEqual(['.data.a']);
+  });
+
   it('a field shared with another manager stays when this manager lets go of it', async () => {
     const path = `/api/v1/namespaces/${ns}/configmaps/shared`;
     await apply(path, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared' }, data: { s: 'same', mine: 'x' } }, M);
@@ -151,7 +162,17 @@ describe('applyConfiguration: the manager’s whole intent, against real managed
       },
     };
     await apply(path, applyConfiguration(undefined, created, M), M);
-    let live = await json('GET', path);
+    // Read the Deployment once its controller has caught up (it writes the revision annotation and
+    // status after each template change): the dry run must compare against that same object.
+    const settled = async () => {
+      for (let i = 0; ; i++) {
+        const d = await json('GET', path);
+        const seen = d as { metadata?: { generation?: number }; status?: { observedGeneration?: number } };
+        if (seen.status?.observedGeneration === seen.metadata?.generation || i > 100) return d;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    let live = await settled();
     const fields = JSON.stringify((live.metadata as { managedFields: { manager: string; fieldsV1: unknown }[] }).managedFields.find((e) => e.manager === M)!.fieldsV1);
     // The keyed elements this test is about, as the server recorded them.
     expect(fields).toContain('"k:{\\"name\\":\\"nginx\\"}"');
@@ -172,7 +193,7 @@ describe('applyConfiguration: the manager’s whole intent, against real managed
     expect(r2.preview.released).toEqual([]);
 
     // Third apply: remove the side container and env A; the server's defaults stay out of the body.
-    live = await json('GET', path);
+    live = await settled();
     edited = structuredClone(withoutManagedFields(live)) as unknown as Dep;
     edited.spec.template.spec.containers = edited.spec.template.spec.containers.filter((c) => c.name !== 'side');
     edited.spec.template.spec.containers[0]!.env = edited.spec.template.spec.containers[0]!.env!.filter((e) => e.name !== 'A');

@@ -135,7 +135,9 @@ export function applyConfiguration(live: JsonObject | undefined, edited: JsonObj
   let body: JsonObject;
   if (!live) body = structuredClone(edited);
   else {
-    const b = build(live, edited, ownedTrie(live, fieldManager) ?? {}, [], hints);
+    // No trie when the manager owns nothing yet: then only the changed fields are its intent
+    // (an empty trie would read as "owns the whole object").
+    const b = build(live, edited, ownedTrie(live, fieldManager), [], hints);
     body = isObject(b) ? b : {};
   }
   const editedMeta = isObject(edited.metadata) ? edited.metadata : {};

@@ -34,7 +34,7 @@ export const test = base.extend<E2EFixtures>({
   },
   // eslint-disable-next-line no-empty-pattern -- as above
   kube: async ({}, use) => {
-    const cluster = testCluster({ dir: env('KUBE_TEST_DIR'), server: env('KUBE_TEST_SERVER'), etcdUrl: env('KUBE_TEST_ETCD'), kubeconfig: env('KUBE_TEST_KUBECONFIG'), kubernetesVersion: KUBERNETES_VERSION });
+    const cluster = testCluster({ dir: env('KUBE_TEST_DIR'), server: env('KUBE_TEST_SERVER'), etcdUrl: env('KUBE_TEST_ETCD'), kubeconfig: env('KUBE_TEST_KUBECONFIG'), kubernetesVersion: process.env.KUBE_TEST_VERSION ?? KUBERNETES_VERSION });
     await use({
       ...cluster,
       kubectl: env('KUBE_TEST_KUBECTL'),

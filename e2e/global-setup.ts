@@ -13,7 +13,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     throw new Error("end-to-end tests drive Debian's chromium at /usr/bin/chromium: install it with `apt-get install -y chromium` (bash .ci/run does)");
   }
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-e2e-'));
-  const cp = await startControlPlane({ dir });
+  // KUBE_EXPLORER_KUBERNETES picks another release (the skew suite sets it; see versions.ts).
+  const cp = await startControlPlane({ dir, kubernetesVersion: process.env.KUBE_EXPLORER_KUBERNETES || undefined });
   let explorer = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => {} });
 
   // A loopback control endpoint for what only this process can do: restart kube-apiserver
@@ -68,6 +69,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.KUBE_TEST_ETCD = cp.etcdUrl;
   process.env.KUBE_TEST_KUBECONFIG = cp.kubeconfig;
   process.env.KUBE_TEST_KUBECTL = cp.binaries.kubectl;
+  process.env.KUBE_TEST_VERSION = cp.kubernetesVersion;
   process.env.KUBE_TEST_CONTROL = `http://127.0.0.1:${controlPort}`;
 
   return async () => {

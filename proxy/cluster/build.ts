@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embeddedGoDir } from '../package/embedded';
-import { BINARIES, type BinaryName, ETCD_VERSION, KUBERNETES_VERSION } from './versions';
+import { BINARIES, type BinaryName, type Release, releaseFor } from './versions';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The packaged executable carries the go/ folder as assets and writes it out when asked for it.
@@ -20,19 +20,24 @@ export class BuildError extends Error {
   }
 }
 
-/** Where built binaries live: outside the repository, keyed by the pinned versions. */
-export function cacheDir(): string {
+/**
+ * Where built binaries live: outside the repository, keyed by the pinned versions, one folder per
+ * release side by side (the default one and the older one of the skew suite).
+ */
+export function cacheDir(release: Release = releaseFor()): string {
   const base = process.env.KUBE_EXPLORER_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kube-api-explorer');
-  return join(base, `k8s-${KUBERNETES_VERSION}-etcd-${ETCD_VERSION}`);
+  return join(base, `k8s-${release.kubernetes}-etcd-${release.etcd}`);
 }
 
 /** A fingerprint of the wrapper modules, so that an edited go.mod/go.sum also invalidates the cache. */
-function sourceStamp(): string {
+function sourceStamp(release: Release): string {
   const h = createHash('sha256');
-  for (const f of ['kube/go.mod', 'kube/go.sum', 'etcd/go.mod', 'etcd/go.sum', 'etcd/main.go']) {
+  const { kubeModule: k, etcdModule: e } = release;
+  for (const f of [`${k}/go.mod`, `${k}/go.sum`, `${e}/go.mod`, `${e}/go.sum`, `${e}/main.go`]) {
+    // The default modules are hashed under their historical names, so that its cache stays valid.
     h.update(f).update(readFileSync(join(goDir, f)));
   }
-  return `${KUBERNETES_VERSION} ${ETCD_VERSION} ${h.digest('hex').slice(0, 16)}`;
+  return `${release.kubernetes} ${release.etcd} ${h.digest('hex').slice(0, 16)}`;
 }
 
 function complete(dir: string): boolean {
@@ -48,32 +53,37 @@ function withPaths(dir: string, source: Binaries['source']): Binaries {
 export interface EnsureOptions {
   /** Progress lines for a person watching a build that takes minutes. */
   log?: (line: string) => void;
+  /** Which release (see versions.ts: `v1.33`, `v1.33.13`, …); the default release when absent. */
+  kubernetesVersion?: string;
 }
 
 /**
  * Returns the control-plane binaries, building them on first use. Honours the envtest convention:
- * when KUBEBUILDER_ASSETS names a folder holding the binaries, those are used as they are.
+ * when KUBEBUILDER_ASSETS names a folder holding the binaries, those are used as they are (for the
+ * default release only: they cannot say which release they are).
  */
 export async function ensureBinaries(opts: EnsureOptions = {}): Promise<Binaries> {
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  const assets = process.env.KUBEBUILDER_ASSETS;
+  const release = releaseFor(opts.kubernetesVersion);
+  const assets = release === releaseFor() ? process.env.KUBEBUILDER_ASSETS : undefined;
   if (assets) {
     if (complete(assets)) return withPaths(assets, 'KUBEBUILDER_ASSETS');
     const missing = BINARIES.filter((b) => !existsSync(join(assets, b)));
     log(`KUBEBUILDER_ASSETS=${assets} lacks ${missing.join(', ')}; building our own instead.`);
   }
-  const dir = cacheDir();
+  const dir = cacheDir(release);
   const stampFile = join(dir, 'STAMP');
-  const stamp = sourceStamp();
+  const stamp = sourceStamp(release);
   if (complete(dir) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
     return withPaths(dir, 'cache');
   }
-  await buildAll(dir, stamp, log);
+  await buildAll(release, dir, stamp, log);
   return withPaths(dir, 'built');
 }
 
-async function buildAll(dir: string, stamp: string, log: (l: string) => void): Promise<void> {
-  await checkGo();
+async function buildAll(release: Release, dir: string, stamp: string, log: (l: string) => void): Promise<void> {
+  const { kubernetes: KUBERNETES_VERSION, etcd: ETCD_VERSION } = release;
+  await checkGo(KUBERNETES_VERSION);
   // Build into a scratch folder and rename at the end, so an interrupted build never leaves a
   // half-filled cache that a later start would trust.
   const tmp = `${dir}.partial-${process.pid}`;
@@ -96,8 +106,8 @@ async function buildAll(dir: string, stamp: string, log: (l: string) => void): P
       `-X ${pkg}.buildDate=${buildDate}`,
     ]),
   ].join(' ');
-  await goBuild(join(goDir, 'kube'), ['-ldflags', kubeLdflags, '-o', `${tmp}/`, 'k8s.io/kubernetes/cmd/kube-apiserver', 'k8s.io/kubernetes/cmd/kube-controller-manager', 'k8s.io/kubernetes/cmd/kubectl'], 'Kubernetes', log);
-  await goBuild(join(goDir, 'etcd'), ['-ldflags', '-s -w', '-o', join(tmp, 'etcd'), '.'], 'etcd', log);
+  await goBuild(join(goDir, release.kubeModule), ['-ldflags', kubeLdflags, '-o', `${tmp}/`, 'k8s.io/kubernetes/cmd/kube-apiserver', 'k8s.io/kubernetes/cmd/kube-controller-manager', 'k8s.io/kubernetes/cmd/kubectl'], 'Kubernetes', log);
+  await goBuild(join(goDir, release.etcdModule), ['-ldflags', '-s -w', '-o', join(tmp, 'etcd'), '.'], 'etcd', log);
   writeFileSync(join(tmp, 'STAMP'), stamp);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dirname(dir), { recursive: true });
@@ -105,14 +115,14 @@ async function buildAll(dir: string, stamp: string, log: (l: string) => void): P
   log(`Built in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 
-async function checkGo(): Promise<void> {
+async function checkGo(kubernetesVersion: string): Promise<void> {
   const out = await run('go', ['version'], process.cwd()).catch(() => null);
   if (!out || out.code !== 0) {
     throw new BuildError('the Go toolchain was not found (`go version` failed)', 'install Go 1.26 or newer and put `go` on PATH, or point KUBEBUILDER_ASSETS at a folder with etcd, kube-apiserver, kube-controller-manager and kubectl');
   }
   const m = /go(\d+)\.(\d+)/.exec(out.output);
   if (m && (Number(m[1]) < 1 || (Number(m[1]) === 1 && Number(m[2]) < 26))) {
-    throw new BuildError(`Kubernetes ${KUBERNETES_VERSION} needs Go 1.26 or newer; found ${m[0]}`, 'install a newer Go toolchain');
+    throw new BuildError(`Kubernetes ${kubernetesVersion} (built by this project's Go 1.26 wrapper modules) needs Go 1.26 or newer; found ${m[0]}`, 'install a newer Go toolchain');
   }
 }
 

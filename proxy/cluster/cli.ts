@@ -3,27 +3,41 @@
 import { resolve } from 'node:path';
 import { ensureBinaries } from './build';
 import { startControlPlane } from './controlplane';
+import { RELEASES, releaseFor } from './versions';
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
-  console.log(`usage: npm run cluster [-- [--fresh] [--dir DIR] [--no-controller-manager]]
-       npm run cluster:build     build or verify the cached binaries only
+  console.log(`usage: npm run cluster [-- [--fresh] [--dir DIR] [--no-controller-manager] [--kubernetes VERSION]]
+       npm run cluster:build [-- --kubernetes VERSION]   build or verify the cached binaries only
+  --kubernetes VERSION     which release: ${RELEASES.map((r) => r.kubernetes).join(' (default), ')}; a minor (v1.33) will do
   --fresh                  wipe etcd data before starting (PKI and kubeconfig are kept)
-  --dir DIR                state folder (default .cluster)
+  --dir DIR                state folder (default .cluster, or .cluster-VERSION for another release)
   --no-controller-manager  run etcd and kube-apiserver only`);
   process.exit(0);
 }
 const dirArg = args.indexOf('--dir');
-const dir = resolve(dirArg >= 0 && args[dirArg + 1] ? args[dirArg + 1]! : '.cluster');
+const versionArg = args.indexOf('--kubernetes');
+const kubernetesVersion = versionArg >= 0 ? args[versionArg + 1] : undefined;
+// Another release gets its own state folder by default: etcd data is not shared across releases.
+const release = (() => {
+  try {
+    return releaseFor(kubernetesVersion);
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(2);
+  }
+})();
+const defaultDir = release === releaseFor() ? '.cluster' : `.cluster-${release.kubernetes}`;
+const dir = resolve(dirArg >= 0 && args[dirArg + 1] ? args[dirArg + 1]! : defaultDir);
 
 async function main(): Promise<void> {
   const started = Date.now();
   if (args.includes('--build-only')) {
-    const b = await ensureBinaries();
+    const b = await ensureBinaries({ kubernetesVersion: release.kubernetes });
     console.log(`binaries (${b.source}): ${b.dir}`);
     return;
   }
-  const cp = await startControlPlane({ dir, fresh: args.includes('--fresh'), controllerManager: !args.includes('--no-controller-manager') });
+  const cp = await startControlPlane({ dir, kubernetesVersion: release.kubernetes, fresh: args.includes('--fresh'), controllerManager: !args.includes('--no-controller-manager') });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

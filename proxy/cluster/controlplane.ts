@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { type Binaries, ensureBinaries } from './build';
 import { ensurePki, pem, type Pki, USERS, type UserName } from './pki';
 import { StartError, type SupervisionOptions, Supervisor, type SupervisorEvent, type SupervisorStatus } from './supervisor';
-import { BINARIES, ETCD_VERSION, KUBERNETES_VERSION } from './versions';
+import { BINARIES, type Release, releaseFor } from './versions';
 
 export interface StartOptions {
   /** State folder: PKI, etcd data, logs, kubeconfig. `.cluster/` for `npm run cluster`, a temp folder in tests. */
@@ -16,6 +16,8 @@ export interface StartOptions {
   controllerManager?: boolean;
   log?: (line: string) => void;
   binaries?: Binaries;
+  /** Which Kubernetes release (versions.ts: `v1.33`, `v1.33.13`, …); the default release when absent. */
+  kubernetesVersion?: string;
   /** Restart policy of the supervisor (backoff, attempts); tests shorten it. */
   supervision?: SupervisionOptions;
 }
@@ -56,7 +58,7 @@ export { StartError };
 
 export const CONTEXTS = { admin: 'local-admin', viewer: 'local-viewer' } as const;
 const CLUSTER_NAME = 'kube-api-explorer-local';
-const DATA_STAMP = `etcd ${ETCD_VERSION} for kubernetes ${KUBERNETES_VERSION}`;
+const dataStamp = (r: Release) => `etcd ${r.etcd} for kubernetes ${r.kubernetes}`;
 
 interface State { apiserverPort?: number }
 interface Lock { pid: number; children: number[] }
@@ -227,7 +229,9 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const dir = resolve(opts.dir);
   mkdirSync(dir, { recursive: true });
-  const binaries = opts.binaries ?? (await ensureBinaries({ log }));
+  const release = releaseFor(opts.kubernetesVersion);
+  const DATA_STAMP = dataStamp(release);
+  const binaries = opts.binaries ?? (await ensureBinaries({ log, kubernetesVersion: release.kubernetes }));
   const missing = BINARIES.filter((b) => b !== 'kubectl' && !existsSync(binaries[b]));
   if (missing.length) {
     throw new StartError(`missing binaries in ${binaries.dir}: ${missing.join(', ')}; run \`npm run cluster:build\` (or fix KUBEBUILDER_ASSETS)`);
@@ -289,8 +293,8 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       `--service-account-key-file=${pki.saPub}`, `--service-account-signing-key-file=${pki.saKey}`,
       // A single apiserver on loopback: no `kubernetes` Service endpoint reconciling (it would try to publish 127.0.0.1).
       '--endpoint-reconciler-type=none',
-      // CBOR is alpha and off by default; WatchList (streaming lists) is on by default and stays on.
-      '--feature-gates=CBORServingAndStorage=true',
+      // Per release (versions.ts): the default one turns CBOR on; the older one runs as it ships.
+      ...(release.featureGates ? [`--feature-gates=${release.featureGates}`] : []),
       '--profiling=false', '--shutdown-delay-duration=0s', '--shutdown-watch-termination-grace-period=0s',
     ];
     await supervisor.start({
@@ -338,7 +342,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     let stopped = false;
     const cp: ControlPlane = {
       dir, kubeconfig, server, etcdUrl, binaries,
-      kubernetesVersion: KUBERNETES_VERSION, etcdVersion: ETCD_VERSION,
+      kubernetesVersion: release.kubernetes, etcdVersion: release.etcd,
       contexts: { ...CONTEXTS },
       credentials: (user) => ({ ca: pem(pki.caCert), cert: pem(pki.users[user].cert), key: pem(pki.users[user].key) }),
       compact: () => compactEtcd(etcdUrl),

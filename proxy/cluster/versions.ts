@@ -3,5 +3,46 @@
 export const KUBERNETES_VERSION = 'v1.37.1';
 export const ETCD_VERSION = 'v3.6.16';
 
+/**
+ * The older release the skew suite runs against (`npm run cluster -- --kubernetes v1.33`). Four
+ * minors behind the default, the far end of what managed offerings keep in standard support; in
+ * its default configuration it serves no CBOR (CBORServingAndStorage is alpha and off) and no
+ * streaming lists (WatchList went back to off by default in v1.33: kube_features.go of v1.33.13).
+ */
+export const OLDER_KUBERNETES_VERSION = 'v1.33.13';
+
 export const BINARIES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kubectl'] as const;
 export type BinaryName = (typeof BINARIES)[number];
+
+/** One buildable Kubernetes release: its wrapper modules in ./go/ and how kube-apiserver is started. */
+export interface Release {
+  kubernetes: string;
+  /** The etcd that release ships with (its build/dependencies.yaml). */
+  etcd: string;
+  /** Wrapper module folders under ./go/. */
+  kubeModule: string;
+  etcdModule: string;
+  /** kube-apiserver's --feature-gates value ('' for none: the release's defaults). */
+  featureGates: string;
+}
+
+export const RELEASES: readonly Release[] = [
+  // CBOR is alpha and off by default; WatchList (streaming lists) is on by default and stays on.
+  { kubernetes: KUBERNETES_VERSION, etcd: ETCD_VERSION, kubeModule: 'kube', etcdModule: 'etcd', featureGates: 'CBORServingAndStorage=true' },
+  // Started as the release ships: what a person meets on a cluster of that version.
+  { kubernetes: OLDER_KUBERNETES_VERSION, etcd: 'v3.5.24', kubeModule: 'kube-v1.33', etcdModule: 'etcd-v3.5', featureGates: '' },
+];
+
+/**
+ * The release for a version as a person types it: `v1.33.13`, `1.33.13`, `v1.33` or `1.33`
+ * (a minor names its one pinned patch). Undefined means the default.
+ */
+export function releaseFor(version?: string): Release {
+  if (version === undefined || version === '') return RELEASES[0]!;
+  const wanted = version.startsWith('v') ? version : `v${version}`;
+  const found = RELEASES.find((r) => r.kubernetes === wanted || r.kubernetes.startsWith(`${wanted}.`));
+  if (!found) {
+    throw new Error(`Kubernetes ${version} is not one of the releases this project builds (${RELEASES.map((r) => r.kubernetes).join(', ')}); add a wrapper module in proxy/cluster/go/ and an entry in proxy/cluster/versions.ts for another`);
+  }
+  return found;
+}

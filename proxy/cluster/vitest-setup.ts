@@ -28,7 +28,8 @@ let staticDir: string | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-vitest-'));
-  cp = await startControlPlane({ dir });
+  // KUBE_EXPLORER_KUBERNETES picks another release (versions.ts), e.g. to run the server tests against the older one.
+  cp = await startControlPlane({ dir, kubernetesVersion: process.env.KUBE_EXPLORER_KUBERNETES || undefined });
   project.provide('controlPlane', { dir, kubeconfig: cp.kubeconfig, server: cp.server, etcdUrl: cp.etcdUrl, kubernetesVersion: cp.kubernetesVersion });
   // Imported lazily so that the control plane's own tests do not depend on the proxy's code.
   const { startExplorerServer } = await import('../src/server');

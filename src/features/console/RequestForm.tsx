@@ -7,6 +7,7 @@ import { hexDump } from '../../codecs/hex';
 import type { AccessDecision, ResourceAttributes } from '../../k8s/access';
 import { CodeEditor } from '../../ui/CodeEditor';
 import type { EncodedBody } from './binaryBody';
+import { CapabilityNote, useRefusedLabel } from './CapabilityNote';
 import { toCurl, toKubectl } from './copyAs';
 import { type Draft, draftToRequest, METHODS, PARAM_SPECS } from './draft';
 import { type DraftAction, draftHeader } from './draftReducer';
@@ -33,6 +34,8 @@ export function RequestForm(props: {
   const [copied, setCopied] = useState<{ label: string; text: string; notes: string[] } | undefined>();
   const request = draftToRequest(draft);
   const header = (name: string) => draftHeader(draft, name);
+  // What this server refused when asked (k8s/capabilities), marked on the media type presets.
+  const mediaRefused = useRefusedLabel(context);
   const otherHeaders = draft.headers.map((h, i) => [h, i] as const).filter(([[k]]) => !['accept', 'content-type'].includes(k.toLowerCase()));
   const bodyLanguage = header('Content-Type').includes('yaml') ? 'yaml' : 'json';
 
@@ -147,6 +150,7 @@ export function RequestForm(props: {
             {ACCEPT_PRESETS.map((p) => (
               <option key={p.value} value={p.value} title={p.note}>
                 {p.label}
+                {mediaRefused(p.value)}
               </option>
             ))}
             {header('Accept') && !ACCEPT_PRESETS.some((p) => p.value === header('Accept')) && <option value="(custom)">{header('Accept')}</option>}
@@ -158,7 +162,7 @@ export function RequestForm(props: {
             <option value="">(none)</option>
             {CONTENT_TYPE_PRESETS.map((p) => (
               <option key={p.value} value={p.value} title={p.note}>
-                {p.label} ({p.value})
+                {p.label} ({p.value}){mediaRefused(p.value, 'Content-Type')}
               </option>
             ))}
             {header('Content-Type') && !CONTENT_TYPE_PRESETS.some((p) => p.value === header('Content-Type')) && <option value={header('Content-Type')}>{header('Content-Type')}</option>}
@@ -168,6 +172,7 @@ export function RequestForm(props: {
           Add header
         </button>
       </div>
+      <CapabilityNote context={context} accept={header('Accept')} contentType={header('Content-Type')} />
       {otherHeaders.map(([[k, v], i]) => (
         <div className="row" key={i}>
           <input aria-label={`Header ${i + 1} name`} value={k} placeholder="Header-Name" onChange={(e) => dispatch({ type: 'editHeader', index: i, name: e.target.value, value: v })} />

@@ -9,6 +9,7 @@ import { apiVersionOf, resourcePath } from '../../k8s/paths';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { draftToExtra } from '../console';
 import { AccessPanel } from './AccessPanel';
+import { CapabilitiesPanel, RepresentationsPanel } from './CapabilitiesPanel';
 import { DeprecationPanel } from './DeprecationPanel';
 import { matchesResource } from './filter';
 import { SchemaPanel } from './SchemaPanel';
@@ -87,6 +88,7 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
               {d.isFetching && ' · refreshing…'}
             </p>
           )}
+          <CapabilitiesPanel context={context} />
           {d.error && <ErrorBox error={d.error} title="Discovery failed" />}
           {d.isLoading && <p className="muted">Reading discovery…</p>}
           <nav className="scroll" aria-label="API resources" ref={navRef}>
@@ -212,6 +214,7 @@ function ResourceDetails({ context, resource: r, route }: { context: string; res
       )}
       <DeprecationPanel context={context} resource={r} namespace={ns} />
       <AccessPanel context={context} resource={r} namespace={ns} name={route.name} />
+      <RepresentationsPanel context={context} resource={r} namespace={ns} />
       <SchemaPanel context={context} resource={r} fieldPath={route.extra.field ?? ''} />
     </article>
   );

@@ -138,8 +138,17 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession;
         </span>
         <span>· {snap.objects.size} objects</span>
         {snap.lastResourceVersion !== undefined && <span>· last resourceVersion {snap.lastResourceVersion}</span>}
-        {pane.mode === 'stream' && <span>· {snap.initialEventsDone ? 'initial events done' : 'receiving initial events'}</span>}
+        {pane.mode === 'stream' && !snap.fallback && <span>· {snap.initialEventsDone ? 'initial events done' : 'receiving initial events'}</span>}
       </p>
+      {snap.fallback && (
+        <div className="fallback small" role="status" aria-label="Fallback">
+          <p>
+            The server refused the {START_MODES.find((m) => m.mode === snap.fallback!.from)?.label.toLowerCase()} ({snap.fallback.status.code} {snap.fallback.status.reason}); this pane fell back to{' '}
+            <strong>{START_MODES.find((m) => m.mode === snap.fallback!.to)?.label}</strong>.
+          </p>
+          <StatusView status={snap.fallback.status} />
+        </div>
+      )}
       <div className="watch-filters">
         <fieldset>
           <legend className="small">Show</legend>

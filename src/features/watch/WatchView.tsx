@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { navigate, type Route } from '../../routing';
+import { capabilitiesQuery, describeRefusal } from '../../k8s/capabilities';
 import { allResources, discoveryQuery } from '../../k8s/discovery';
 import { START_MODES, type StartMode } from '../../k8s/watch/session';
 import { ErrorBox } from '../../ui/ErrorBox';
@@ -56,6 +57,9 @@ function AddPaneForm({ route, context, onAdd }: { route: Route; context: string;
   const info = watchable.find((r) => r.group === group && r.version === version && r.resource === resource);
   const namespaced = info?.namespaced ?? true;
   const modeInfo = START_MODES.find((m) => m.mode === mode)!;
+  // Asked of the server, not assumed: a v1.33 server (or one with WatchList off) refuses streaming lists.
+  const caps = useQuery(capabilitiesQuery(context));
+  const streamRefused = caps.data?.watchList.answer === 'no' ? caps.data.watchList : undefined;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -118,6 +122,7 @@ function AddPaneForm({ route, context, onAdd }: { route: Route; context: string;
           {START_MODES.map((m) => (
             <option key={m.mode} value={m.mode}>
               {m.label}
+              {m.mode === 'stream' && streamRefused ? ` (refused by this server: ${streamRefused.httpStatus} ${streamRefused.status?.reason ?? ''})` : ''}
             </option>
           ))}
         </select>
@@ -146,6 +151,11 @@ function AddPaneForm({ route, context, onAdd }: { route: Route; context: string;
       </label>
       <button type="submit">Add watch</button>
       <p className="muted small watch-semantic">{modeInfo.semantic}</p>
+      {mode === 'stream' && streamRefused && (
+        <p className="small watch-semantic" role="note" aria-label="Streaming list refused">
+          This server refused a streaming list when asked ({describeRefusal(streamRefused)}). A pane started this way shows that refusal and falls back to List, then watch.
+        </p>
+      )}
     </form>
   );
 }

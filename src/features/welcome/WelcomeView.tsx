@@ -2,7 +2,7 @@
 // (SelfSubjectRulesReview), how much is in it, and where to start. Every request here is a read
 // or a review; each panel names the request it shows.
 import { useQuery } from '@tanstack/react-query';
-import { hrefFor, type Route, type View } from '../../app/route';
+import { hrefFor, type Route, type View } from '../../routing';
 import { COMMON_RESOURCES, countResource, collectionPath, readiness, ruleLabel, rulesReview, RULES_REVIEW_PATH, serverVersion } from '../../k8s/overview';
 import { ErrorBox } from '../../ui/ErrorBox';
 import './welcome.css';

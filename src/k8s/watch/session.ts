@@ -138,6 +138,11 @@ export interface SessionSnapshot {
   initialEventsDone: boolean;
   /** Set while waiting to reconnect: when the next attempt starts. */
   retryAt?: number;
+  /**
+   * Set when the server refused the start mode and the pane fell back to another: the refusal
+   * (its Status) and the mode taken instead. A server with WatchList off refuses a streaming list.
+   */
+  fallback?: { from: StartMode; to: StartMode; status: Status };
   /** Date.now() of the last sign of life of the stream: opened, an event, a bookmark. */
   lastHeardAt?: number;
   /** After how long without a sign of life the stream is taken for dead (undefined: never). */
@@ -255,6 +260,7 @@ export class WatchSession {
   private state: SessionState = 'idle';
   private initialEventsDone = false;
   private retryAt: number | undefined;
+  private fallback: SessionSnapshot['fallback'];
   private lastHeardAt: number | undefined;
   private fatal: string | undefined;
   private seq = 0;
@@ -347,7 +353,8 @@ export class WatchSession {
   private phase: Phase = 'initial';
 
   private async run(signal: AbortSignal): Promise<void> {
-    const spec = this.spec;
+    // After a refused streaming list, the rest of this session lists then watches.
+    const spec = this.fallback ? { ...this.spec, mode: this.fallback.to } : this.spec;
     let attempt = 0;
     let retryAfterSeconds: number | undefined;
     let idle: IdleTimer | undefined;
@@ -458,6 +465,20 @@ export class WatchSession {
         }
       } catch (e) {
         if (signal.aborted) break;
+        if (spec.mode === 'stream' && phase !== 'resume' && e instanceof KubeApiError && !e.fromProxy && (e.httpStatus === 422 || e.httpStatus === 400)) {
+          // The server refused the streaming list's parameters: with the WatchList feature gate off
+          // (v1.33's default), kube-apiserver answers 422 Invalid ("sendInitialEvents is forbidden
+          // for watch unless the WatchList feature gate is enabled"). Retrying cannot help; what
+          // client-go's reflector does instead is list, then watch.
+          this.fallback = { from: 'stream', to: 'list-watch', status: e.status };
+          this.phase = 'initial';
+          this.note('error', `the server refused the streaming list (${e.httpStatus} ${e.status.reason ?? ''}: ${e.message}); falling back to List, then watch`, { status: e.status });
+          this.changed();
+          idle?.stop();
+          this.abort = undefined;
+          this.start();
+          return;
+        }
         if (e instanceof MuxUnauthorizedError) {
           // Retrying with a token the server refuses would go on forever: say what to do instead.
           this.fatal = e.message;
@@ -634,6 +655,7 @@ export class WatchSession {
       lastResourceVersion: this.lastRV,
       initialEventsDone: this.initialEventsDone,
       retryAt: this.retryAt,
+      fallback: this.fallback,
       lastHeardAt: this.lastHeardAt,
       idleTimeoutMs: this.spec.bookmarks || this.spec.mode === 'stream' ? this.opts.idleTimeoutMs || undefined : undefined,
       fatal: this.fatal,

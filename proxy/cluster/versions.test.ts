@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { KUBERNETES_VERSION, OLDER_KUBERNETES_VERSION, RELEASES, releaseFor } from './versions';
+
+describe('releaseFor', () => {
+  it('gives the default release when no version is asked for', () => {
+    expect(releaseFor().kubernetes).toBe(KUBERNETES_VERSION);
+    expect(releaseFor('').kubernetes).toBe(KUBERNETES_VERSION);
+  });
+
+  it('accepts a version as a person types it: with or without v, a whole version or its minor', () => {
+    for (const v of ['v1.33.13', '1.33.13', 'v1.33', '1.33']) expect(releaseFor(v).kubernetes).toBe(OLDER_KUBERNETES_VERSION);
+  });
+
+  it('refuses a release it has no wrapper module for, naming the ones it has', () => {
+    expect(() => releaseFor('v1.3')).toThrow(/not one of the releases this project builds \(v1\.37\.1, v1\.33\.13\)/);
+    expect(() => releaseFor('1.30')).toThrow(/add a wrapper module/);
+  });
+
+  it('pairs each release with its own etcd and wrapper modules', () => {
+    expect(new Set(RELEASES.map((r) => r.kubeModule)).size).toBe(RELEASES.length);
+    expect(releaseFor('v1.33')).toMatchObject({ etcd: 'v3.5.24', featureGates: '' });
+  });
+});

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadK8sSchema } from './protobufSchema';
 import { cborSpans, innermost, protobufSpans, protobufWatchSpans } from './spans';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'wire');
+const dir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const bytes = (f: string) => new Uint8Array(readFileSync(join(dir, f)));
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 

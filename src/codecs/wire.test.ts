@@ -1,5 +1,5 @@
 // The codecs against golden bytes captured from the real control plane by
-// fixtures/wire/capture.ts: every format of one object, read at one resourceVersion, must decode
+// src/codecs/fixtures/capture.ts: every format of one object, read at one resourceVersion, must decode
 // to what its JSON says. Pure: no server, only the files.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +12,7 @@ import { decodeK8sEnvelope, K8S_MAGIC } from './protobuf';
 import { decodeK8sObject, decodeK8sWatch, encodeK8sObject, type K8sSchema, loadK8sSchema, withBinaryBytes, writeMessage } from './protobufSchema';
 import { parseYaml } from './text';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'wire');
+const dir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 interface Entry {
   file: string;
   set: string;

@@ -71,3 +71,14 @@ export function isWatchRequest(path: string, query: Record<string, string>): boo
   // The deprecated prefix sits right after the group version: /api/v1/watch/..., /apis/g/v/watch/...
   return w === '1' || w === 'true' || /^\/(?:api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch\//.test(path.split('?')[0] ?? '');
 }
+
+/**
+ * The one Table check: a meta.k8s.io Table (kind `Table`, apiVersion `meta.k8s.io/*` when given,
+ * rows a list when present). A Table comes back with a plain `application/json` Content-Type, so
+ * only the body tells it apart from the list it replaces.
+ */
+export function isTableBody(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as { kind?: unknown; apiVersion?: unknown; rows?: unknown };
+  return o.kind === 'Table' && (o.apiVersion === undefined || (typeof o.apiVersion === 'string' && o.apiVersion.startsWith('meta.k8s.io/'))) && (o.rows === undefined || Array.isArray(o.rows));
+}

@@ -1,6 +1,7 @@
 // A meta.k8s.io/v1 Table as the server sent it: its column definitions and row cells, as text.
 // Columns with priority > 0 are what `kubectl get -o wide` adds; they are shown, marked.
 
+import { isTableBody } from '../codecs/mediaTypes';
 import type { TableColumnDefinition as TableColumn } from '../k8s/lists/types';
 
 export type { TableColumn };
@@ -12,7 +13,7 @@ export interface KubeTableValue {
 }
 
 export function isKubeTable(v: unknown): v is KubeTableValue {
-  return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Table' && Array.isArray((v as { rows?: unknown }).rows ?? []);
+  return isTableBody(v);
 }
 
 function cell(v: unknown): string {

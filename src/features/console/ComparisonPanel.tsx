@@ -1,6 +1,6 @@
 // Two exchanges side by side, with what differs between them (status, headers, body, timing).
 import { compareExchanges } from './compare';
-import type { Exchange } from './exchange';
+import type { Exchange } from '../../k8s/client';
 import { ExchangeView } from './ExchangeView';
 
 export function ComparisonPanel({ older, newer }: { older: Exchange; newer: Exchange }) {

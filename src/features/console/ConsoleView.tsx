@@ -15,7 +15,7 @@ import { encodeRequestBody, type EncodedBody, isBinaryContentType } from './bina
 import { ComparisonPanel } from './ComparisonPanel';
 import { type Draft, draftFromExtra, draftToExtra, draftToRequest, requestToDraft } from './draft';
 import { type DraftAction, draftReducer } from './draftReducer';
-import { type Exchange, type ExchangeRequest, queryOf, runExchange } from './exchange';
+import { type Exchange, type ExchangeRequest, queryOf, runExchange } from '../../k8s/client';
 import { ExchangeView } from './ExchangeView';
 import { history, useHistory } from './history';
 import { HistoryPanel } from './HistoryPanel';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadK8sSchema } from '../../codecs/protobufSchema';
 import { kubeJson } from '../../k8s/client';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
-import { runExchange } from './exchange';
+import { runExchange } from '../../k8s/client';
 import { ExchangeView } from './ExchangeView';
 
 const ns = `decoded-${Date.now().toString(36)}`;

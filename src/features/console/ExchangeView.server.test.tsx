@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeJson } from '../../k8s/client';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
 import { JsonTree } from '../../ui/JsonTree';
-import { type Exchange, runExchange } from './exchange';
+import { type Exchange, runExchange } from '../../k8s/client';
 import { ExchangeView } from './ExchangeView';
 
 const SCRIPT = '<script>window.__pwned=1</script>';

@@ -2,6 +2,7 @@
 // ones the API server adds explained), and the body rendered for its media type.
 import { useMemo, useRef, useState } from 'react';
 import { bodyKind, mediaParams, parseJson, parseWarningHeader, parseYaml, prettyJson, toYaml } from '../../codecs';
+import { NdjsonFramer } from '../../codecs/ndjson';
 import { toKyaml } from '../../codecs/kyaml';
 import { isStatus, type Status } from '../../k8s/client';
 import { Ring } from '../../k8s/watch/timeline';
@@ -12,7 +13,7 @@ import { isKubeTable, KubeTable } from '../../ui/KubeTable';
 import { formatBytes } from '../../ui/format';
 import { WarningList } from '../../ui/WarningList';
 import { DecodedBody } from './DecodedBody';
-import { decodeText, type Exchange, headerValue } from './exchange';
+import { decodeText, type Exchange, headerValue } from '../../k8s/client';
 
 /** What the headers the API server (and our proxy) add mean. */
 const HEADER_NOTES: Record<string, string> = {
@@ -54,8 +55,8 @@ interface WatchEventView {
  */
 class WatchParser {
   private seen = 0;
-  private partial = '';
-  private readonly decoder = new TextDecoder('utf-8');
+  // The one line splitter for JSON watch streams (codecs/ndjson.ts), fed only the new bytes.
+  private readonly framer = new NdjsonFramer();
   private readonly ring = new Ring<WatchEventView>(SHOWN_EVENTS);
   /** Events parsed in all (kept or not). */
   total = 0;
@@ -64,12 +65,10 @@ class WatchParser {
   feed(body: Uint8Array): WatchEventView[] {
     if (body.length < this.seen) return this.events;
     if (body.length === this.seen) return this.events;
-    const text = this.partial + this.decoder.decode(body.subarray(this.seen), { stream: true });
+    const frames = this.framer.push(body.subarray(this.seen));
     this.seen = body.length;
-    const lines = text.split('\n');
-    this.partial = lines.pop() ?? '';
     const added: WatchEventView[] = [];
-    for (const line of lines) {
+    for (const { text: line } of frames) {
       if (!line.trim()) continue;
       const p = parseJson(line);
       const ev = p.ok ? (p.value as { type?: string; object?: { kind?: string; metadata?: { name?: string; namespace?: string; resourceVersion?: string } } }) : undefined;

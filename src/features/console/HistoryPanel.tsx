@@ -1,7 +1,7 @@
 // The console's history: every exchange of this session, newest first, with HAR export and import,
 // re-run, and the two to compare side by side.
 import { useState } from 'react';
-import { type Exchange, type ExchangeRequest, headerValue } from './exchange';
+import { type Exchange, type ExchangeRequest, headerValue } from '../../k8s/client';
 import { fromHar, toHar } from './har';
 import { formatBytes } from '../../ui/format';
 import { acceptLabel, history, HISTORY_MAX_BYTES, useHistoryDropped } from './history';

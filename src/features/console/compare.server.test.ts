@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
 import { compareExchanges } from './compare';
-import { runExchange } from './exchange';
+import { runExchange } from '../../k8s/client';
 
 beforeAll(() => {
   useRealProxy();

@@ -1,7 +1,7 @@
 // What differs between two exchanges, for the side-by-side view: request line, status, and each
 // response header by name (values that change on every request, such as Date and Audit-Id, are
 // listed too: that they differ is itself worth seeing).
-import { decodeText, type Exchange, headerValue } from './exchange';
+import { decodeText, type Exchange, headerValue } from '../../k8s/client';
 
 export interface Difference {
   what: string;

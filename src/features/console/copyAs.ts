@@ -3,7 +3,7 @@
 // matching `kubectl patch` / `kubectl apply --server-side`, since --raw has no PATCH).
 import { baseType } from '../../codecs';
 import { parseResourcePath } from '../../k8s/paths';
-import { headerValue, queryOf, type ExchangeRequest } from './exchange';
+import { headerValue, queryOf, type ExchangeRequest } from '../../k8s/client';
 
 /** POSIX shell single-quoting: nothing inside '...' is special except the quote itself. */
 export function shellQuote(s: string): string {

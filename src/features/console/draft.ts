@@ -1,6 +1,6 @@
 // The request being composed, and how it lives in the URL (so a console request can be bookmarked
 // and shared): `m` method, `p` path, `q.<name>` query parameters, `h.<name>` headers, `body`.
-import type { ExchangeRequest, HeaderList } from './exchange';
+import type { ExchangeRequest, HeaderList } from '../../k8s/client';
 
 export interface Draft {
   method: string;

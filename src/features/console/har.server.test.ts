@@ -1,7 +1,7 @@
 // HAR export and import of real exchanges, run through the real proxy against the real server.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
-import { decodeText, type Exchange, runExchange } from './exchange';
+import { decodeText, type Exchange, runExchange } from '../../k8s/client';
 import { fromHar, toHar } from './har';
 
 let exchanges: Exchange[];

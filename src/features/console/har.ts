@@ -3,7 +3,7 @@
 // text; binary ones (protobuf, CBOR) base64-encoded, as HAR's `content.encoding` allows. Our own
 // fields start with `_`, which HAR reserves for custom data.
 import { bodyKind, fromBase64, toBase64 } from '../../codecs';
-import { decodeText, headerValue, type Exchange, type HeaderList } from './exchange';
+import { decodeText, headerValue, type Exchange, type HeaderList } from '../../k8s/client';
 
 interface HarHeader {
   name: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from './exchange';
+import type { Exchange } from '../../k8s/client';
 import { acceptLabel, capHistory, exchangeBytes } from './history';
 
 const x = (id: string, bodyBytes: number): Exchange => ({

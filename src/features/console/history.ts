@@ -2,7 +2,7 @@
 // export is the way to keep them. Bounded in bytes (a watch body alone may reach 8 MiB): once the
 // kept exchanges weigh more than HISTORY_MAX_BYTES, the oldest go, and are counted.
 import { useSyncExternalStore } from 'react';
-import type { Exchange } from './exchange';
+import type { Exchange } from '../../k8s/client';
 
 export const HISTORY_MAX_BYTES = 48 * 1024 * 1024;
 

@@ -3,7 +3,7 @@
 import { parseResourcePath } from '../../k8s/paths';
 import type { ResourceAttributes } from '../../k8s/access';
 import { isWatchRequest } from '../../codecs';
-import { queryOf } from './exchange';
+import { queryOf } from '../../k8s/client';
 
 export function requestAttributes(method: string, path: string): ResourceAttributes | null {
   const ref = parseResourcePath(path);

@@ -1,6 +1,7 @@
-// Builds the exact write request for each mode from the editor state, and sends it through
-// kubeFetch keeping everything that went over the wire (so the view can show it verbatim).
-import { kubeFetch } from '../../k8s/client';
+// Builds the exact write request for each mode from the editor state, and sends it through the one
+// exchange recorder (k8s/client runExchange), keeping everything that went over the wire (so the
+// view can show it verbatim).
+import { decodeText, runExchange } from '../../k8s/client';
 import { withQuery } from '../../k8s/paths';
 import { PATCH_CONTENT_TYPES } from '../../k8s/patch';
 
@@ -112,16 +113,11 @@ export function requestLine(r: WireRequest): string {
 
 let nextId = 1;
 
-/** Sends through the one fetch choke point and keeps the whole exchange. */
+/** Sends through the one exchange recorder and keeps the whole exchange, in the Edit view's terms. */
 export async function sendExchange(context: string, mode: WriteMode, request: WireRequest): Promise<Exchange> {
   const ex: Exchange = { id: nextId++, at: new Date().toISOString(), mode, request };
-  try {
-    const res = await kubeFetch({ context, method: request.method, path: withQuery(request.path, request.query), headers: request.headers, body: request.body ?? null });
-    const headers: [string, string][] = [];
-    res.headers.forEach((v, k) => headers.push([k, v]));
-    ex.response = { status: res.status, statusText: res.statusText, headers, body: await res.text() };
-  } catch (e) {
-    ex.error = e instanceof Error ? e.message : String(e);
-  }
+  const x = await runExchange(context, { method: request.method, path: withQuery(request.path, request.query), headers: Object.entries(request.headers), body: request.body });
+  if (x.response) ex.response = { status: x.response.status, statusText: x.response.statusText, headers: x.response.headers, body: decodeText(x.response.body) };
+  if (x.error) ex.error = x.error;
   return ex;
 }

@@ -1,7 +1,7 @@
 // What a lesson step sent and what came back. A lesson's point is the exact request and the
 // server's real answer, so a non-2xx response is a result to show (the 409 of an apply conflict
 // is the lesson), not an exception.
-import { kubeFetch } from '../../k8s/client';
+import { decodeText, runExchange } from '../../k8s/client';
 import { formatPath, parseFieldsV1 } from '../../k8s/fields';
 import { draftToExtra, requestToDraft } from '../console';
 
@@ -28,15 +28,18 @@ export async function send(
     body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body, null, 2);
     headers['Content-Type'] = opts.contentType ?? 'application/json';
   }
-  const res = await kubeFetch({ context, method, path, headers, body, signal: opts.signal });
-  const text = await res.text();
+  // Through the one exchange recorder; a request that got no answer at all (refused before sending,
+  // network failure) is an error here, not a result.
+  const x = await runExchange(context, { method, path, headers: Object.entries(headers), body }, { signal: opts.signal });
+  if (!x.response) throw new Error(x.error ?? 'no response');
+  const text = decodeText(x.response.body);
   let response: unknown = text;
   try {
     response = JSON.parse(text);
   } catch {
     // Not JSON (a proxy page, an empty body): keep the text as it came.
   }
-  return { method, path, headers, body, status: res.status, response };
+  return { method, path, headers, body, status: x.response.status, response };
 }
 
 /** Console URL keys for the same request, so that a step can be replayed and varied there. */

@@ -3,3 +3,4 @@ export * from './token';
 export * from './mux';
 export * from './health';
 export * from './retry';
+export * from './exchange';

@@ -2,6 +2,8 @@
 // items of PartialObjectMetadataList or a full list. Only the fields we use are typed.
 
 /** metav1.ListMeta. `remainingItemCount` is only set when the server can count what is left, which it cannot under a label or field selector. */
+import { isTableBody } from '../../codecs/mediaTypes';
+
 export interface ListMeta {
   resourceVersion?: string;
   continue?: string;
@@ -50,5 +52,5 @@ export interface AnyList {
 }
 
 export function isTable(body: unknown): body is Table {
-  return typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'Table' && Array.isArray((body as { rows?: unknown }).rows);
+  return isTableBody(body) && Array.isArray((body as { rows?: unknown }).rows);
 }

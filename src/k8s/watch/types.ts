@@ -7,6 +7,7 @@ export const WATCH_EVENT_TYPES: readonly WatchEventType[] = ['ADDED', 'MODIFIED'
 
 /** One wire type for managedFields entries: the fields module's. */
 import type { ManagedFieldsEntry } from '../fields/ownership';
+import { isTableBody } from '../../codecs/mediaTypes';
 export type { ManagedFieldsEntry };
 
 export interface ObjectMeta {
@@ -51,5 +52,5 @@ export interface WatchEvent {
 export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 export function isTable(o: KubeObject | undefined): o is Table {
-  return !!o && o.kind === 'Table' && (o.apiVersion ?? '').startsWith('meta.k8s.io/');
+  return isTableBody(o);
 }

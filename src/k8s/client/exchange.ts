@@ -1,10 +1,11 @@
-// One request/response exchange as the console shows it, records it in the history and exports it
-// to HAR. Bodies are kept as the bytes received (the browser has already undone any
+// The one request/response recorder: an exchange as the console shows it, records it in the
+// history and exports it to HAR, and as the Edit view and the lessons show what they sent and what
+// came back. Bodies are kept as the bytes received (the browser has already undone any
 // Content-Encoding), so that binary media types (protobuf, CBOR) can be shown as hex and exported
 // faithfully.
 import { isWatchRequest } from '../../codecs';
-import { kubeFetch } from '../../k8s/client';
-import { pathAsSent, pathProblem } from '../../k8s/paths';
+import { kubeFetch } from './kubeFetch';
+import { pathAsSent, pathProblem } from '../paths';
 
 export type HeaderList = [name: string, value: string][];
 

@@ -9,44 +9,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type ComponentName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | (string & {});
-/** starting: first start, not yet ready; running: ready; restarting: exited, waiting or starting again; failed: given up; stopped: on purpose. */
-export type ComponentState = 'starting' | 'running' | 'restarting' | 'failed' | 'stopped';
-
-export interface SupervisorEvent {
-  /** Increases by one per event for the whole control plane: a reader asks for events after the last it saw. */
-  seq: number;
-  /** ISO 8601 time. */
-  at: string;
-  component: ComponentName;
-  /**
-   * exited: the process ended on its own (code/signal set); restarting: a new process was started
-   * (attempt set); ready: it answers again; failed: given up after too many restarts (logTail set);
-   * requested: a restart asked for by the program (tests, `restartApiServer`).
-   */
-  type: 'exited' | 'restarting' | 'ready' | 'failed' | 'requested';
-  message: string;
-  pid?: number;
-  code?: number | null;
-  signal?: string | null;
-  /** Restart attempt since the component last ran stably (1 = first restart). */
-  attempt?: number;
-  /** Last lines of the component's log (on `failed`, and on `exited`). */
-  logTail?: string;
-}
-
-export interface ComponentStatus {
-  name: ComponentName;
-  state: ComponentState;
-  pid?: number;
-  /** Restarts since launch, requested ones excluded. */
-  restarts: number;
-  /** ISO time of the last state change. */
-  since: string;
-  /** Path of its log file. */
-  log: string;
-  lastExit?: { at: string; code: number | null; signal: string | null };
-}
+// The wire types of /proxy/status (protocol/status.ts) are this supervisor's own record.
+import type { ComponentName, ComponentState, ComponentStatus, SupervisorEvent } from '../../protocol/status';
+export type { ComponentName, ComponentState, ComponentStatus, SupervisorEvent };
 
 export interface SupervisorStatus {
   components: ComponentStatus[];

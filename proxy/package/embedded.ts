@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, extname, join, posix } from 'node:path';
 import { getAsset, isSea } from 'node:sea';
+import { CONTENT_TYPES as TYPES } from '../src/static';
 
 /** The asset listing every embedded file: `{ "dist": [...], "go": [...] }`, paths relative to each root. */
 export const MANIFEST_KEY = 'manifest.json';
@@ -36,23 +37,6 @@ function asset(key: string): Buffer {
   return Buffer.from(getAsset(key));
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8',
-  '.webmanifest': 'application/manifest+json',
-};
 
 /**
  * Serves the embedded dist/ with the rules of static.ts's createStaticPages: hashed assets/ are

@@ -12,7 +12,8 @@ export const TOKEN_PLACEHOLDER = '__EXPLORER_TOKEN__';
 /** The repository root (proxy/src/ is two levels down). */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-const TYPES: Record<string, string> = {
+/** Content-Types of the page's files, by extension (also for the packaged executable's embedded copy). */
+export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -104,7 +105,7 @@ export function createStaticPages(dir: string, token: string): PageServer {
           // Vite puts content-hashed files under assets/: cache them forever; the rest revalidates.
           const immutable = decoded.startsWith('/assets/');
           res.writeHead(200, {
-            'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+            'content-type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
             'content-length': st.size,
             'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
           });

@@ -3,35 +3,13 @@
 // it (time to first byte, last error), the upstream requests open, and the supervised local
 // control plane when this server runs one (components, restarts, recent events).
 import type { ControlPlane } from '../cluster/controlplane';
-import type { ComponentStatus, SupervisorEvent } from '../cluster/supervisor';
+import type { ContextStatus, ExplorerStatus } from '../../protocol/status';
 import type { ProxyError } from './errors';
 import { MAX_UPSTREAMS, type ProxyStats } from './forward';
 import type { Kubeconfig } from './kubeconfig';
 
-export interface ContextHealth {
-  /** Time of the last response from this context's API server (any status), ISO 8601. */
-  lastResponseAt: string | null;
-  /** Its time to first byte, ms (Server-Timing's upstream;dur). */
-  ttfbMs: number | null;
-  /** The last failure to reach it (proxy Status reason, cause and message), ISO time. */
-  lastError: { at: string; code: number; cause: string; message: string } | null;
-}
-
-export interface ExplorerStatus {
-  server: { startedAt: string; pid: number };
-  upstreams: { open: number; total: number; max: number; muxPaused: number };
-  /** Contexts the page reached over HTTP since launch (watches over the mux are not counted). */
-  contexts: Record<string, ContextHealth>;
-  /** null when the clusters come from a kubeconfig the explorer did not start. */
-  controlPlane: null | {
-    server: string;
-    components: ComponentStatus[];
-    /** Oldest first; with ?since=SEQ only those with a larger seq. */
-    events: SupervisorEvent[];
-    /** seq of the newest event (0: none yet), for the next ?since=. */
-    lastSeq: number;
-  };
-}
+export type { ContextStatus as ContextHealth, ExplorerStatus };
+type ContextHealth = ContextStatus;
 
 export interface StatusSource {
   snapshot(since?: number): ExplorerStatus;

@@ -188,3 +188,30 @@ test('server-side apply conflict: dropping the conflicting fields applies the re
   const owners = (after.metadata.managedFields ?? []).filter((e) => JSON.stringify(e.fieldsV1).includes('f:shared')).map((e) => e.manager);
   expect(owners).toEqual(['a']);
 });
+
+test('leaving the Edit view after a dry-run preview raises no "TextModel got disposed" error', async ({ page, explorerUrl, kube, ns }) => {
+  // @monaco-editor/react disposed the diff's models before the diff widget, and Monaco threw on
+  // every diff that left the page (ui/MonacoDiff.tsx detaches them first).
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'target' }, data: { a: '1' } });
+  const before = await get(kube, cmPath(ns, 'target'));
+  await openEditor(page, explorerUrl, ns, 'target');
+  await page.getByRole('radio', { name: 'JSON Merge Patch' }).check();
+  await page.getByRole('checkbox', { name: 'dryRun=All' }).check();
+  await typeObject(page, { ...withoutManaged(before), data: { a: '2' } });
+  await page.getByRole('button', { name: 'Send' }).click();
+  const result = page.getByRole('region', { name: 'Result' });
+  await expect(result.getByRole('figure', { name: 'Dry-run preview' }).locator('.monaco-diff-editor')).toBeVisible();
+  // Leave for another view (the editor and the diff unmount), then come back and leave again.
+  await page.getByRole('link', { name: 'Lists', exact: true }).click();
+  await expect(page.getByRole('figure', { name: 'Dry-run preview' })).toHaveCount(0);
+  await page.goBack();
+  await expect(page.getByRole('region', { name: 'Object' }).locator('.view-lines')).toBeVisible();
+  await page.getByRole('link', { name: 'Discovery', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Object' })).toHaveCount(0);
+  expect(errors.filter((e) => /disposed/i.test(e))).toEqual([]);
+});

@@ -162,7 +162,9 @@ function EditObject({ route, context }: { route: Route; context: string }) {
       </section>
     );
   }
-  if (loaded.error) return <ErrorBox error={loaded.error} title={`Could not read ${loadedPath}`} />;
+  // Only a first read that failed replaces the view: an object that vanishes while open (deleted
+  // here or elsewhere) keeps the editor, the deletion log and the outcome on screen, with a note.
+  if (loaded.error && !s.base) return <ErrorBox error={loaded.error} title={`Could not read ${loadedPath}`} />;
   if (loadedPath && !s.base) return <p className="muted">Reading {loadedPath}…</p>;
 
   const modes: WriteMode[] = isCreate ? ['create', 'apply'] : ['replace', ...PATCH_MODES, 'delete'];
@@ -173,6 +175,11 @@ function EditObject({ route, context }: { route: Route; context: string }) {
 
   return (
     <div className="edit-view">
+      {loaded.error && (
+        <p className="edit-wide warning-list" role="status" aria-label="Object gone">
+          The server no longer has {loadedPath} ({loaded.error instanceof Error ? loaded.error.message : String(loaded.error)}): what is shown is the last version read.
+        </p>
+      )}
       <header className="edit-wide">
         <h2>
           {isCreate ? `New ${res?.kind ?? route.resource}` : `${res?.kind ?? route.resource} ${route.name}`}

@@ -1,0 +1,44 @@
+// Monaco's read-only diff editor, bundled (importing ./MonacoEditor configures the local Monaco and
+// its workers before it mounts). One wrapper for every diff in the page, because of a teardown
+// order bug: @monaco-editor/react 4.7 disposes the two text models before the diff widget that
+// still holds them, and Monaco ≥ 0.51 then throws "TextModel got disposed before DiffEditorWidget
+// model got reset" whenever a diff leaves the page (monaco-react issue #647). Here the library keeps
+// its models (keepCurrent*Model), and a layout-effect cleanup — which React runs before the
+// library's own passive cleanup — detaches them from the widget first and then disposes them.
+import { DiffEditor, type DiffOnMount } from '@monaco-editor/react';
+import { useLayoutEffect, useRef } from 'react';
+import './MonacoEditor';
+
+type DiffWidget = Parameters<DiffOnMount>[0];
+
+export function MonacoDiff({ original, modified, language, height }: { original: string; modified: string; language: 'json' | 'yaml'; height: string }) {
+  const widget = useRef<DiffWidget | null>(null);
+  useLayoutEffect(
+    () => () => {
+      const w = widget.current;
+      widget.current = null;
+      if (!w) return;
+      const model = w.getModel();
+      w.setModel(null);
+      model?.original.dispose();
+      model?.modified.dispose();
+    },
+    [],
+  );
+  const dark = document.documentElement.dataset.theme === 'dark';
+  return (
+    <DiffEditor
+      height={height}
+      language={language}
+      theme={dark ? 'vs-dark' : 'vs'}
+      original={original}
+      modified={modified}
+      keepCurrentOriginalModel
+      keepCurrentModifiedModel
+      onMount={(w) => {
+        widget.current = w;
+      }}
+      options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, scrollBeyondLastLine: false, automaticLayout: true }}
+    />
+  );
+}

@@ -7,6 +7,9 @@ test('the first screen shows the cluster version, readiness, the rules review, c
     const r = await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name } });
     expect(r.status).toBe(201);
   }
+  // kube-controller-manager adds kube-root-ca.crt to a new namespace on its own time: wait for it,
+  // so that the count the page reads once is the one asserted below.
+  await expect.poll(async () => (await kube.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps/kube-root-ca.crt`)).status, { timeout: 30_000 }).toBe(200);
   // No view in the URL: the welcome screen.
   await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', namespace: ns }).toString()}`);
   await expect(page.getByTestId('server-version')).toHaveText(KUBERNETES_VERSION);

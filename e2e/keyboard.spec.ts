@@ -58,3 +58,27 @@ test('console toolbar: Tab from the path reaches Send, and Enter sends', async (
   await page.keyboard.press('Enter');
   await expect(page.getByLabel('Status line')).toContainText('HTTP 200');
 });
+
+test('edit toolbar: arrows choose the write mode, Space checks dryRun=All, Tab reaches Send and Enter sends', async ({ page, explorerUrl, kube, ns }) => {
+  expect((await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'kb' }, data: { a: '1' } })).status).toBe(201);
+  await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'kb' }).toString()}`);
+  const put = page.getByRole('radio', { name: 'Replace (PUT)' });
+  await expect(put).toBeChecked();
+  await put.focus();
+  // Arrow keys move within the radio group: PUT → JSON Patch → JSON Merge Patch.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const merge = page.getByRole('radio', { name: 'JSON Merge Patch' });
+  await expect(merge).toBeChecked();
+  await expect(merge).toBeFocused();
+  const dry = page.getByRole('checkbox', { name: 'dryRun=All' });
+  for (let i = 0; i < 30 && !(await dry.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(dry).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(dry).toBeChecked();
+  const send = page.getByRole('button', { name: 'Send', exact: true });
+  for (let i = 0; i < 60 && !(await send.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(send).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('dry run');
+});

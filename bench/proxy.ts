@@ -46,10 +46,10 @@ const ms = (x: number) => `${x.toFixed(3)} ms`;
  * The explorer server in a process of its own, as `npm start` runs it (and as kubectl proxy runs):
  * in this process it would share one thread with the bench's own client.
  */
-function startExplorer(kubeconfig: string, staticDir: string, upstreamClient: 'undici' | 'node' = 'undici'): Promise<{ url: string; token: string; child: ChildProcess }> {
+function startExplorer(kubeconfig: string, staticDir: string): Promise<{ url: string; token: string; child: ChildProcess }> {
   return new Promise((ok, fail) => {
     const script = join(import.meta.dirname, '..', 'proxy', 'src', 'explorer-child.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', script, kubeconfig, staticDir, upstreamClient], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, kubeconfig, staticDir], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
@@ -84,8 +84,6 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
   // No controller manager: nothing else loads the API server while we measure.
   const cp = await startControlPlane({ dir, controllerManager: false, log });
   const srv = await startExplorer(cp.kubeconfig, dir);
-  // The same server forwarding with node:https instead of undici: is undici worth it?
-  const srvNode = await startExplorer(cp.kubeconfig, dir, 'node');
   const kp = await startKubectlProxy(cp.binaries.kubectl, cp.kubeconfig);
   try {
     const creds = cp.credentials('admin');
@@ -93,8 +91,6 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     const proxyAgent = new HttpAgent({ keepAlive: true });
     const direct = client(httpsRequest, new URL(cp.server), directAgent, {});
     const proxy = client(httpRequest, new URL(`${srv.url}k8s/local-admin/`), proxyAgent, { 'X-Explorer-Token': srv.token });
-    const nodeAgent = new HttpAgent({ keepAlive: true });
-    const proxyNode = client(httpRequest, new URL(`${srvNode.url}k8s/local-admin/`), nodeAgent, { 'X-Explorer-Token': srvNode.token });
     const kubectlAgent = new HttpAgent({ keepAlive: true });
     const kubectl = client(httpRequest, new URL(kp.url), kubectlAgent, {});
     log(`kubernetes ${cp.kubernetesVersion}, ${cp.server} direct vs ${srv.url}k8s/local-admin/ vs kubectl proxy ${kp.url} (all keep-alive)`);
@@ -105,14 +101,12 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
       await direct('GET', small);
       await proxy('GET', small);
       await kubectl('GET', small);
-      await proxyNode('GET', small);
     }
     const tDirect: number[] = [];
     const tProxy: number[] = [];
     const tKubectl: number[] = [];
-    const tNode: number[] = [];
     for (let i = 0; i < SMALL_REQUESTS; i++) {
-      for (const [send, out] of [[direct, tDirect], [proxy, tProxy], [kubectl, tKubectl], [proxyNode, tNode]] as const) {
+      for (const [send, out] of [[direct, tDirect], [proxy, tProxy], [kubectl, tKubectl]] as const) {
         const t0 = performance.now();
         const r = await send('GET', small);
         out.push(performance.now() - t0);
@@ -122,9 +116,8 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     const p50d = percentile(tDirect, 50);
     const p50p = percentile(tProxy, 50);
     const p50k = percentile(tKubectl, 50);
-    const p50n = percentile(tNode, 50);
     log(`small GET ${small} x${SMALL_REQUESTS}: direct p50 ${ms(p50d)} p90 ${ms(percentile(tDirect, 90))}; explorer p50 ${ms(p50p)} p90 ${ms(percentile(tProxy, 90))}; kubectl proxy p50 ${ms(p50k)} p90 ${ms(percentile(tKubectl, 90))}`);
-    log(`small GET added p50: explorer ${ms(p50p - p50d)}, kubectl proxy ${ms(p50k - p50d)}; explorer with node:https instead of undici ${ms(p50n - p50d)}`);
+    log(`small GET added p50: explorer ${ms(p50p - p50d)}, kubectl proxy ${ms(p50k - p50d)}`);
 
     // Large list.
     const ns = 'bench';
@@ -143,12 +136,12 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     log(`created ${CONFIGMAPS} ConfigMaps (${CREATE_CONCURRENCY} at a time) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const list = `/api/v1/namespaces/${ns}/configmaps`;
-    const senders = { direct, proxy, kubectl, proxyNode } as const;
-    const time = { direct: 0, proxy: 0, kubectl: 0, proxyNode: 0 };
+    const senders = { direct, proxy, kubectl } as const;
+    const time = { direct: 0, proxy: 0, kubectl: 0 };
     let bytes = 0;
     for (const send of Object.values(senders)) await send('GET', list);
     for (let i = 0; i < LIST_REPEATS; i++) {
-      for (const which of ['direct', 'proxy', 'kubectl', 'proxyNode'] as const) {
+      for (const which of ['direct', 'proxy', 'kubectl'] as const) {
         const t = performance.now();
         const r = await senders[which]('GET', list);
         time[which] += performance.now() - t;
@@ -157,12 +150,11 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
       }
     }
     const mbps = (t: number) => ((bytes * LIST_REPEATS) / (1024 * 1024) / (t / 1000)).toFixed(1);
-    log(`large list ${list} (${CONFIGMAPS} items, ${(bytes / (1024 * 1024)).toFixed(1)} MiB JSON) x${LIST_REPEATS}: direct ${ms(time.direct / LIST_REPEATS)} per list (${mbps(time.direct)} MiB/s); explorer ${ms(time.proxy / LIST_REPEATS)} (${mbps(time.proxy)} MiB/s); kubectl proxy ${ms(time.kubectl / LIST_REPEATS)} (${mbps(time.kubectl)} MiB/s); explorer with node:https ${ms(time.proxyNode / LIST_REPEATS)} (${mbps(time.proxyNode)} MiB/s)`);
+    log(`large list ${list} (${CONFIGMAPS} items, ${(bytes / (1024 * 1024)).toFixed(1)} MiB JSON) x${LIST_REPEATS}: direct ${ms(time.direct / LIST_REPEATS)} per list (${mbps(time.direct)} MiB/s); explorer ${ms(time.proxy / LIST_REPEATS)} (${mbps(time.proxy)} MiB/s); kubectl proxy ${ms(time.kubectl / LIST_REPEATS)} (${mbps(time.kubectl)} MiB/s)`);
 
     directAgent.destroy();
     proxyAgent.destroy();
     kubectlAgent.destroy();
-    nodeAgent.destroy();
     return {
       name: 'proxy',
       ratios: {
@@ -172,15 +164,11 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         // Goal >= 0.95 (higher is better).
         'large list throughput explorer/direct (higher is better)': time.direct / time.proxy,
         'large list throughput kubectl proxy/direct (higher is better)': time.direct / time.kubectl,
-        // undici against node:https in the same server: > 1 means undici is worth it.
-        'small GET added p50 node:https/undici': (p50n - p50d) / (p50p - p50d),
-        'large list time node:https/undici': time.proxyNode / time.proxy,
       },
     };
   } finally {
     kp.child.kill('SIGTERM');
     srv.child.kill('SIGTERM');
-    srvNode.child.kill('SIGTERM');
     await cp.stop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -150,11 +150,7 @@ export class Kubeconfig {
   private readonly pools = new Map<string, Pool>();
 
   /** Merges files as kubectl does: the first definition of a name wins, and the first current-context set. */
-  constructor(
-    readonly files: string[],
-    /** 'node': forward plain HTTP with node:https only (no undici pools), for comparison in the bench. */
-    private readonly upstreamClient: 'undici' | 'node' = 'undici',
-  ) {
+  constructor(readonly files: string[]) {
     const loaded = files.map(loadFile);
     this.clusters = firstWins(loaded.map((l) => l.clusters));
     this.users = firstWins(loaded.map((l) => l.users));
@@ -247,7 +243,7 @@ export class Kubeconfig {
       port: url.port ? Number(url.port) : secure ? 443 : 80,
       basePath: url.pathname.replace(/\/+$/, ''),
       agent: viaProxy ? (opts.agent as HttpAgent) : this.agentFor(context, secure, opts),
-      ...(viaProxy || this.upstreamClient === 'node' ? {} : { pool: this.poolFor(context, url, opts) }),
+      ...(viaProxy ? {} : { pool: this.poolFor(context, url, opts) }),
       headers,
     };
   }

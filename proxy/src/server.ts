@@ -35,8 +35,6 @@ export interface ExplorerServerOptions {
    * close()). Without a kubeconfig the server starts one itself and reports that one.
    */
   controlPlane?: ControlPlane;
-  /** HTTP client for /k8s/ forwarding: undici (default) or node:https (the bench compares both). */
-  upstreamClient?: 'undici' | 'node';
   /** Upstream limits per launch: open requests at once (default 512), time to a non-watch response head (default 90 s). */
   limits?: { maxUpstreams?: number; upstreamResponseMs?: number };
   /** Timeouts; defaults suit people, tests shorten them. */
@@ -88,7 +86,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   let kubeconfig: Kubeconfig;
   let pages: (PageServer & { hmrUpgrades?: import('node:events').EventEmitter }) | undefined;
   try {
-    kubeconfig = new Kubeconfig(files, opts.upstreamClient);
+    kubeconfig = new Kubeconfig(files);
     if (opts.dev) {
       pages = await createDevPages(REPO_ROOT, token);
     } else {

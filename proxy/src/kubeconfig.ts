@@ -10,7 +10,6 @@ import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
-import { Pool } from 'undici';
 import { parse as parseYaml } from 'yaml';
 import { ProxyError } from './errors';
 
@@ -39,11 +38,6 @@ export interface UpstreamTarget {
   /** Path prefix of the server URL (Rancher-style `https://host/k8s/clusters/c-1`), without trailing `/`. */
   basePath: string;
   agent: HttpAgent;
-  /**
-   * undici connection pool with the same TLS material, for plain HTTP forwarding (less work per
-   * request than node:https). Absent for clusters reached through a kubeconfig proxy-url.
-   */
-  pool?: Pool;
   /** Authorization and Impersonate-User from the kubeconfig. */
   headers: Record<string, string>;
 }
@@ -147,7 +141,6 @@ export class Kubeconfig {
   private readonly optionsCache = new Map<string, CachedOptions>();
   private readonly targetCache = new Map<string, { target: UpstreamTarget; at: number }>();
   private readonly agents = new Map<string, HttpAgent>();
-  private readonly pools = new Map<string, Pool>();
 
   /** Merges files as kubectl does: the first definition of a name wins, and the first current-context set. */
   constructor(readonly files: string[]) {
@@ -234,7 +227,6 @@ export class Kubeconfig {
       }
     }
     const secure = url.protocol === 'https:';
-    const viaProxy = !!(cluster.proxyUrl && opts.agent);
     return {
       context,
       server: withoutUserinfo(cluster.server),
@@ -242,8 +234,7 @@ export class Kubeconfig {
       hostname: url.hostname.replace(/^\[|\]$/g, ''),
       port: url.port ? Number(url.port) : secure ? 443 : 80,
       basePath: url.pathname.replace(/\/+$/, ''),
-      agent: viaProxy ? (opts.agent as HttpAgent) : this.agentFor(context, secure, opts),
-      ...(viaProxy ? {} : { pool: this.poolFor(context, url, opts) }),
+      agent: cluster.proxyUrl && opts.agent ? (opts.agent as HttpAgent) : this.agentFor(context, secure, opts),
       headers,
     };
   }
@@ -268,43 +259,14 @@ export class Kubeconfig {
     return opts;
   }
 
-  private materialKey(context: string, secure: boolean, opts: RequestOptions): string {
+  /** One keep-alive Agent per context and TLS material, so rotated exec certificates get new sockets. */
+  private agentFor(context: string, secure: boolean, opts: RequestOptions): HttpAgent {
     const h = createHash('sha256').update(context).update(secure ? 'https' : 'http');
     for (const v of [opts.ca, opts.cert, opts.key, opts.pfx, opts.passphrase, opts.servername, String(opts.rejectUnauthorized)]) {
       h.update('\0');
       if (v !== undefined) h.update(Array.isArray(v) ? v.map(String).join('\n') : String(v));
     }
-    return h.digest('hex');
-  }
-
-  /** One undici Pool per server origin, context and TLS material (same keying as the agents). */
-  private poolFor(context: string, url: URL, opts: RequestOptions): Pool {
-    const key = `${url.origin} ${this.materialKey(context, url.protocol === 'https:', opts)}`;
-    let pool = this.pools.get(key);
-    if (!pool) {
-      pool = new Pool(url.origin, {
-        connect: {
-          timeout: 15_000,
-          ...(url.protocol === 'https:'
-            ? {
-                ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase,
-                ...(opts.servername ? { servername: opts.servername } : {}),
-                ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
-              }
-            : {}),
-        } as Pool.Options['connect'],
-        // Watches stream for as long as they like; non-watch time limits are the forwarder's.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      });
-      this.pools.set(key, pool);
-    }
-    return pool;
-  }
-
-  /** One keep-alive Agent per context and TLS material, so rotated exec certificates get new sockets. */
-  private agentFor(context: string, secure: boolean, opts: RequestOptions): HttpAgent {
-    const key = this.materialKey(context, secure, opts);
+    const key = h.digest('hex');
     let agent = this.agents.get(key);
     if (!agent) {
       // Keep-alive: a small GET then costs no TCP+TLS handshake. No socket timeout: watches idle for minutes.
@@ -328,8 +290,6 @@ export class Kubeconfig {
   /** Closes pooled upstream sockets. */
   destroy(): void {
     for (const a of this.agents.values()) a.destroy();
-    for (const p of this.pools.values()) void p.destroy().catch(() => undefined);
-    this.pools.clear();
     this.agents.clear();
   }
 }

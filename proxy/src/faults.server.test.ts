@@ -247,7 +247,9 @@ describe('a very large list', () => {
       await done;
       expect(head).toBe('HTTP/1.1 200');
       expect(received).toBeGreaterThan(listBytes);
-      expect((stalledPeak - baseline) * 1024, `proxy memory grew by ${stalledPeak - baseline} KiB for a ${listBytes >> 10} KiB list`).toBeLessThan(listBytes / 4);
+      // What already went into the kernel's socket buffers passed through JS buffers that only a
+      // later GC frees, hence a margin; a proxy that held the list would grow by all of it.
+      expect((stalledPeak - baseline) * 1024, `proxy memory grew by ${stalledPeak - baseline} KiB for a ${listBytes >> 10} KiB list`).toBeLessThan(listBytes / 2);
     } finally {
       child.kill('SIGTERM');
     }

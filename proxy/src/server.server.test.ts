@@ -223,6 +223,8 @@ describe('watches over HTTP', () => {
   });
 
   it('closes the upstream watch when the browser disconnects', async () => {
+    // An earlier test's upstream may still be closing (its 'close' comes after the response ended).
+    await waitUntil('earlier upstreams have closed', () => srv.stats().upstreamOpen === 0);
     const before = await openWatches(cluster, 'podtemplates');
     const openBefore = srv.stats().upstreamOpen;
     const w = await httpWatch(`/k8s/local-admin/api/v1/namespaces/${ns}/podtemplates?watch=1`);

@@ -21,6 +21,20 @@ const BASE64_EXPECTED = 22;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function asText(bytes: Uint8Array): string | undefined {
+  // Most keys and values are short ASCII: build those directly, the decoder for the rest.
+  if (bytes.length < 32) {
+    let s = '';
+    for (let i = 0; i < bytes.length; i++) {
+      const c = bytes[i]!;
+      if (c >= 0x80) return decodeUtf8(bytes);
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+  return decodeUtf8(bytes);
+}
+
+function decodeUtf8(bytes: Uint8Array): string | undefined {
   try {
     return utf8.decode(bytes);
   } catch {
@@ -35,36 +49,54 @@ function keyText(k: unknown): string {
   return String(k);
 }
 
-function childPath(path: string, key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
+/** The path of the value being converted, as pieces: built into text only for `bytesAt`. */
+type PathStack = (string | number)[];
+
+function pathText(stack: PathStack): string {
+  let path = '';
+  for (const p of stack) {
+    if (typeof p === 'number') path += `[${p}]`;
+    else path = /^[A-Za-z_$][\w$]*$/.test(p) ? (path ? `${path}.${p}` : p) : `${path}[${JSON.stringify(p)}]`;
+  }
+  return path || '(root)';
 }
 
 /** Turns what cbor-x returns (Maps with byte keys, Uint8Array, Tag, bigint) into JSON-like values. */
-function plain(v: unknown, path: string, bytesAt: string[]): unknown {
-  if (v instanceof Tag) {
-    if (v.tag === SELF_DESCRIBED) return plain(v.value, path, bytesAt);
-    if (v.tag === BASE64_EXPECTED && v.value instanceof Uint8Array) {
-      bytesAt.push(path || '(root)');
-      return toBase64(v.value);
-    }
-    // No other tag is expected from the API server; keep it visible rather than guess.
-    return { '@tag': Number(v.tag), '@value': plain(v.value, path, bytesAt) };
-  }
+function plain(v: unknown, stack: PathStack, bytesAt: string[]): unknown {
   if (v instanceof Uint8Array) {
     const text = asText(v);
     if (text !== undefined) return text;
-    bytesAt.push(path || '(root)');
+    bytesAt.push(pathText(stack));
     return toBase64(v);
   }
   if (v instanceof Map) {
     const out: Record<string, unknown> = {};
     for (const [k, val] of v) {
       const key = keyText(k);
-      out[key] = plain(val, childPath(path, key), bytesAt);
+      stack.push(key);
+      out[key] = plain(val, stack, bytesAt);
+      stack.pop();
     }
     return out;
   }
-  if (Array.isArray(v)) return v.map((x, i) => plain(x, `${path}[${i}]`, bytesAt));
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) {
+      stack.push(i);
+      out[i] = plain(v[i], stack, bytesAt);
+      stack.pop();
+    }
+    return out;
+  }
+  if (v instanceof Tag) {
+    if (v.tag === SELF_DESCRIBED) return plain(v.value, stack, bytesAt);
+    if (v.tag === BASE64_EXPECTED && v.value instanceof Uint8Array) {
+      bytesAt.push(pathText(stack));
+      return toBase64(v.value);
+    }
+    // No other tag is expected from the API server; keep it visible rather than guess.
+    return { '@tag': Number(v.tag), '@value': plain(v.value, stack, bytesAt) };
+  }
   if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
   if (v === undefined) return null;
   if (v !== null && typeof v === 'object' && !(v instanceof Date)) return String(v); // Simple values
@@ -91,7 +123,7 @@ export function decodeCbor(bytes: Uint8Array): CborDecoded {
   if (end !== bytes.length) return { ok: false, error: `Extra bytes after the CBOR item: ${bytes.length - end} byte(s) from offset ${end}.` };
   try {
     const bytesAt: string[] = [];
-    return { ok: true, value: plain(decodeItem(bytes), '', bytesAt), bytesAt };
+    return { ok: true, value: plain(decodeItem(bytes), [], bytesAt), bytesAt };
   } catch (e) {
     return { ok: false, error: `Malformed CBOR: ${message(e)}` };
   }

@@ -63,8 +63,10 @@ test('edit toolbar: arrows choose the write mode, Space checks dryRun=All, Tab r
   expect((await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'kb' }, data: { a: '1' } })).status).toBe(201);
   await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'kb' }).toString()}`);
   const put = page.getByRole('radio', { name: 'Replace (PUT)' });
-  await expect(put).toBeChecked();
+  await expect(put).toBeVisible();
   await put.focus();
+  await page.keyboard.press('Space');
+  await expect(put).toBeChecked();
   // Arrow keys move within the radio group: PUT → JSON Patch → JSON Merge Patch.
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');

@@ -79,7 +79,16 @@ test('edit toolbar: arrows choose the write mode, Space checks dryRun=All, Tab r
   await page.keyboard.press('Space');
   await expect(dry).toBeChecked();
   const send = page.getByRole('button', { name: 'Send', exact: true });
-  for (let i = 0; i < 60 && !(await send.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  // Monaco keeps Tab for indentation; Ctrl+M (its "Tab moves focus" mode, announced to screen
+  // readers) lets Tab leave the editor, as in VS Code.
+  let escaped = false;
+  for (let i = 0; i < 60 && !(await send.evaluate((el) => el === document.activeElement)); i++) {
+    if (!escaped && (await page.evaluate(() => !!document.activeElement?.closest('.monaco-editor')))) {
+      await page.keyboard.press('Control+M');
+      escaped = true;
+    }
+    await page.keyboard.press('Tab');
+  }
   await expect(send).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('dry run');

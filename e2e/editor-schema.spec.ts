@@ -96,16 +96,3 @@ test("a custom resource: its own enum completed and its minimum marked", async (
     await kube.request('admin', 'DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.${group}`);
   }
 });
-
-test('a schema that fails to load leaves a working plain editor with a notice', async ({ page, explorerUrl, kube, ns }) => {
-  expect((await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'plain' }, data: { a: '1' } })).status).toBe(201);
-  await page.route('**/openapi/v3**', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'schema service down', code: 503 }) }));
-  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'plain' })}`);
-  await expect(page.getByRole('status', { name: 'Schema notice' })).toContainText('Plain editor', { timeout: 30_000 });
-  const region = page.getByRole('region', { name: 'Object' });
-  await expect(region.locator('.view-lines')).toContainText('name: plain');
-  // Still an editor: an edit becomes a patch.
-  await replaceText(page, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n  namespace: ${ns}\ndata:\n  a: "2"\n`);
-  await page.getByRole('radio', { name: 'JSON Merge Patch' }).check();
-  await expect(page.getByLabel('Request to send')).toContainText('"a": "2"');
-});

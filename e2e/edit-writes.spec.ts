@@ -1,26 +1,10 @@
 // Writes that never lose data and never lie, in the Edit view against the real server: two
 // Server-Side Applies in a row, the ownership preview, the watched object, guarded patches, and
 // bad input that sends nothing.
-import type { Page } from '@playwright/test';
+import { cmPath, openEditor, q, typeObject } from './editor';
 import { expect, test } from './fixtures';
 
 type Obj = { metadata: { name: string; resourceVersion: string; managedFields?: unknown[] }; data?: Record<string, string> } & Record<string, unknown>;
-
-const q = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
-const cmPath = (ns: string, name: string) => `/api/v1/namespaces/${ns}/configmaps/${name}`;
-
-async function openEditor(page: Page, explorerUrl: string, ns: string, name: string) {
-  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name })}`);
-  await page.getByRole('radio', { name: 'JSON', exact: true }).check();
-  await expect(page.getByRole('region', { name: 'Object' }).locator('.view-lines')).toContainText(`"name": "${name}"`);
-}
-
-async function typeObject(page: Page, obj: unknown) {
-  await page.getByRole('region', { name: 'Object' }).locator('.view-lines').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.insertText(typeof obj === 'string' ? obj : JSON.stringify(obj, null, 2));
-}
 
 async function get(kube: { request: (u: 'admin', m: string, p: string) => Promise<{ body: string }> }, path: string): Promise<Obj> {
   const o = JSON.parse((await kube.request('admin', 'GET', path)).body) as Obj;

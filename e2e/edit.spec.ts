@@ -1,31 +1,10 @@
 // The Edit view against the real server: optimistic locking on PUT, dry-run previews, Server-Side
 // Apply conflicts and fieldValidation. Setup and checks go straight to the API server (kube.request);
 // the UI's requests go through the explorer's proxy.
-import type { Page } from '@playwright/test';
+import { cmPath, openEditor, q, typeObject } from './editor';
 import { expect, test } from './fixtures';
 
 type Obj = { metadata: { name: string; resourceVersion: string; managedFields?: { manager: string; fieldsV1: unknown }[]; labels?: Record<string, string> }; data?: Record<string, string> } & Record<string, unknown>;
-
-const q = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
-const cmPath = (ns: string, name: string) => `/api/v1/namespaces/${ns}/configmaps/${name}`;
-
-async function openEditor(page: Page, explorerUrl: string, ns: string, name: string) {
-  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name })}`);
-  // Edit as JSON, so that the test can type whole documents.
-  await page.getByRole('radio', { name: 'JSON', exact: true }).check();
-  // The editor shows the loaded object as JSON before anything is typed over it.
-  await expect(page.getByRole('region', { name: 'Object' }).locator('.view-lines')).toContainText(`"name": "${name}"`);
-}
-
-/** Replaces the whole editor content (Monaco's input is focused, not clicked: it sits under the lines). */
-async function typeObject(page: Page, obj: unknown) {
-  // A click gives Monaco its focus state (select-all is its own command, which needs it).
-  await page.getByRole('region', { name: 'Object' }).locator('.view-lines').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  // Clear first: typing `{` over a selection would make Monaco surround the selection with braces.
-  await page.keyboard.press('Backspace');
-  await page.keyboard.insertText(JSON.stringify(obj, null, 2));
-}
 
 function withoutManaged(o: Obj): Obj {
   const { managedFields: _, ...meta } = o.metadata;

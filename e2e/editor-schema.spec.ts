@@ -1,6 +1,7 @@
 // The schema-aware editor against the real server's OpenAPI v3: validation marks, completion and
-// hover for a built-in kind (Deployment) and for a CRD's own fields, in YAML and JSON, and a plain
-// editor with a notice when the schema cannot be loaded.
+// hover for a built-in kind (Deployment) and for a CRD's own fields, in YAML and JSON; a CRD changed
+// since the index was read (the server's redirect to the new document, followed through the proxy);
+// and a plain editor with a notice when the schema cannot be loaded (kube-apiserver down).
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
@@ -18,6 +19,14 @@ async function replaceText(page: Page, text: string) {
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('Backspace');
   await page.keyboard.insertText(text);
+}
+
+/** A navigation inside the page (as its links do), which keeps the page's cached queries. */
+async function navigateInPage(page: Page, search: string) {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, search);
 }
 
 async function openEditor(page: Page, url: string) {
@@ -94,5 +103,91 @@ test("a custom resource: its own enum completed and its minimum marked", async (
     await expect(page.locator('.monaco-hover').filter({ hasText: /minimum/i }).first()).toBeVisible();
   } finally {
     await kube.request('admin', 'DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.${group}`);
+  }
+});
+
+test("a CRD changed since the page read the schema index: the editor follows the server's redirect to the new document", async ({ page, explorerUrl, kube, ns }) => {
+  const group = `${ns}.example.com`;
+  const name = `widgets.${group}`;
+  const crdPath = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`;
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name },
+    spec: { group, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }] },
+  };
+  const documentUrl = async () => (JSON.parse((await kube.request('admin', 'GET', '/openapi/v3')).body) as { paths: Record<string, { serverRelativeURL: string }> }).paths[`apis/${group}/v1`]?.serverRelativeURL;
+  expect((await kube.request('admin', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  try {
+    await expect.poll(documentUrl, { timeout: 30_000 }).toBeTruthy();
+    const before = await documentUrl();
+    // The page reads discovery and the /openapi/v3 index (with the CRD's document at its first hash).
+    await openEditor(page, `${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps' })}`);
+
+    // The CRD gains a field: the server publishes its document under a new hash and answers the
+    // old one with 301 to the new, a path on the API server that the proxy sends back through itself.
+    const live = JSON.parse((await kube.request('admin', 'GET', crdPath)).body);
+    live.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.color = { type: 'string', enum: ['red', 'blue'] };
+    expect((await kube.request('admin', 'PUT', crdPath, live)).status).toBe(200);
+    await expect.poll(documentUrl, { timeout: 30_000 }).not.toBe(before);
+
+    // Within the index's freshness, the editor of the CRD asks for the old hash and gets the new field.
+    await navigateInPage(page, q({ context: 'local-admin', view: 'edit', namespace: ns, group, version: 'v1', resource: 'widgets' }));
+    await expect(page.getByRole('heading', { name: /New Widget/ })).toBeVisible();
+    await expect(page.getByRole('status', { name: 'Schema notice' })).toContainText('Schema-aware', { timeout: 30_000 });
+    await replaceText(page, `apiVersion: ${group}/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  color: `);
+    await page.keyboard.press('Control+Space');
+    await expect(page.locator('.suggest-widget')).toContainText('blue');
+  } finally {
+    await kube.request('admin', 'DELETE', crdPath);
+  }
+});
+
+test('a schema that cannot be loaded (kube-apiserver down) leaves a working plain editor with a notice', async ({ page, explorerUrl, kube, ns }) => {
+  test.setTimeout(180_000);
+  const up = async () => {
+    try {
+      return (await kube.request('admin', 'GET', '/readyz')).status === 200;
+    } catch {
+      return false;
+    }
+  };
+  // Discovery is read; the OpenAPI index is not (the Lists view does not need it).
+  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'lists', namespace: ns, group: '', version: 'v1', resource: 'configmaps' })}`);
+  await expect(page.getByRole('table').first()).toBeVisible({ timeout: 30_000 });
+  try {
+    // 25 s without kube-apiserver: the index read and its one retry are refused.
+    await kube.apiServerOutage(25_000);
+    const refused = async () => {
+      try {
+        await kube.request('admin', 'GET', '/version');
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    await expect.poll(refused, { timeout: 20_000, intervals: [200] }).toBe(true);
+    await navigateInPage(page, q({ context: 'local-admin', view: 'edit', namespace: ns, group: 'apps', version: 'v1', resource: 'deployments' }));
+    await expect(page.getByRole('heading', { name: /New Deployment/ })).toBeVisible();
+    const notice = page.getByRole('status', { name: 'Schema notice' });
+    await expect(notice).toContainText('Plain editor: could not read /openapi/v3', { timeout: 30_000 });
+    await expect(notice).toContainText('editing and sending work as usual');
+
+    // The editor is there and takes typing; the document gets no schema marks.
+    const region = page.getByRole('region', { name: 'Object' });
+    await expect(region.locator('.view-lines')).toContainText('kind: Deployment', { timeout: 60_000 });
+    await replaceText(page, `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: plain\n  namespace: ${ns}\nspec:\n  replicas: 1\n  selector:\n    matchLabels:\n      app: plain\n  template:\n    metadata:\n      labels:\n        app: plain\n    spec:\n      containers:\n      - name: c\n        image: nginx:1.27\n`);
+    await expect(region.locator('.view-lines')).toContainText('name: plain');
+    await expect(region.locator('.squiggly-error, .squiggly-warning')).toHaveCount(0);
+
+    // Once the server is back, what was typed is sent as it stands.
+    await expect.poll(up, { timeout: 120_000, intervals: [1000] }).toBe(true);
+    await expect(page.getByLabel('Request to send')).toContainText(`POST /apis/apps/v1/namespaces/${ns}/deployments`);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('HTTP 201', { timeout: 30_000 });
+    expect((await kube.request('admin', 'GET', `/apis/apps/v1/namespaces/${ns}/deployments/plain`)).status).toBe(200);
+    await expect(notice).toContainText('Plain editor');
+  } finally {
+    await expect.poll(up, { timeout: 120_000, intervals: [1000] }).toBe(true);
   }
 });

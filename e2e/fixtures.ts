@@ -14,6 +14,8 @@ export interface E2EFixtures {
     restartApiServer(): Promise<void>;
     /** Kills kube-apiserver and returns at once; it comes back (supervised restart, or a start) on its own. */
     killApiServer(): Promise<void>;
+    /** Stops kube-apiserver for `ms` (connections refused) and returns at once; it starts again on its own. */
+    apiServerOutage(ms: number): Promise<void>;
     /** Restarts the explorer server on the same port; resolves with its new token. */
     restartExplorer(): Promise<string>;
   };
@@ -45,6 +47,10 @@ export const test = base.extend<E2EFixtures>({
       async killApiServer() {
         const r = await fetch(`${env('KUBE_TEST_CONTROL')}/kill-apiserver`, { method: 'POST' });
         if (!r.ok) throw new Error(`kill-apiserver: ${r.status} ${await r.text()}`);
+      },
+      async apiServerOutage(ms: number) {
+        const r = await fetch(`${env('KUBE_TEST_CONTROL')}/apiserver-outage?ms=${Math.round(ms)}`, { method: 'POST' });
+        if (!r.ok) throw new Error(`apiserver-outage: ${r.status} ${await r.text()}`);
       },
       async restartExplorer() {
         const r = await fetch(`${env('KUBE_TEST_CONTROL')}/restart-explorer`, { method: 'POST' });

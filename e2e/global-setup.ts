@@ -19,7 +19,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   // A loopback control endpoint for what only this process can do: restart kube-apiserver
   // (to drop every open watch, as a real outage would), kill it (an outage the spec writes
-  // through), restart the explorer server (same port, new token).
+  // through), stop it for a set time (an outage of known length), restart the explorer server
+  // (same port, new token).
   const control = createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/kill-apiserver') {
       // With a supervised control plane, SIGKILL and let the supervisor restart it; without one,
@@ -27,6 +28,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       const supervised = cp as { signal?: (component: 'kube-apiserver', signal: NodeJS.Signals) => unknown };
       if (typeof supervised.signal === 'function') supervised.signal('kube-apiserver', 'SIGKILL');
       else void cp.restartApiServer().catch(() => {});
+      res.end('ok');
+      return;
+    }
+    const outage = req.method === 'POST' ? /^\/apiserver-outage\?ms=(\d+)$/.exec(req.url ?? '') : null;
+    if (outage) {
+      // kube-apiserver stopped for that long (connections refused), then started again; answered
+      // at once, so that the spec acts during the outage.
+      void cp.restartApiServer({ downMs: Number(outage[1]) }).catch(() => {});
       res.end('ok');
       return;
     }

@@ -43,8 +43,11 @@ export interface ControlPlane {
    * become "too old" (410 Gone). Returns the revision compacted at, as etcd reports it.
    */
   compact(): Promise<string>;
-  /** Stops and starts kube-apiserver on the same port: open watches drop, data stays. */
-  restartApiServer(): Promise<void>;
+  /**
+   * Stops and starts kube-apiserver on the same port: open watches drop, data stays. `downMs`
+   * keeps it stopped that long (connections refused) before it starts again.
+   */
+  restartApiServer(opts?: { downMs?: number }): Promise<void>;
   /** Components, restarts and recent events of the supervisor (see supervisor.ts). */
   status(): SupervisorStatus;
   /** Calls `fn` on every supervisor event (a component exited, restarted, ready, given up). */
@@ -346,7 +349,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       contexts: { ...CONTEXTS },
       credentials: (user) => ({ ca: pem(pki.caCert), cert: pem(pki.users[user].cert), key: pem(pki.users[user].key) }),
       compact: () => compactEtcd(etcdUrl),
-      restartApiServer: () => supervisor.restart('kube-apiserver'),
+      restartApiServer: (opts) => supervisor.restart('kube-apiserver', opts),
       status: () => supervisor.status(),
       onEvent: (fn) => supervisor.onEvent(fn),
       signal: (component, signal) => supervisor.signal(component, signal),

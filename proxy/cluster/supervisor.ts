@@ -158,8 +158,11 @@ export class Supervisor {
     this.armStable(c);
   }
 
-  /** Stops and starts a component on purpose (same arguments, so the same ports); waits until ready. */
-  async restart(name: ComponentName): Promise<void> {
+  /**
+   * Stops and starts a component on purpose (same arguments, so the same ports); waits until ready.
+   * `downMs` keeps it stopped that long first: an outage of known length (fault tests).
+   */
+  async restart(name: ComponentName, opts: { downMs?: number } = {}): Promise<void> {
     const c = this.components.get(name);
     if (!c) throw new Error(`no component ${name}`);
     clearTimeout(c.restartTimer);
@@ -168,6 +171,7 @@ export class Supervisor {
     this.emit(c, 'requested', `${name}: restart requested`);
     await this.stopChild(c);
     this.setState(c, 'restarting');
+    if (opts.downMs) await sleep(opts.downMs);
     this.spawn(c);
     await this.waitReady(c, true);
     this.setState(c, 'running');

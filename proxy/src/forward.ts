@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { ProxyError, sendProxyError, upstreamFailure } from './errors';
-import { clientResponseHeaders, toHeaderObject, upstreamRequestHeaders } from './headers';
+import { clientResponseHeaders, proxiedLocation, toHeaderObject, upstreamRequestHeaders } from './headers';
 import type { UpstreamTarget } from './kubeconfig';
 
 /** The API server's own limit on request bodies (apiserver MaxRequestBodyBytes). */
@@ -231,7 +231,9 @@ export function forwardHttp(
       // appendHeader, not writeHead(status, [pairs]): once setHeader has run (the security
       // headers), Node applies such pairs with setHeader, and a repeated name (one Warning header
       // per problem) would keep only its last value.
-      for (const [k, v] of out) res.appendHeader(k, v);
+      // A redirect names a path on the API server; the browser must follow it through the proxy.
+      const redirected = up.headers.location !== undefined;
+      for (const [k, v] of out) res.appendHeader(k, redirected && k.toLowerCase() === 'location' ? proxiedLocation(v, target) : v);
       res.writeHead(up.statusCode ?? 502, up.statusMessage);
       // A streamed body (watch, chunked list) gets its headers now, not with the first body chunk:
       // a quiet watch is still an open watch. A body of known length goes out with its headers in

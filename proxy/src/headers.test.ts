@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkHost, checkOrigin, checkToken, tokenMatches } from './guard';
-import { clientResponseHeaders, recordToRaw, securityHeaders, toHeaderObject, upstreamRequestHeaders } from './headers';
+import { clientResponseHeaders, proxiedLocation, recordToRaw, securityHeaders, toHeaderObject, upstreamRequestHeaders } from './headers';
 
 const names = (pairs: [string, string][]) => pairs.map(([k]) => k.toLowerCase());
 
@@ -113,5 +113,31 @@ describe('guard', () => {
     expect(checkToken('x', 'abc')?.proxyCause).toBe('WrongToken');
     expect(checkToken(['abc', 'abc'], 'abc')?.proxyCause).toBe('WrongToken');
     expect(checkToken('abc', 'abc')).toBeNull();
+  });
+});
+
+describe('proxiedLocation', () => {
+  const local = { server: 'https://127.0.0.1:6443', basePath: '', context: 'local-admin' };
+  const rancher = { server: 'https://rancher.example/k8s/clusters/c-1', basePath: '/k8s/clusters/c-1', context: 'a b' };
+
+  it("sends kube-openapi's redirect to the current hash back through the proxy", () => {
+    expect(proxiedLocation('/openapi/v3/apis/apps/v1?hash=ABC', local)).toBe('/k8s/local-admin/openapi/v3/apis/apps/v1?hash=ABC');
+  });
+
+  it('strips the kubeconfig path prefix and encodes the context', () => {
+    expect(proxiedLocation('/k8s/clusters/c-1/openapi/v3?x=1', rancher)).toBe('/k8s/a%20b/openapi/v3?x=1');
+    expect(proxiedLocation('https://rancher.example/k8s/clusters/c-1/api/v1', rancher)).toBe('/k8s/a%20b/api/v1');
+    expect(proxiedLocation('/k8s/clusters/c-10/api', rancher)).toBe('/k8s/a%20b/k8s/clusters/c-10/api');
+  });
+
+  it('maps a full URL of the API server itself', () => {
+    expect(proxiedLocation('https://127.0.0.1:6443/version', local)).toBe('/k8s/local-admin/version');
+  });
+
+  it('leaves foreign, protocol-relative and relative redirects alone', () => {
+    expect(proxiedLocation('https://evil.example/x', local)).toBe('https://evil.example/x');
+    expect(proxiedLocation('//evil.example/x', local)).toBe('//evil.example/x');
+    expect(proxiedLocation('v1?hash=1', local)).toBe('v1?hash=1');
+    expect(proxiedLocation('http://127.0.0.1:6443/x', local)).toBe('http://127.0.0.1:6443/x');
   });
 });

@@ -126,3 +126,35 @@ export function securityHeaders(port: number): Record<string, string> {
     'cross-origin-resource-policy': 'same-origin',
   };
 }
+
+/**
+ * The `Location` of a redirect, as the browser must follow it: through this proxy. kube-apiserver
+ * redirects with a path on itself (kube-openapi answers a stale `/openapi/v3/...?hash=` with 301
+ * to the current hash, `Location: /openapi/v3/apis/<group>/<version>?hash=<new>`), which the browser
+ * would resolve against the explorer's own origin and miss the cluster. A path on the API server
+ * (or a full URL of it), under its kubeconfig path prefix if it has one, becomes the same path under
+ * `/k8s/<context>`; a relative reference already resolves under the proxied URL, and a redirect to
+ * another origin is left as it is (the browser's fetch then refuses to follow it cross-origin).
+ */
+export function proxiedLocation(location: string, target: { server: string; basePath: string; context: string }): string {
+  let pathAndQuery: string;
+  if (location.startsWith('/') && !location.startsWith('//')) {
+    pathAndQuery = location;
+  } else if (/^https?:\/\//i.test(location)) {
+    let to: URL;
+    let from: URL;
+    try {
+      to = new URL(location);
+      from = new URL(target.server);
+    } catch {
+      return location;
+    }
+    if (to.origin !== from.origin) return location;
+    pathAndQuery = `${to.pathname}${to.search}${to.hash}`;
+  } else {
+    return location;
+  }
+  const base = target.basePath;
+  if (base && (pathAndQuery === base || pathAndQuery.startsWith(`${base}/`) || pathAndQuery.startsWith(`${base}?`))) pathAndQuery = pathAndQuery.slice(base.length) || '/';
+  return `/k8s/${encodeURIComponent(target.context)}${pathAndQuery}`;
+}

@@ -182,6 +182,40 @@ describe('forwarding', () => {
     expect(res.headers['x-explorer-proxy-error']).toBe('1');
     expect(json(res)).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, details: { kind: 'proxy', name: 'no-such-context', causes: [{ reason: 'UnknownContext' }] } });
   });
+
+  it("sends the server's redirect from a stale OpenAPI hash back through the proxy, to the current document", async () => {
+    // kube-openapi answers `?hash=<old>` with 301 and `Location: /openapi/v3/...?hash=<new>`: a path
+    // on the API server, which the browser would otherwise resolve against the explorer's origin.
+    const group = `${ns}.redirect.example.com`;
+    const crd = (props: Record<string, unknown>) => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `things.${group}` },
+      spec: { group, scope: 'Namespaced', names: { plural: 'things', singular: 'thing', kind: 'Thing' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: props } } } } }] },
+    });
+    const key = `apis/${group}/v1`;
+    const current = async () => (JSON.parse((await cluster.request('admin', 'GET', '/openapi/v3')).body) as { paths: Record<string, { serverRelativeURL: string }> }).paths[key]?.serverRelativeURL;
+    expect((await cluster.request('admin', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd({ size: { type: 'integer' } }))).status).toBe(201);
+    try {
+      await waitUntil('the CRD has an OpenAPI document', async () => (await current()) !== undefined, 30_000);
+      const stale = (await current())!;
+      const crdPath = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.${group}`;
+      const live = JSON.parse((await cluster.request('admin', 'GET', crdPath)).body);
+      live.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.color = { type: 'string', enum: ['red', 'blue'] };
+      expect((await cluster.request('admin', 'PUT', crdPath, live)).status).toBe(200);
+      await waitUntil('the document has a new hash', async () => (await current()) !== stale, 30_000);
+      const fresh = (await current())!;
+
+      const res = await viaProxy({ path: `/k8s/local-admin${stale}`, headers: { Accept: 'application/json' } });
+      expect(res.status).toBe(301);
+      expect(res.headers.location).toBe(`/k8s/local-admin${fresh}`);
+      const followed = await viaProxy({ path: res.headers.location as string, headers: { Accept: 'application/json' } });
+      expect(followed.status).toBe(200);
+      expect(JSON.stringify(json(followed))).toContain('"red"');
+    } finally {
+      await cluster.request('admin', 'DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.${group}`);
+    }
+  });
 });
 
 /** Opens a watch through the proxy over plain HTTP; resolves once the response headers are in. */

@@ -4,7 +4,7 @@
 // and kept (a `?hash=` URL never changes content); the conversion is cached per document and kind.
 // A schema that cannot be loaded leaves the plain editor working, with a notice saying why.
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { ApiResource } from '../../k8s/discovery';
 import { findKindSchema, groupVersionKey, type JsonSchema, kindJsonSchema, type OpenApiDocument, openApiDocumentQuery, openApiIndexQuery } from '../../k8s/openapi';
 import { apiVersionOf } from '../../k8s/paths';
@@ -37,11 +37,24 @@ export function useEditorSchema(context: string, res: ApiResource | undefined): 
   const index = useQuery({ ...openApiIndexQuery(context), enabled: !!res, retry: 1 });
   const url = res ? index.data?.paths[groupVersionKey(res.group, res.version)]?.serverRelativeURL : undefined;
   const doc = useQuery({ ...openApiDocumentQuery(context, url ?? ''), enabled: !!url, retry: 1 });
+  // An index read before the group version was served (a CRD created since) lacks it: read the
+  // index again once before saying there is no document. The server publishes a new CRD's document
+  // a moment after serving the CRD, so the second read may still lack it; then the notice stays.
+  const reread = useRef(new Set<string>());
+  const missing = res && index.data && !url && !index.isFetching ? groupVersionKey(res.group, res.version) : undefined;
+  useEffect(() => {
+    if (!missing || reread.current.has(missing)) return;
+    reread.current.add(missing);
+    void index.refetch();
+  }, [missing, index]);
   return useMemo((): EditorSchemaState => {
     if (!res) return { state: 'none' };
     const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
     if (index.error) return { state: 'failed', problem: `could not read /openapi/v3: ${why(index.error)}` };
-    if (index.data && !url) return { state: 'failed', problem: `the server publishes no OpenAPI v3 document for ${groupVersionKey(res.group, res.version)}` };
+    if (index.data && !url) {
+      if (index.isFetching || !reread.current.has(groupVersionKey(res.group, res.version))) return { state: 'loading' };
+      return { state: 'failed', problem: `the server publishes no OpenAPI v3 document for ${groupVersionKey(res.group, res.version)}` };
+    }
     if (doc.error) return { state: 'failed', problem: `could not read ${url?.split('?')[0]}: ${why(doc.error)}` };
     if (!doc.data) return { state: 'loading' };
     try {
@@ -51,7 +64,7 @@ export function useEditorSchema(context: string, res: ApiResource | undefined): 
     } catch (e) {
       return { state: 'failed', problem: `the schema could not be turned into a JSON schema: ${why(e)}` };
     }
-  }, [res, index.error, index.data, url, doc.error, doc.data]);
+  }, [res, index.error, index.data, index.isFetching, url, doc.error, doc.data]);
 }
 
 /** One line under the editor: where completion and validation come from, or why there are none. */

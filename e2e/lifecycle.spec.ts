@@ -162,6 +162,35 @@ test('an Orphan delete leaves the ReplicaSet without an ownerReference', async (
   expect(left.metadata.ownerReferences ?? []).toEqual([]);
 });
 
+test('dependents of any type are found by their ownerReferences: a ConfigMap owning a Secret and a Role, deleted Foreground', async ({ page, explorerUrl, kube, ns }) => {
+  const owner = await must(kube, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'owner' } });
+  const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: (owner.metadata as { uid?: string }).uid, blockOwnerDeletion: true };
+  // The Secret's own finalizer holds it, so the owner visibly waits for it (Foreground).
+  await must(kube, 'POST', `/api/v1/namespaces/${ns}/secrets`, { metadata: { name: 'owned-secret', ownerReferences: [ref], finalizers: ['example.com/hold'] } });
+  await must(kube, 'POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, { metadata: { name: 'owned-role', ownerReferences: [ref] }, rules: [] });
+  await page.goto(editUrl(explorerUrl, ns, '', 'configmaps', 'owner'));
+  await page.getByRole('radio', { name: 'Delete' }).check();
+  // Neither Secrets nor Roles are where a ConfigMap's dependents usually are: the scan finds them.
+  await expect(page.getByLabel('Dependent scan')).toContainText(/also watching .*secrets/, { timeout: 60_000 });
+  await expect(page.getByLabel('Dependent scan')).toContainText('roles.rbac.authorization.k8s.io');
+  const table = page.getByRole('table', { name: 'Owner and dependents' });
+  await expect(table.getByRole('row', { name: 'Secret owned-secret' })).toBeVisible({ timeout: 30_000 });
+  await expect(table.getByRole('row', { name: 'Role owned-role' })).toBeVisible();
+  await page.getByRole('combobox', { name: 'propagationPolicy', exact: true }).selectOption('Foreground');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  const log = page.getByRole('list', { name: 'Deletion events' });
+  await expect(log).toContainText('ConfigMap owner: deletionTimestamp set; finalizers: foregroundDeletion', { timeout: 60_000 });
+  await expect(log).toContainText('Role owned-role: deleted', { timeout: 60_000 });
+  await expect(log).toContainText('Secret owned-secret: deletionTimestamp set; finalizers: example.com/hold', { timeout: 60_000 });
+  // The owner waits for its held dependent.
+  await expect(table.getByRole('row', { name: 'ConfigMap owner' })).toContainText('deleting');
+  expect((await kube.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps/owner`)).status).toBe(200);
+  await must(kube, 'PATCH', `/api/v1/namespaces/${ns}/secrets/owned-secret`, { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
+  await expect(log).toContainText('Secret owned-secret: deleted', { timeout: 60_000 });
+  await expect(log).toContainText('ConfigMap owner: deleted', { timeout: 60_000 });
+  expect((await kube.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps/owner`)).status).toBe(404);
+});
+
 test("deletecollection's dry-run count equals the objects then deleted", async ({ page, explorerUrl, kube, ns }) => {
   for (const n of ['a', 'b', 'c']) await must(kube, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `batch-${n}`, labels: { batch: 'x' } } });
   await must(kube, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'keep', labels: { batch: 'y' } } });

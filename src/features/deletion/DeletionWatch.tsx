@@ -6,13 +6,14 @@
 // - Background: the owner goes at once; the collector then deletes the dependents.
 // - Orphan: the owner gets the `orphan` finalizer; the collector removes the ownerReference from
 //   each dependent, then the finalizer, and the owner goes; the dependents stay.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { sharedMux } from '../../k8s/client';
 import type { ApiResource, Discovery } from '../../k8s/discovery';
 import { findResource } from '../../k8s/discovery';
 import { type ResourceRef, resourcePath } from '../../k8s/paths';
 import { followCollection } from '../../k8s/watch/follow';
 import type { KubeObject } from '../../k8s/watch/types';
+import { type ScanResult, scanDependents } from './scan';
 
 /** Where the dependents of a kind live, as the built-in controllers create them. */
 const DEPENDENTS: Record<string, [string, string, string][]> = {
@@ -79,100 +80,132 @@ export function DeletionWatch({ context, discovery, owner, resource }: { context
   const [rows, setRows] = useState<Map<string, Row>>(new Map());
   const [log, setLog] = useState<LogLine[]>([]);
   const [problem, setProblem] = useState<string>();
+  const [scan, setScan] = useState<ScanResult | 'scanning' | { error: string }>();
   // Each watched collection's objects; rows are recomputed from all of them together.
   const sources = useRef(new Map<string, ReadonlyMap<string, KubeObject>>());
   const rowsRef = useRef(new Map<string, Row>());
 
-  const dependentRefs = useMemo(() => {
+  // Where the built-in controllers put dependents: watched at once, before the scan below is done.
+  const knownRefs = useMemo(() => {
     const wanted = DEPENDENTS[resource.kind] ?? [[resource.group, resource.version, resource.resource], ['', 'v1', 'configmaps'], ['', 'v1', 'pods']];
     const seen = new Set<string>();
     return wanted
       .map(([g, v, r]) => findResource(discovery, g, v, r))
       .filter((r): r is ApiResource => !!r && r.verbs.includes('watch') && !seen.has(r.resource + r.group) && !!seen.add(r.resource + r.group));
   }, [discovery, resource]);
+  // Any other type where the scan found objects that lead to the owner.
+  const foundRefs = useMemo(() => (scan && typeof scan === 'object' && 'types' in scan ? scan.types.filter((r) => !knownRefs.some((k) => k.group === r.group && k.resource === r.resource)) : []), [scan, knownRefs]);
 
-  useEffect(() => {
-    const note = (kind: string, name: string, what: string) => setLog((l) => [...l, { at: new Date().toISOString().slice(11, 23), kind, name, what }].slice(-300));
-    const recompute = () => {
-      const all: { o: KubeObject; kind: string }[] = [];
-      for (const [id, objs] of sources.current) if (!id.startsWith('owner|')) for (const o of objs.values()) all.push({ o, kind: o.kind ?? id.split('|')[1]! });
-      const prev = rowsRef.current;
-      const next = new Map<string, Row>();
-      const ownerObj = [...(sources.current.get(`owner|${resource.kind}`)?.values() ?? [])].map((o) => ({ o }))[0];
-      // The owner first, then whatever points at something already in the tree (breadth first).
-      if (ownerObj) next.set(metaOf(ownerObj.o).uid, toRow(ownerObj.o, resource.kind, 0));
-      let grew = true;
-      while (grew) {
-        grew = false;
-        for (const { o, kind } of all) {
-          const m = metaOf(o);
-          if (next.has(m.uid)) continue;
-          // A deleted owner still counts: its dependents wait for the collector.
-          const parent = m.ownerReferences.find((r) => r.uid && (next.has(r.uid) || prev.has(r.uid)));
-          if (parent) {
-            next.set(m.uid, { ...toRow(o, kind, (next.get(parent.uid!) ?? prev.get(parent.uid!))!.depth + 1), ownerUid: parent.uid });
-            grew = true;
-          }
+  const note = useCallback((kind: string, name: string, what: string) => setLog((l) => [...l, { at: new Date().toISOString().slice(11, 23), kind, name, what }].slice(-300)), []);
+  const recompute = useCallback(() => {
+    const all: { o: KubeObject; kind: string }[] = [];
+    for (const [id, objs] of sources.current) if (!id.startsWith('owner|')) for (const o of objs.values()) all.push({ o, kind: o.kind ?? id.split('|')[1]! });
+    const prev = rowsRef.current;
+    const next = new Map<string, Row>();
+    const ownerObj = [...(sources.current.get(`owner|${resource.kind}`)?.values() ?? [])].map((o) => ({ o }))[0];
+    // The owner first, then whatever points at something already in the tree (breadth first).
+    if (ownerObj) next.set(metaOf(ownerObj.o).uid, toRow(ownerObj.o, resource.kind, 0));
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const { o, kind } of all) {
+        const m = metaOf(o);
+        if (next.has(m.uid)) continue;
+        // A deleted owner still counts: its dependents wait for the collector.
+        const parent = m.ownerReferences.find((r) => r.uid && (next.has(r.uid) || prev.has(r.uid)));
+        if (parent) {
+          next.set(m.uid, { ...toRow(o, kind, (next.get(parent.uid!) ?? prev.get(parent.uid!))!.depth + 1), ownerUid: parent.uid });
+          grew = true;
         }
       }
-      // What was in the tree and is not now: gone, or still there without its ownerReference.
-      for (const [uid, row] of prev) {
-        if (next.has(uid)) continue;
-        if (row.state === 'deleted' || row.state === 'orphaned') {
-          next.set(uid, row);
-          continue;
-        }
-        const still = all.find(({ o }) => metaOf(o).uid === uid);
-        if (still && row.depth > 0) {
-          next.set(uid, { ...toRow(still.o, row.kind, row.depth), ownerUid: row.ownerUid, state: 'orphaned' });
-          note(row.kind, row.name, 'orphaned: its ownerReference was removed, the object stays');
-        } else {
-          next.set(uid, { ...row, state: 'deleted' });
-          note(row.kind, row.name, 'deleted');
-        }
+    }
+    // What was in the tree and is not now: gone, or still there without its ownerReference.
+    for (const [uid, row] of prev) {
+      if (next.has(uid)) continue;
+      if (row.state === 'deleted' || row.state === 'orphaned') {
+        next.set(uid, row);
+        continue;
       }
-      for (const [uid, row] of next) {
-        const before = prev.get(uid);
-        if (!before) {
-          if (prev.size > 0 || row.depth === 0) note(row.kind, row.name, row.depth === 0 ? 'watching (the owner)' : `appeared, owned by ${next.get(row.ownerUid ?? '')?.name ?? '?'}`);
-          continue;
-        }
-        if (!before.deletionTimestamp && row.deletionTimestamp) note(row.kind, row.name, `deletionTimestamp set${row.finalizers.length ? `; finalizers: ${row.finalizers.join(', ')}` : ''}`);
-        else if (before.finalizers.join() !== row.finalizers.join() && row.state !== 'deleted') note(row.kind, row.name, `finalizers now: ${row.finalizers.join(', ') || '(none)'}`);
+      const still = all.find(({ o }) => metaOf(o).uid === uid);
+      if (still && row.depth > 0) {
+        next.set(uid, { ...toRow(still.o, row.kind, row.depth), ownerUid: row.ownerUid, state: 'orphaned' });
+        note(row.kind, row.name, 'orphaned: its ownerReference was removed, the object stays');
+      } else {
+        next.set(uid, { ...row, state: 'deleted' });
+        note(row.kind, row.name, 'deleted');
       }
-      rowsRef.current = next;
-      setRows(next);
-    };
-    const stops: (() => void)[] = [];
-    const follow = (id: string, path: string, fieldSelector?: string) =>
-      stops.push(
-        followCollection({
-          mux: sharedMux(),
-          context,
-          path,
-          fieldSelector,
-          onError: (e) => setProblem(e instanceof Error ? e.message : String(e)),
-          onChange: (objs) => {
-            // List items carry no kind; tag each with the kind of its collection.
-            const kind = id.split('|')[1]!;
-            sources.current.set(id, new Map([...objs].map(([k, o]) => [k, { ...o, kind: o.kind ?? kind }])));
-            recompute();
-          },
-        }),
-      );
-    follow(`owner|${resource.kind}`, resourcePath({ ...owner, name: undefined }), `metadata.name=${owner.name}`);
-    for (const r of dependentRefs) follow(`dep-${r.group}-${r.resource}|${r.kind}`, resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: owner.namespace }));
-    return () => stops.forEach((s) => s());
+    }
+    for (const [uid, row] of next) {
+      const before = prev.get(uid);
+      if (!before) {
+        if (prev.size > 0 || row.depth === 0) note(row.kind, row.name, row.depth === 0 ? 'watching (the owner)' : `appeared, owned by ${next.get(row.ownerUid ?? '')?.name ?? '?'}`);
+        continue;
+      }
+      if (!before.deletionTimestamp && row.deletionTimestamp) note(row.kind, row.name, `deletionTimestamp set${row.finalizers.length ? `; finalizers: ${row.finalizers.join(', ')}` : ''}`);
+      else if (before.finalizers.join() !== row.finalizers.join() && row.state !== 'deleted') note(row.kind, row.name, `finalizers now: ${row.finalizers.join(', ') || '(none)'}`);
+    }
+    rowsRef.current = next;
+    setRows(next);
+  }, [resource.kind, note]);
+
+  const follow = useCallback(
+    (id: string, path: string, fieldSelector?: string) =>
+      followCollection({
+        mux: sharedMux(),
+        context,
+        path,
+        fieldSelector,
+        onError: (e) => setProblem(e instanceof Error ? e.message : String(e)),
+        onChange: (objs) => {
+          // List items carry no kind; tag each with the kind of its collection.
+          const kind = id.split('|')[1]!;
+          sources.current.set(id, new Map([...objs].map(([k, o]) => [k, { ...o, kind: o.kind ?? kind }])));
+          recompute();
+        },
+      }),
+    [context, recompute],
+  );
+
+  useEffect(
+    () => follow(`owner|${resource.kind}`, resourcePath({ ...owner, name: undefined }), `metadata.name=${owner.name}`),
     // Keyed on the owner's identity (its fields), not on the object passed in, which is new on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [context, owner.group, owner.version, owner.resource, owner.namespace, owner.name, dependentRefs]);
+    [follow, resource.kind, owner.group, owner.version, owner.resource, owner.namespace, owner.name],
+  );
+  useEffect(() => {
+    const stops = [...knownRefs, ...foundRefs].map((r) => follow(`dep-${r.group}-${r.resource}|${r.kind}`, resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: r.namespaced ? owner.namespace : undefined })));
+    return () => stops.forEach((s) => s());
+  }, [follow, knownRefs, foundRefs, owner.namespace]);
 
+  // Once the owner is known (its uid), one pass over every resource type finds where else its
+  // dependents are: the garbage collector follows ownerReferences in any type.
+  const ownerUid = [...rows.values()].find((r) => r.depth === 0)?.uid;
+  useEffect(() => {
+    if (!ownerUid || !discovery) return;
+    const ac = new AbortController();
+    setScan('scanning');
+    scanDependents(context, discovery, { namespace: owner.namespace, namespaced: resource.namespaced, uid: ownerUid }, ac.signal).then(setScan, (e: unknown) => {
+      if (!ac.signal.aborted) setScan({ error: e instanceof Error ? e.message : String(e) });
+    });
+    return () => ac.abort();
+  }, [context, discovery, ownerUid, owner.namespace, resource.namespaced]);
+
+  const watched = [...knownRefs, ...foundRefs];
   const list = [...rows.values()];
   return (
     <section aria-label="Deletion as it happens" className="stack">
       <h3>Owner and dependents, live</h3>
       <p className="muted small">
-        Watching <code>{resource.resource}</code> {owner.name} and {dependentRefs.map((r) => r.resource).join(', ') || 'no dependent resources'} in {owner.namespace ?? 'the cluster'}: dependents are objects whose <code>ownerReferences</code> lead to the owner. Send the delete above and watch kube-controller-manager's garbage collector act.
+        Watching <code>{resource.resource}</code> {owner.name} and {watched.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(', ') || 'no dependent resources'} in {owner.namespace ?? 'the cluster'}: dependents are objects whose <code>ownerReferences</code> lead to the owner. Send the delete above and watch kube-controller-manager's garbage collector act.
+      </p>
+      <p className="muted small" aria-label="Dependent scan">
+        {scan === 'scanning'
+          ? 'Looking for dependents in every resource type (metadata-only lists)…'
+          : scan && 'error' in scan
+            ? `Could not look for dependents beyond the usual types: ${scan.error}`
+            : scan
+              ? `Looked in ${scan.listed} resource types for objects whose ownerReferences lead to the owner${foundRefs.length ? `; also watching ${foundRefs.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(', ')}` : ''}${scan.failed.length ? `; could not list ${scan.failed.join(', ')}` : ''}.`
+              : null}
       </p>
       {problem && <p className="warn small">Watch interrupted ({problem}); listing again…</p>}
       <table className="grid" aria-label="Owner and dependents">

@@ -1,0 +1,109 @@
+// Finding an owner's dependents as kube-controller-manager's garbage collector does: by the
+// ownerReferences of objects of every resource type, not only where the built-in controllers put
+// theirs (a ConfigMap can own a Secret, a custom resource a Service). The collector's graph is
+// built from metadata alone, so metadata-only lists (PartialObjectMetadataList) are enough.
+//
+// Scope, as the garbage collection page states it: a namespaced dependent's owner is in the same
+// namespace or cluster-scoped; a cluster-scoped dependent can only have cluster-scoped owners. So a
+// namespaced owner's dependents are in its namespace, and a cluster-scoped owner's anywhere.
+import type { ApiResource, Discovery } from '../../k8s/discovery';
+import { kubeJson } from '../../k8s/client';
+import { METADATA_ACCEPT } from '../../k8s/lists';
+import { resourcePath } from '../../k8s/paths';
+
+export interface TypeListing {
+  /** `group/version/resource`, see {@link typeKey}. */
+  type: string;
+  items: { uid: string; ownerUids: string[] }[];
+}
+
+export const typeKey = (r: Pick<ApiResource, 'group' | 'version' | 'resource'>) => `${r.group}/${r.version}/${r.resource}`;
+
+/**
+ * The resource types that may hold dependents of an owner of this scope: one version per group
+ * (the server's preferred one: every version shows the same objects), listable and watchable.
+ */
+export function candidateTypes(d: Discovery, ownerNamespaced: boolean): ApiResource[] {
+  const out: ApiResource[] = [];
+  for (const g of d.groups) {
+    const v = g.versions.find((x) => x.version === g.preferredVersion) ?? g.versions[0];
+    for (const r of v?.resources ?? []) {
+      if (!r.verbs.includes('list') || !r.verbs.includes('watch')) continue;
+      if (ownerNamespaced && !r.namespaced) continue;
+      out.push(r);
+    }
+  }
+  return out;
+}
+
+/**
+ * The types holding objects that lead to the owner through ownerReferences, at any depth (a
+ * Deployment's ReplicaSets, then their Pods): a pure closure over what was listed.
+ */
+export function dependentTypeKeys(listings: TypeListing[], ownerUid: string): Set<string> {
+  const inTree = new Set([ownerUid]);
+  const types = new Set<string>();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const l of listings) {
+      for (const o of l.items) {
+        if (inTree.has(o.uid) || !o.ownerUids.some((u) => inTree.has(u))) continue;
+        inTree.add(o.uid);
+        types.add(l.type);
+        grew = true;
+      }
+    }
+  }
+  return types;
+}
+
+interface MetaList {
+  items?: { metadata?: { uid?: string; ownerReferences?: { uid?: string }[] } }[];
+  metadata?: { continue?: string };
+}
+
+export interface ScanResult {
+  types: ApiResource[];
+  /** Types listed, and types that could not be (forbidden, an aggregated API down). */
+  listed: number;
+  failed: string[];
+}
+
+/** Lists every candidate type (metadata only, a few at a time) and returns those that hold dependents. */
+export async function scanDependents(context: string, d: Discovery, owner: { namespace?: string; namespaced: boolean; uid: string }, signal?: AbortSignal): Promise<ScanResult> {
+  const candidates = candidateTypes(d, owner.namespaced);
+  const listings: TypeListing[] = [];
+  const failed: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < candidates.length) {
+      const r = candidates[next++]!;
+      const items: TypeListing['items'] = [];
+      try {
+        let token: string | undefined;
+        do {
+          const page = await kubeJson<MetaList>({
+            context,
+            path: resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: r.namespaced ? owner.namespace : undefined }),
+            query: { limit: 500, continue: token },
+            headers: { Accept: `${METADATA_ACCEPT},application/json;q=0.9` },
+            signal,
+          });
+          for (const o of page.items ?? []) {
+            const refs = (o.metadata?.ownerReferences ?? []).map((x) => x.uid).filter((u): u is string => !!u);
+            if (o.metadata?.uid) items.push({ uid: o.metadata.uid, ownerUids: refs });
+          }
+          token = page.metadata?.continue || undefined;
+        } while (token);
+        listings.push({ type: typeKey(r), items });
+      } catch (e) {
+        if (signal?.aborted) throw e;
+        failed.push(r.group ? `${r.resource}.${r.group}` : r.resource);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, candidates.length) }, worker));
+  const keys = dependentTypeKeys(listings, owner.uid);
+  return { types: candidates.filter((r) => keys.has(typeKey(r))), listed: listings.length, failed };
+}

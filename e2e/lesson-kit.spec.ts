@@ -39,9 +39,9 @@ const ROWS: Row[] = [
     shows: {
       gate: ['name="AllowUnsafeMalformedObjectDeletion",stage="BETA"} 1', '"username": "explorer-viewer"'],
       define: ['HTTP 201', '"kind": "LessonRelic"'],
-      corrupt: ['HTTP 500', 'corrupt object', 'object not decodable', 'invalid group/version: lessons.explorer.dev/v1', 'HTTP 429', 'storage is (re)initializing'],
+      corrupt: ['HTTP 500', 'corrupt object', 'object not decodable', 'invalid group/version: lessons.explorer.dev/v1', 'HTTP 429', 'storage is (re)initializing', 'stored in a form the server cannot read'],
       'plain-delete': ['HTTP 500', 'corrupt object'],
-      forbidden: ['HTTP 403', 'not permitted to do \\"unsafe-delete-ignore-read-errors\\"', '"allowed": true'],
+      forbidden: ['HTTP 403', 'not permitted to do \\"unsafe-delete-ignore-read-errors\\"', '"allowed": true', 'needs the verb unsafe-delete-ignore-read-errors on this resource, on top of delete'],
       force: ['"status": "Success"', 'HTTP 404', '"items": []'],
       cleanup: ['HTTP 404'],
     },

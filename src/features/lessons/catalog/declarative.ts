@@ -52,19 +52,21 @@ export const declarativeValidation: KitLesson = {
   paragraphs: [
     'Built-in types have always been validated by handwritten Go functions. Declarative validation moves the rules into comment tags on the type definitions, such as `+k8s:minimum=0` or `+k8s:maxItems=16`, and generates the checking code from them. During the migration kube-apiserver runs both, compares their answers, and counts every difference in the metric `apiserver_validation_declarative_validation_mismatch_total`.',
     'Which answer counts is decided per rule in 1.37.1, by a lifecycle prefix on the tag: a rule without prefix is enforced; one tagged `+k8s:beta(...)` is enforced while the feature gate `DeclarativeValidationBeta` is on (beta, on by default) and replaces the handwritten error it covers; one tagged `+k8s:alpha(...)` only runs in the shadow and is counted. The older gate `DeclarativeValidationTakeover`, which the 1.34 documentation describes as the switch, is deprecated and locked off in 1.37.1; `DeclarativeValidation` itself is GA and locked on.',
-    'ReplicationController is the test bed (a type nobody adds features to any more): in 1.37.1 its `spec.replicas` and `spec.minReadySeconds` carry `+k8s:beta(since: "1.37")=+k8s:minimum=0`. The 422 reads the same either way (the two implementations are meant to agree word for word, and a Status does not say which produced a cause); the metric is how an administrator sees that they did.',
+    'The 1.34 documentation names a single type using it, ReplicationController, chosen as a test bed because nobody adds features to it any more. The 1.37.1 sources tag fields of many more (RBAC, networking, storage, certificates, discovery and others). This lesson tries two: `+k8s:beta(since: "1.37")=+k8s:minimum=0` on ReplicationController\'s `spec.replicas` and `spec.minReadySeconds`, and `+k8s:beta(since: "1.37")=+k8s:required` on the `verbs` of an RBAC rule. The 422 reads the same either way (the two implementations are meant to agree word for word, and a Status does not say which produced a cause); the metric is how an administrator sees that they did.',
   ],
   table: {
-    caption: 'Declarative rules on ReplicationControllerSpec in the v1.37.1 sources (k8s.io/api core/v1 types.go)',
+    caption: 'Declarative rules this lesson tries, as the v1.37.1 sources declare them (k8s.io/api core/v1 and rbac/v1 types.go)',
     columns: ['field', 'tag', 'in 1.37.1'],
     rows: [
       ['spec.replicas', '+k8s:beta(since: "1.37")=+k8s:minimum=0', 'enforced (DeclarativeValidationBeta on); the handwritten check runs beside it and is compared'],
       ['spec.minReadySeconds', '+k8s:beta(since: "1.37")=+k8s:minimum=0', 'the same'],
+      ['Role and ClusterRole rules[].verbs', '+k8s:beta(since: "1.37")=+k8s:required', 'the same'],
     ],
   },
   needs: [
     { verb: 'create', resource: 'replicationcontrollers', namespaced: true },
     { verb: 'patch', resource: 'replicationcontrollers', namespaced: true },
+    { verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'roles', namespaced: true },
   ],
   steps: [
     {
@@ -115,10 +117,25 @@ export const declarativeValidation: KitLesson = {
       check: ([x]) => (x!.status === 422 && hasCause(x!, 'spec.replicas') ? [] : [`HTTP ${x!.status} ${JSON.stringify(causes(x!))}`]),
     },
     {
+      id: 'role',
+      title: 'Another type: an RBAC rule without verbs',
+      text: 'POST a Role whose one rule names `configmaps` but no `verbs`, then one with `verbs: []`.',
+      lookFor: '422 Invalid for both, one cause at `rules[0].verbs`: "Required value" (reason `FieldValueRequired`). An empty list counts as missing.',
+      run: async (c) => {
+        const role = (name: string, rule: Record<string, unknown>) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, labels: label('declarative') }, rules: [{ apiGroups: [''], resources: ['configmaps'], ...rule }] });
+        const roles = `/apis/rbac.authorization.k8s.io/v1/namespaces/${encodeURIComponent(c.ns)}/roles`;
+        return [await c.send('POST', roles, { body: role('no-verbs', {}) }), await c.send('POST', roles, { body: role('empty-verbs', { verbs: [] }) })];
+      },
+      check: (xs) =>
+        xs
+          .filter((x) => !(x.status === 422 && causes(x).some((k) => k.field === 'rules[0].verbs' && k.reason === 'FieldValueRequired')))
+          .map((x) => `${field(x.body ? JSON.parse(x.body) : {}, 'metadata', 'name') as string}: HTTP ${x.status} ${JSON.stringify(causes(x))}`),
+    },
+    {
       id: 'agree',
       title: 'Did the two validations agree?',
       text: 'GET `/metrics` again and compare the mismatch counter with step 1.',
-      lookFor: 'The same value as before the three invalid writes (on a fresh local control plane: 0), and no panic: the declarative and the handwritten rule gave the same answer each time. A difference would also be logged by kube-apiserver, with the field.',
+      lookFor: 'The same value as before the five invalid writes (on a fresh local control plane: 0), and no panic: the declarative and the handwritten rule gave the same answer each time. A difference would also be logged by kube-apiserver, with the field.',
       run: async (c) => [await readMetrics(c)],
       show: (x) => x.response,
       check: ([x], c) => {

@@ -38,9 +38,12 @@ const crd = {
   },
 };
 
+/** A finalizer nobody removes: a plain deletion would wait for it forever; the unsafe one does not. */
+const FINALIZER = 'lessons.explorer.dev/keep';
+
 const msg = (x: KitExchange) => String(field(x.response, 'message') ?? (typeof x.response === 'string' ? x.response : ''));
 
-async function poll(f: () => Promise<KitExchange>, done: (x: KitExchange) => boolean, ms = 30_000): Promise<KitExchange> {
+async function poll(f: () => Promise<KitExchange>, done: (x: KitExchange) => boolean, ms = 60_000): Promise<KitExchange> {
   const end = Date.now() + ms;
   for (;;) {
     const x = await f();
@@ -64,6 +67,19 @@ export async function removeRelicCrd(send: Send): Promise<KitExchange[]> {
   if (got.status === 200 && !versions.some((v) => v.name === 'v1')) {
     // Verified on 1.37.1: this PATCH is accepted even while the CRD is Terminating, and unblocks it.
     out.push(await send('PATCH', `${CRDS}/${RELIC_CRD}`, { body: JSON.stringify([{ op: 'add', path: '/spec/versions/-', value: V1 }]), contentType: 'application/json-patch+json' }));
+  }
+  // The relic's finalizer would hold the CRD's deletion too (its finalizer waits for every instance
+  // to be gone): take it off every relic that can be read now.
+  const all = await poll(() => send('GET', `/apis/${GROUP}/v2/${PLURAL}`), (x) => x.status === 200 || x.status === 404 || x.status === 403, 30_000);
+  out.push(all);
+  for (const item of (field(all.response, 'items') as { metadata: { name: string; namespace: string; finalizers?: string[] } }[] | undefined) ?? []) {
+    if (!item.metadata.finalizers?.includes(FINALIZER)) continue;
+    out.push(
+      await send('PATCH', `/apis/${GROUP}/v2/namespaces/${encodeURIComponent(item.metadata.namespace)}/${PLURAL}/${encodeURIComponent(item.metadata.name)}`, {
+        body: JSON.stringify({ metadata: { finalizers: null } }),
+        contentType: 'application/merge-patch+json',
+      }),
+    );
   }
   out.push(await send('DELETE', `${CRDS}/${RELIC_CRD}`));
   out.push(await poll(() => send('GET', `${CRDS}/${RELIC_CRD}`), (x) => x.status === 404, 60_000));
@@ -91,7 +107,7 @@ export const forceDeletion: KitLesson = {
   clusterObjects: `the CustomResourceDefinition ${RELIC_CRD} (its one instance lives in the scratch namespace; while that instance is undecodable, only lists of LessonRelics fail)`,
   paragraphs: [
     'An object can sit in storage in a form the server cannot read back: encrypted with a key the server no longer has, written by a version that is gone, or damaged. Every read of it fails, and so does a plain DELETE, since deleting starts by reading the object (for its finalizers, preconditions and the rest). Worse, every list of its type fails, and with it every controller that watches that type.',
-    'The DeleteOptions field `ignoreStoreReadErrorWithClusterBreakingPotential: true` removes such an object without reading it: no finalizers run, no admission sees the old object, no owner or dependent is told. The feature gate `AllowUnsafeMalformedObjectDeletion` turns it on (alpha and off by default from 1.32, beta and on by default since 1.37: the local control plane sets no flag for it), and it needs a verb of its own on top of `delete`: `unsafe-delete-ignore-read-errors`, which only an administrator should hold.',
+    'The DeleteOptions field `ignoreStoreReadErrorWithClusterBreakingPotential: true` removes such an object without reading it, so nothing that needs the object can happen: its finalizers, for one, are not waited for (the relic here carries one, and is gone at once). The feature gate `AllowUnsafeMalformedObjectDeletion` turns it on (alpha and off by default from 1.32, beta and on by default since 1.37: the local control plane sets no flag for it), and it needs a verb of its own on top of `delete`: `unsafe-delete-ignore-read-errors`, which only an administrator should hold.',
     'The lesson makes an undecodable object with ordinary API requests, on a type of its own: its CRD stores one LessonRelic as `v1`, then moves storage to `v2`, removes `v1` from `status.storedVersions` (the list is there so that this is only done after every stored object was rewritten: here on purpose it is not) and from the served versions. The stored bytes still say `v1`, which the CRD no longer converts from. Nothing else in the cluster is touched.',
   ],
   needs: [
@@ -102,6 +118,7 @@ export const forceDeletion: KitLesson = {
     { verb: 'create', group: GROUP, resource: PLURAL, namespaced: true },
     { verb: 'delete', group: GROUP, resource: PLURAL, namespaced: true },
     { verb: UNSAFE_VERB, group: GROUP, resource: PLURAL, namespaced: true },
+    { verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'roles', namespaced: true },
     { verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'rolebindings', namespaced: true },
   ],
   steps: [
@@ -136,14 +153,14 @@ export const forceDeletion: KitLesson = {
     {
       id: 'define',
       title: 'A type of its own, and one object',
-      text: `Create the CRD \`${RELIC_CRD}\` serving \`v1\` (the storage version) and \`v2\`, wait until it is Established, then create the LessonRelic \`relic\` through \`v1\`.`,
-      lookFor: 'HTTP 201 for both. The relic is now stored in etcd as `lessons.explorer.dev/v1` JSON under `/registry/lessons.explorer.dev/lessonrelics/<namespace>/relic`, apart from every other type.',
+      text: `Create the CRD \`${RELIC_CRD}\` serving \`v1\` (the storage version) and \`v2\`, wait until it is Established, then create the LessonRelic \`relic\` through \`v1\`, with the finalizer \`${FINALIZER}\` that nothing will ever remove.`,
+      lookFor: 'HTTP 201 for both. The relic is now stored in etcd as a `lessons.explorer.dev/v1` object, under the key `/registry/lessons.explorer.dev/lessonrelics/<namespace>/relic`, apart from every other type.',
       run: async (c) => {
         const made = await c.send('POST', CRDS, { body: crd });
         await poll(() => c.send('GET', `${CRDS}/${RELIC_CRD}`), (x) => ((field(x.response, 'status', 'conditions') as { type: string; status: string }[] | undefined) ?? []).some((k) => k.type === 'Established' && k.status === 'True'));
         // The new paths reach the handler chain a moment after Established.
         await poll(() => c.send('GET', relics(c, 'v1')), (x) => x.status === 200);
-        const relic = await c.send('POST', relics(c, 'v1'), { body: { apiVersion: `${GROUP}/v1`, kind: 'LessonRelic', metadata: { name: 'relic', labels: label('unsafe') }, spec: { note: 'stored as v1' } } });
+        const relic = await c.send('POST', relics(c, 'v1'), { body: { apiVersion: `${GROUP}/v1`, kind: 'LessonRelic', metadata: { name: 'relic', labels: label('unsafe'), finalizers: [FINALIZER] }, spec: { note: 'stored as v1' } } });
         return [made, relic];
       },
       show: (x) => (x.status < 300 ? { apiVersion: field(x.response, 'apiVersion'), kind: field(x.response, 'kind'), metadata: { name: field(x.response, 'metadata', 'name') } } : x.response),
@@ -252,12 +269,13 @@ export const forceDeletion: KitLesson = {
       id: 'force',
       title: 'DELETE with ignoreStoreReadErrorWithClusterBreakingPotential',
       text: 'DELETE the relic with the body `{"kind": "DeleteOptions", "apiVersion": "v1", "ignoreStoreReadErrorWithClusterBreakingPotential": true}`, as the admin; then GET it and list LessonRelics again.',
-      lookFor: 'HTTP 200 with a `Status` of `Success` (not the object: the server never read it). Then 404 for the GET, and the list works again (200, no items) once the watch cache has reloaded the type.',
+      lookFor: 'HTTP 200 with a `Status` of `Success` (not the object: the server never read it). Then 404 for the GET: gone at once, its finalizer ignored, and the list works again (200, no items) once the watch cache has reloaded the type (it retries with a growing pause: this may take up to a minute).',
       blocked: (c) => (c.memo.corrupt ? undefined : 'nothing is broken yet: step 3 did not run.'),
       run: async (c) => {
         const del = await c.send('DELETE', relics(c, 'v2', 'relic'), { body: { apiVersion: 'v1', kind: 'DeleteOptions', ignoreStoreReadErrorWithClusterBreakingPotential: true } });
         const get = await c.send('GET', relics(c, 'v2', 'relic'));
-        const list = await poll(() => c.send('GET', relics(c, 'v2')), (x) => x.status === 200);
+        // The watch cache retries its failed initial list with a growing back-off (client-go reflector: 0.8 s doubling, capped at 30 s plus jitter), so the list may take up to a minute to come back.
+        const list = await poll(() => c.send('GET', relics(c, 'v2')), (x) => x.status === 200, 90_000);
         if (del.status === 200) delete c.memo.corrupt;
         return [del, get, list];
       },
@@ -273,8 +291,8 @@ export const forceDeletion: KitLesson = {
     {
       id: 'cleanup',
       title: 'Remove the CRD',
-      text: `Delete \`${RELIC_CRD}\` and wait until it is gone. If the lesson stopped half-way with the relic still undecodable, the CRD's deletion would hang (its finalizer lists the instances first, and cannot): so \`v1\` is put back first when it is missing, which makes the relic readable again.`,
-      lookFor: 'HTTP 200 for the DELETE, then 404: the CRD is gone. The Role and RoleBinding go with the scratch namespace.',
+      text: `Delete \`${RELIC_CRD}\` and wait until it is gone. If the lesson stopped half-way with the relic still undecodable, the CRD's deletion would hang (its finalizer lists the instances first, and cannot): so \`v1\` is put back first when it is missing, which makes the relic readable again, and the relic's finalizer is removed.`,
+      lookFor: 'HTTP 200 for the DELETE, then 404: the CRD is gone. (Had the lesson stopped before step 6, the relic\'s finalizer would be taken off first, or the CRD would wait for it.) The Role and RoleBinding go with the scratch namespace.',
       run: (c) => removeRelicCrd(c.send),
       show: (x) => ({ status: x.status, kind: field(x.response, 'kind') }),
       check: (xs) => {

@@ -31,6 +31,21 @@ const ROWS: Row[] = [
   { lesson: 'updates', scope: 'namespace', shows: { create: ['HTTP 409', 'changed since the resourceVersion'], patches: ['HTTP 422', '"applied": "yes"'] } },
   { lesson: 'cel-validation', scope: 'cluster', shows: { crd: ['Established: True'], rules: ['min must not be greater than max', 'max is above the limit of 100', 'HTTP 422'], transition: ['size cannot change once set'], deprecated: ['is deprecated'], policy: ['denied request', 'with-team', 'A ValidatingAdmissionPolicy refused the request'], cleanup: ['HTTP 200'] } },
   { lesson: 'merge-strategy', scope: 'namespace', shows: { alice: ['HTTP 201'], 'bob-sidecar': ['"name": "sidecar"'], 'atomic-conflict': ['HTTP 409', 'containers[name=\\"web\\"].args'], share: ['"manager": "bob"'], 'hand-over': ['"--x"'] } },
+  { lesson: 'single-resource-api', scope: 'namespace', shows: { 'two-writes': ['HTTP 201', '"name": "one"', '"name": "two"'], 'list-body': ['HTTP 400', 'cannot be handled as a ConfigMap', 'Kind=List', 'HTTP 404'], 'no-rollback': ['HTTP 422', 'lowercase RFC 1123', 'HTTP 200'], collection: ['HTTP 405', 'MethodNotAllowed', '"ConfigMapList"', '"first"'] } },
+  { lesson: 'declarative-validation', scope: 'namespace', shows: { gates: ['name="DeclarativeValidationBeta",stage="BETA"} 1', 'name="DeclarativeValidationTakeover",stage="DEPRECATED"} 0', 'apiserver_validation_declarative_validation_mismatch_total'], create: ['HTTP 422', 'spec.replicas', 'spec.minReadySeconds', 'must be greater than or equal to 0', 'HTTP 201'], update: ['HTTP 422'], role: ['HTTP 422', 'rules[0].verbs', 'FieldValueRequired'], agree: ['apiserver_validation_declarative_validation_panic_total 0'] } },
+  {
+    lesson: 'force-deletion',
+    scope: 'cluster',
+    shows: {
+      gate: ['name="AllowUnsafeMalformedObjectDeletion",stage="BETA"} 1', '"username": "explorer-viewer"'],
+      define: ['HTTP 201', '"kind": "LessonRelic"'],
+      corrupt: ['HTTP 500', 'corrupt object', 'object not decodable', 'invalid group/version: lessons.explorer.dev/v1', 'HTTP 429', 'storage is (re)initializing', 'stored in a form the server cannot read'],
+      'plain-delete': ['HTTP 500', 'corrupt object'],
+      forbidden: ['HTTP 403', 'not permitted to do \\"unsafe-delete-ignore-read-errors\\"', '"allowed": true', 'needs the verb unsafe-delete-ignore-read-errors on this resource, on top of delete'],
+      force: ['"status": "Success"', 'HTTP 404', '"items": []'],
+      cleanup: ['HTTP 404'],
+    },
+  },
   { lesson: 'deletion', scope: 'namespace', shows: { finalizer: ['deletionTimestamp', 'HTTP 404'], background: ['HTTP 404'], foreground: ['foregroundDeletion'], orphan: ['dependent-orphan'] } },
 ];
 
@@ -48,7 +63,8 @@ async function scratch(page: Page): Promise<string> {
 
 for (const row of ROWS) {
   test(`lesson ${row.lesson}: every step runs and the server answers as the lesson says`, async ({ page, explorerUrl, kube }) => {
-    test.setTimeout(180_000);
+    // force-deletion waits for a watch cache to recover from its back-off (up to a minute).
+    test.setTimeout(300_000);
     await open(page, explorerUrl, row.lesson);
     const ns = row.scope === 'read' ? undefined : await scratch(page);
     // Permissions are asked first, and all granted to the admin.
@@ -64,7 +80,7 @@ for (const row of ROWS) {
     await run.click();
     for (const [step, texts] of Object.entries(row.shows)) {
       const section = page.getByTestId(`step-${step}`);
-      await expect(section.getByTestId('verdict')).toHaveText('The server answered as described.', { timeout: 90_000 });
+      await expect(section.getByTestId('verdict')).toHaveText('The server answered as described.', { timeout: 150_000 });
       for (const t of texts) await expect(section).toContainText(t);
     }
     // Every step of the lesson ran (the table names them all) and the index counts them done.
@@ -79,6 +95,25 @@ for (const row of ROWS) {
     }
   });
 }
+
+test('force-deletion abandoned with its object still undecodable: the leftovers list still removes the CRD, and the namespace goes', async ({ page, explorerUrl, kube }) => {
+  test.setTimeout(180_000);
+  await open(page, explorerUrl, 'force-deletion');
+  const ns = await scratch(page);
+  await page.getByRole('checkbox', { name: /I understand that this lesson creates cluster-scoped objects/ }).check();
+  for (const [i, step] of ['gate', 'define', 'corrupt'].entries()) {
+    const section = page.getByTestId(`step-${step}`);
+    await section.getByRole('button', { name: `Run step ${i + 1}` }).click();
+    await expect(section.getByTestId('verdict')).toHaveText('The server answered as described.', { timeout: 90_000 });
+  }
+  const crd = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/lessonrelics.lessons.explorer.dev';
+  // The learner walks away: deletes the scratch namespace, which cannot finish while the relic is undecodable.
+  await page.getByRole('button', { name: 'Delete scratch namespace' }).click();
+  const leftovers = page.getByRole('region', { name: 'Lesson namespaces' });
+  await leftovers.getByRole('button', { name: 'Delete lessonrelics.lessons.explorer.dev' }).click();
+  await expect.poll(async () => (await kube.request('admin', 'GET', crd)).status, { timeout: 90_000, intervals: [1000] }).toBe(404);
+  await expect.poll(async () => (await kube.request('admin', 'GET', `/api/v1/namespaces/${ns}`)).status, { timeout: 120_000, intervals: [2000] }).toBe(404);
+});
 
 test('a Status shown anywhere says what happened and links to its lesson', async ({ page, explorerUrl }) => {
   await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'console', m: 'GET', p: '/api/v1/namespaces/default/configmaps/no-such-configmap' }).toString()}`);

@@ -23,6 +23,15 @@ export function explainStatus(s: Status): StatusExplanation {
   if (code === 401 || reason === 'Unauthorized') return { sentence: 'The server did not recognise the credentials: nobody was authenticated, so nothing was authorized.' };
   if (message.includes('ValidatingAdmissionPolicy') && message.includes('denied request'))
     return { sentence: 'A ValidatingAdmissionPolicy refused the request (authorization had passed); the message names the policy, its binding and the rule\'s message.', lesson: 'cel-validation' };
+  // kube-apiserver 1.37.1: a DELETE with ignoreStoreReadErrorWithClusterBreakingPotential by a user who may delete but lacks the special verb.
+  if (message.includes('unsafe-delete-ignore-read-errors'))
+    return { sentence: 'Deleting with ignoreStoreReadErrorWithClusterBreakingPotential needs the verb unsafe-delete-ignore-read-errors on this resource, on top of delete.', lesson: 'force-deletion' };
+  // A stored object the server cannot decode or decrypt: its reads (500) and its type's lists (429 from the watch cache, or 500) fail.
+  if (message.includes('corrupt object'))
+    return {
+      sentence: 'An object of this type is stored in a form the server cannot read (undecodable, or encrypted with a key it lacks): reads and plain deletes of it fail, and so do lists of its type. A DELETE with ignoreStoreReadErrorWithClusterBreakingPotential removes it without reading it.',
+      lesson: 'force-deletion',
+    };
   if (code === 403 || reason === 'Forbidden') {
     return { sentence: 'The authorizer refused this verb on this resource for your user; the message names the verb and the resource, and a Role granting them would allow it.', lesson: 'verbs' };
   }

@@ -56,6 +56,7 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
       ns,
       memo: memo.current,
       send: (m, p, o) => kitSend(context, m, p, o),
+      sendAs: (other, m, p, o) => kitSend(other, m, p, o),
       watch: (p, o) => kitWatch(context, p, o),
     }),
     [context, ns],
@@ -91,7 +92,7 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
     }
   };
   const runAll = async () => {
-    for (const s of lesson.steps) await runStep(s);
+    for (const s of lesson.steps) if (!s.blocked?.(ctx)) await runStep(s);
   };
   const cleanup = async () => {
     if (!lesson.cleanup) return;
@@ -181,6 +182,7 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
       {lesson.steps.map((s, i) => {
         const r = results[s.id];
         const link = r ? s.view?.(ctx) : undefined;
+        const blocked = s.blocked?.(ctx);
         return (
           <section key={s.id} className="lesson-kit-step" aria-label={`step ${s.id}`} data-testid={`step-${s.id}`}>
             <h3>
@@ -190,11 +192,16 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
               <Prose text={s.text} />
             </p>
             <div className="row">
-              <button type="button" disabled={!mayRun || busy !== null} onClick={() => void runStep(s)}>
+              <button type="button" disabled={!mayRun || busy !== null || blocked !== undefined} onClick={() => void runStep(s)}>
                 Run step {i + 1}
               </button>
               {busy === s.id && <span className="muted small">running…</span>}
             </div>
+            {blocked !== undefined && (
+              <p className="lesson-bad small" data-testid="blocked">
+                Not run here: <Prose text={blocked} />
+              </p>
+            )}
             {r && (
               <>
                 {r.xs.map((x, j) => (

@@ -2,7 +2,9 @@
 // closing the tab does not delete it). They all carry the lesson label, so one list finds them.
 import { useCallback, useEffect, useState } from 'react';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { RELIC_CRD, removeRelicCrd } from './catalog';
 import { LESSON_LABEL, send } from './exchange';
+import { kitSend } from './kit';
 
 interface Ns {
   name: string;
@@ -49,6 +51,15 @@ export function Leftovers({ context, current }: { context: string; current: stri
   }, [load, current]);
 
   const remove = async (name: string, under = '/api/v1/namespaces') => {
+    if (name === RELIC_CRD && under.endsWith('/customresourcedefinitions')) {
+      // The force-deletion lesson's CRD may hold an undecodable object, which would hang its
+      // deletion: the lesson's own remover makes it readable first.
+      const xs = await removeRelicCrd((m, p, o) => kitSend(context, m, p, o));
+      const del = xs.find((x) => x.method === 'DELETE');
+      if (del && del.status >= 300 && del.status !== 404) setError(new Error(`deleting ${name}: HTTP ${del.status}`));
+      await load();
+      return;
+    }
     const x = await send(context, 'DELETE', `${under}/${encodeURIComponent(name)}`);
     if (x.status >= 300 && x.status !== 404) setError(new Error(`deleting ${name}: HTTP ${x.status}`));
     await load();
@@ -68,7 +79,7 @@ export function Leftovers({ context, current }: { context: string; current: stri
           <li key={`${n.kind ?? 'Namespace'}/${n.name}`}>
             {n.kind && <span className="muted">{n.kind} </span>}
             <code>{n.name}</code> {n.phase === 'Terminating' ? <span className="muted">(terminating)</span> : n.name === current ? <span className="muted">(this lesson's)</span> : null}{' '}
-            {n.phase !== 'Terminating' && (
+            {(n.phase !== 'Terminating' || (n.kind === 'CustomResourceDefinition' && n.name === RELIC_CRD)) && (
               <button type="button" aria-label={`Delete ${n.name}`} onClick={() => void remove(n.name, n.under)}>
                 delete
               </button>

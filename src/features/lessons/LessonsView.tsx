@@ -104,6 +104,7 @@ export const START_HERE = [
   'api-groups',
   'resource-versions',
   'collections',
+  'single-resource-api',
   'chunked-lists',
   'tables',
   'metadata-only',
@@ -120,7 +121,9 @@ export const START_HERE = [
   'server-side-apply',
   'merge-strategy',
   'deletion',
+  'force-deletion',
   'cel-validation',
+  'declarative-validation',
   'health',
 ];
 

@@ -21,6 +21,8 @@ export interface StepContext {
   /** Values a step leaves for later steps of the same lesson (a resourceVersion, a name). */
   memo: Record<string, string>;
   send(method: string, path: string, opts?: { body?: unknown; contentType?: string; accept?: string; headers?: Record<string, string> }): Promise<KitExchange>;
+  /** The same request with the credentials of another context of this explorer (the local viewer, to show a 403). */
+  sendAs(context: string, method: string, path: string, opts?: { body?: unknown; contentType?: string; accept?: string; headers?: Record<string, string> }): Promise<KitExchange>;
   /** Opens a watch, collects its events until `until` says so or `ms` pass, then closes it. */
   watch(path: string, opts?: { until?: (events: WatchSeen[]) => boolean; ms?: number; during?: () => Promise<void> }): Promise<KitExchange>;
 }
@@ -46,6 +48,8 @@ export interface LessonStep {
   check(xs: KitExchange[], c: StepContext): string[];
   /** The part of each response worth showing; the whole body folds out. */
   show?: (x: KitExchange) => unknown;
+  /** Why the step cannot run here (read after earlier steps ran, from `memo`); undefined when it can. A blocked step is skipped by "Run all steps". */
+  blocked?: (c: StepContext) => string | undefined;
   /** A link to the view where this request is everyday work, with the request filled in. */
   view?: (c: StepContext) => { label: string; to: Partial<Route> & { extra?: Record<string, string> } } | undefined;
 }

@@ -5,6 +5,9 @@ import { mergeStrategy } from './merge';
 import { collections, compression, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
 import { bookmarks, consistentReads, streamingLists } from './watching';
+import { declarativeValidation } from './declarative';
+import { singleResource } from './single';
+import { forceDeletion } from './unsafe';
 import { deletion, dryRun, fieldValidation, updates } from './writes';
 
 export const KIT_LESSONS: KitLesson[] = [
@@ -13,6 +16,7 @@ export const KIT_LESSONS: KitLesson[] = [
   apiGroups,
   health,
   collections,
+  singleResource,
   tables,
   metadataOnly,
   mediaTypes,
@@ -25,7 +29,10 @@ export const KIT_LESSONS: KitLesson[] = [
   updates,
   mergeStrategy,
   deletion,
+  forceDeletion,
   cel,
+  declarativeValidation,
 ];
 
 export { REMOVED_VERSIONS } from './read';
+export { RELIC_CRD, removeRelicCrd } from './unsafe';

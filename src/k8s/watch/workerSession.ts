@@ -36,6 +36,10 @@ export interface Endpoint {
  * from the mux: the mux then stops granting credit, and the proxy pauses the upstream.
  */
 export const WORKER_INFLIGHT_BYTES = 512 * 1024;
+/** Least time between two renders of a pane fed by the worker (a burst posts a batch per ~16 ms). */
+export const RENDER_GAP_MS = 50;
+/** Most bytes per message to the worker. */
+const WORKER_CHUNK_BYTES = 128 * 1024;
 
 interface Pumped {
   ac: AbortController;
@@ -143,29 +147,57 @@ export class WorkerConnection {
     }
   }
 
-  /** Reads from the mux while the worker has consumed enough of what it was given. */
+  /**
+   * Reads from the mux while the worker has consumed enough of what it was given. Frames already
+   * queued are handed over together in one message: the API server flushes a watch event by event
+   * when it is not busy, and a message per 400-byte event would cost the page more than the bytes.
+   */
   private async pump(rid: number, st: Pumped): Promise<void> {
-    if (st.pumping || !st.it) return;
+    if (st.pumping || !st.it || !st.stream) return;
     st.pumping = true;
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    const flush = () => {
+      if (size === 0) return;
+      let buf: ArrayBuffer;
+      let off = 0;
+      const one = parts[0]!;
+      if (parts.length === 1 && one.buffer instanceof ArrayBuffer && one.buffer.byteLength - one.byteLength <= 64) {
+        // The frame's own buffer, handed over without a copy.
+        buf = one.buffer;
+        off = one.byteOffset;
+      } else {
+        const all = new Uint8Array(size);
+        let o = 0;
+        for (const p of parts) {
+          all.set(p, o);
+          o += p.length;
+        }
+        buf = all.buffer;
+      }
+      st.inflight += size;
+      this.post({ t: 'mux-chunk', rid, buf, off, len: size }, [buf]);
+      parts.length = 0;
+      size = 0;
+    };
     try {
-      while (!st.closed && st.inflight < WORKER_INFLIGHT_BYTES) {
+      while (!st.closed && st.inflight + size < WORKER_INFLIGHT_BYTES) {
         const r = await st.it.next();
         if (st.closed) return;
         if (r.done) {
+          flush();
           this.streams.delete(rid);
           this.post({ t: 'mux-end', rid });
           return;
         }
-        const c = r.value;
-        // Hand the frame's own buffer over (no copy) unless it is shared with more than this chunk.
-        const own = c.buffer instanceof ArrayBuffer && c.buffer.byteLength - c.byteLength <= 64;
-        const buf = own ? (c.buffer as ArrayBuffer) : c.slice().buffer;
-        const off = own ? c.byteOffset : 0;
-        st.inflight += c.byteLength;
-        this.post({ t: 'mux-chunk', rid, buf, off, len: c.byteLength }, [buf]);
+        parts.push(r.value);
+        size += r.value.byteLength;
+        if (st.stream.queued() === 0 || size >= WORKER_CHUNK_BYTES) flush();
       }
+      flush();
     } catch (e) {
       if (st.closed) return;
+      flush();
       this.streams.delete(rid);
       this.post({ t: 'mux-end', rid, error: toWire(e) });
     } finally {
@@ -198,6 +230,7 @@ export class WorkerWatchSession implements WatchSessionHandle {
   private scheduled = false;
   private readonly sid: number;
   private stopped = false;
+  private notifiedAt = -Infinity;
 
   constructor(
     readonly spec: WatchSpec,
@@ -216,16 +249,24 @@ export class WorkerWatchSession implements WatchSessionHandle {
   };
   getSnapshot = (): SessionSnapshot => this.snapshot;
 
-  /** Applied at once (cheap: what changed); listeners hear of it once per frame. */
+  /**
+   * Applied at once (cheap: what changed); listeners hear of it at the next frame, and during a
+   * burst no more often than every RENDER_GAP_MS, so that rendering leaves the main thread room.
+   */
   applyBatch(b: SessionBatch): void {
     this.mirror.apply(b);
     if (this.scheduled) return;
     this.scheduled = true;
-    this.schedule(() => {
-      this.scheduled = false;
-      this.snapshot = this.mirror.snapshot;
-      for (const l of this.listeners) l();
-    });
+    const wait = Math.max(0, this.notifiedAt + RENDER_GAP_MS - performance.now());
+    const notify = () =>
+      this.schedule(() => {
+        this.scheduled = false;
+        this.notifiedAt = performance.now();
+        this.snapshot = this.mirror.snapshot;
+        for (const l of this.listeners) l();
+      });
+    if (wait > 0) setTimeout(notify, wait);
+    else notify();
   }
 
   private cmd(cmd: 'start' | 'pause' | 'resume' | 'stop' | 'clear'): void {

@@ -258,16 +258,19 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
       // (fetch, newline framing, JSON.parse; no page): how fast the server and proxy deliver it here.
       {
         const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
-        const res = await fetch(`${srv.url}/k8s/local-admin/api/v1/namespaces/${CNS}/configmaps?${q.toString()}`, { headers: { 'X-Explorer-Token': srv.token, Accept: 'application/json' } });
+        const res = await fetch(new URL(`/k8s/local-admin/api/v1/namespaces/${CNS}/configmaps?${q.toString()}`, srv.url), { headers: { 'X-Explorer-Token': srv.token, Accept: 'application/json' } });
+        if (res.status !== 200) throw new Error(`data floor: ${res.status} ${await res.text()}`);
         const reader = res.body!.getReader();
         const dec = new TextDecoder();
         let rest = '';
         let n = 0;
+        let reads = 0;
         let first = 0;
         let done = false;
         while (!done) {
           const r = await reader.read();
           if (r.done) break;
+          reads++;
           if (!first) first = performance.now();
           const lines = (rest + dec.decode(r.value, { stream: true })).split('\n');
           rest = lines.pop()!;
@@ -279,7 +282,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         }
         await reader.cancel().catch(() => undefined);
         floor = n / ((performance.now() - first) / 1000);
-        log(`catch-up data floor: ${n} initial ADDED events read by Node through the proxy at ${floor.toFixed(0)} events/s (first byte to the initial-events-end bookmark)`);
+        log(`catch-up data floor: ${n} initial ADDED events read by Node through the proxy at ${floor.toFixed(0)} events/s (first byte to the initial-events-end bookmark; ${reads} reads)`);
       }
       const p2 = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       await p2.addInitScript(initScript);

@@ -38,14 +38,19 @@ export interface Endpoint {
 export const WORKER_INFLIGHT_BYTES = 512 * 1024;
 /** Least time between two renders of a pane fed by the worker (a burst posts a batch per ~16 ms). */
 export const RENDER_GAP_MS = 50;
-/** Most bytes per message to the worker. */
+/** Most bytes per message to the worker, and longest a frame waits for others to go with it. */
 const WORKER_CHUNK_BYTES = 128 * 1024;
+const FLUSH_MS = 8;
 
 interface Pumped {
   ac: AbortController;
   it?: AsyncIterator<Uint8Array>;
   stream?: MuxStream;
   inflight: number;
+  /** Frames read from the mux and not yet handed to the worker. */
+  parts: Uint8Array[];
+  size: number;
+  timer?: ReturnType<typeof setTimeout>;
   pumping: boolean;
   closed: boolean;
 }
@@ -115,6 +120,7 @@ export class WorkerConnection {
         const st = this.streams.get(m.rid);
         if (!st) return;
         st.closed = true;
+        clearTimeout(st.timer);
         this.streams.delete(m.rid);
         st.ac.abort();
         st.stream?.close();
@@ -131,7 +137,7 @@ export class WorkerConnection {
   }
 
   private async openStream(rid: number, context: string, path: string, headers?: Record<string, string>): Promise<void> {
-    const st: Pumped = { ac: new AbortController(), inflight: 0, pumping: false, closed: false };
+    const st: Pumped = { ac: new AbortController(), inflight: 0, parts: [], size: 0, pumping: false, closed: false };
     this.streams.set(rid, st);
     try {
       const stream = await this.mux.open({ context, path, headers, signal: st.ac.signal });
@@ -148,61 +154,64 @@ export class WorkerConnection {
   }
 
   /**
-   * Reads from the mux while the worker has consumed enough of what it was given. Frames already
-   * queued are handed over together in one message: the API server flushes a watch event by event
-   * when it is not busy, and a message per 400-byte event would cost the page more than the bytes.
+   * Reads from the mux while the worker has consumed enough of what it was given. Frames are
+   * gathered for up to FLUSH_MS (or CHUNK bytes) and handed over in one message: the API server
+   * flushes a watch event by event when it is not busy, and a message per 400-byte event would cost
+   * the page more than the bytes.
    */
   private async pump(rid: number, st: Pumped): Promise<void> {
-    if (st.pumping || !st.it || !st.stream) return;
+    if (st.pumping || !st.it) return;
     st.pumping = true;
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    const flush = () => {
-      if (size === 0) return;
-      let buf: ArrayBuffer;
-      let off = 0;
-      const one = parts[0]!;
-      if (parts.length === 1 && one.buffer instanceof ArrayBuffer && one.buffer.byteLength - one.byteLength <= 64) {
-        // The frame's own buffer, handed over without a copy.
-        buf = one.buffer;
-        off = one.byteOffset;
-      } else {
-        const all = new Uint8Array(size);
-        let o = 0;
-        for (const p of parts) {
-          all.set(p, o);
-          o += p.length;
-        }
-        buf = all.buffer;
-      }
-      st.inflight += size;
-      this.post({ t: 'mux-chunk', rid, buf, off, len: size }, [buf]);
-      parts.length = 0;
-      size = 0;
-    };
     try {
-      while (!st.closed && st.inflight + size < WORKER_INFLIGHT_BYTES) {
+      while (!st.closed && st.inflight + st.size < WORKER_INFLIGHT_BYTES) {
         const r = await st.it.next();
         if (st.closed) return;
         if (r.done) {
-          flush();
+          this.flush(rid, st);
           this.streams.delete(rid);
           this.post({ t: 'mux-end', rid });
           return;
         }
-        parts.push(r.value);
-        size += r.value.byteLength;
-        if (st.stream.queued() === 0 || size >= WORKER_CHUNK_BYTES) flush();
+        st.parts.push(r.value);
+        st.size += r.value.byteLength;
+        if (st.size >= WORKER_CHUNK_BYTES) this.flush(rid, st);
+        else st.timer ??= setTimeout(() => this.flush(rid, st), FLUSH_MS);
       }
-      flush();
     } catch (e) {
       if (st.closed) return;
-      flush();
+      this.flush(rid, st);
       this.streams.delete(rid);
       this.post({ t: 'mux-end', rid, error: toWire(e) });
     } finally {
       st.pumping = false;
     }
+  }
+
+  private flush(rid: number, st: Pumped): void {
+    clearTimeout(st.timer);
+    st.timer = undefined;
+    if (st.size === 0 || st.closed) return;
+    const one = st.parts[0]!;
+    let buf: ArrayBuffer;
+    let off = 0;
+    if (st.parts.length === 1 && one.buffer instanceof ArrayBuffer && one.buffer.byteLength - one.byteLength <= 64) {
+      // The frame's own buffer, handed over without a copy.
+      buf = one.buffer;
+      off = one.byteOffset;
+    } else {
+      const all = new Uint8Array(st.size);
+      let o = 0;
+      for (const p of st.parts) {
+        all.set(p, o);
+        o += p.length;
+      }
+      buf = all.buffer;
+    }
+    const len = st.size;
+    st.inflight += len;
+    st.parts = [];
+    st.size = 0;
+    this.post({ t: 'mux-chunk', rid, buf, off, len }, [buf]);
   }
 
   private async fetch(rid: number, context: string, path: string, headers?: Record<string, string>): Promise<void> {

@@ -253,9 +253,12 @@ function Timeline({ entries, selected, onSelect }: { entries: IndexedList<Timeli
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   const v = useVirtualizer({ count: entries.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
-  // Follow the newest event unless the reader scrolled up.
+  // Follow the newest event unless the reader scrolled up. Set directly (the browser clamps it to the
+  // end): the virtualizer's scrollToIndex re-reads the layout on every frame until it settles,
+  // which during a burst was the main thread's largest cost (bench/watch.ts profile).
   useEffect(() => {
-    if (follow.current && entries.length) v.scrollToIndex(entries.length - 1, { align: 'end' });
+    const el = scroller.current;
+    if (follow.current && el && entries.length) el.scrollTop = v.getTotalSize();
   }, [entries.length, v]);
   return (
     <div

@@ -141,7 +141,7 @@ export function hostWatchSessions(port: Port): void {
           trackObjectChanges: true,
           schedule: (flush) => setTimeout(flush, BATCH_MS),
         });
-        session.subscribe(() => post({ t: 'batch', sid: m.sid, batch: builder.build(session.getSnapshot(), session.drainObjectChanges()) }));
+        session.subscribe(() => post({ t: 'batch', sid: m.sid, json: JSON.stringify(builder.build(session.getSnapshot(), session.drainObjectChanges())) }));
         sessions.set(m.sid, { session, builder });
         return;
       }

@@ -98,7 +98,7 @@ export class WorkerConnection {
   private onMessage(m: FromWorker): void {
     switch (m.t) {
       case 'batch':
-        this.sessions.get(m.sid)?.applyBatch(m.batch);
+        this.sessions.get(m.sid)?.applyBatch(JSON.parse(m.json) as SessionBatch);
         return;
       case 'reply': {
         const r = this.replies.get(m.req);

@@ -301,11 +301,13 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         // Long tasks from the stream's work on: from shortly before the first events were on screen.
         const from = w.__watchBench.firstAddedPerf - 200;
         const tasks = w.__longTasks.filter((_, i) => w.__longTaskStarts[i]! >= from);
-        return { first: w.__watchBench.firstAddedAt, last: w.__watchBench.lastCommitAt, added: w.__watchBench.addedOnScreen, tasks };
+        // Where they fell: ms after the first commit with events (negative: before it), and how long.
+        const when = w.__longTasks.flatMap((d, i) => (w.__longTaskStarts[i]! >= from ? [`${Math.round(w.__longTaskStarts[i]! - w.__watchBench.firstAddedPerf)}+${Math.round(d)}`] : []));
+        return { first: w.__watchBench.firstAddedAt, last: w.__watchBench.lastCommitAt, added: w.__watchBench.addedOnScreen, tasks, when };
       });
       catchUp = st.added / Math.max(0.001, (st.last - st.first) / 1000);
       longest = st.tasks.length ? Math.max(...st.tasks) : 0;
-      log(`catch-up: a streaming list of ${st.added} initial ADDED events on screen in ${st.last - st.first} ms (first to last commit): ${catchUp.toFixed(0)} events/s; main-thread tasks over 50 ms meanwhile: ${st.tasks.length} (longest ${longest.toFixed(0)} ms)`);
+      log(`catch-up: a streaming list of ${st.added} initial ADDED events on screen in ${st.last - st.first} ms (first to last commit): ${catchUp.toFixed(0)} events/s; main-thread tasks over 50 ms meanwhile: ${st.tasks.length} (longest ${longest.toFixed(0)} ms)${st.when.length ? ` at [start+duration ms] ${st.when.join(' ')}` : ''}`);
       await p2.close();
     }
 

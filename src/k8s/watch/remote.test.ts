@@ -7,7 +7,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type MuxRequest, type MuxStream } from '../client';
 import { hostWatchSessions, type Port } from './host';
-import { BatchBuilder, fromWire, SessionMirror, summarize, toWire } from './remote';
+import { BatchBuilder, fromWire, SessionMirror, toWire } from './remote';
 import { entryBytes, type SessionSnapshot, type TimelineEntry, type WatchSpec } from './session';
 import { Ring } from './timeline';
 import type { KubeObject } from './types';
@@ -63,26 +63,34 @@ describe('batches from the worker to the page', () => {
     src.event('DELETED', cm('b', '15'));
     const batch = b.build(src.snapshot(), src.drain());
     // Only what the session still keeps crosses over (5 entries, not 13).
-    expect(batch.entries.map((e) => e.seq)).toEqual([10, 11, 12, 13, 14, 15].slice(1));
+    expect(batch.entries.map((e) => (Array.isArray(e) ? e[0] : e.seq))).toEqual([11, 12, 13, 14, 15]);
     mirror.apply(batch);
     expect(seqs(mirror.snapshot)).toEqual(seqs(src.snapshot()));
     expect(rvs(mirror.snapshot.objects)).toEqual(rvs(src.objects));
     expect(mirror.snapshot.dropped).toBe(src.ring.dropped);
   });
 
-  it('carry summaries: identity, resourceVersion, Table cells; the full object stays in the worker', () => {
+  it('carry rows: what a timeline row and the state table draw; the full objects stay in the worker', () => {
     const src = new Source(10);
     const b = new BatchBuilder();
+    const mirror = new SessionMirror();
     src.event('ADDED', cm('a', '1'));
     src.event('MODIFIED', cm('a', '2'));
     const batch = b.build(src.snapshot(), src.drain());
-    const e = batch.entries[1]!;
-    expect(e.kind === 'event' && e.partial).toBe(true);
-    expect(e.kind === 'event' && e.object).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a', namespace: 'ns', resourceVersion: '2' } });
-    expect(e.kind === 'event' && e.previous?.metadata?.resourceVersion).toBe('1');
-    expect(e.kind === 'event' && e.raw).toBe('');
-    const row = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: {}, rows: [{ cells: ['a', 3], object: { kind: 'PartialObjectMetadata', metadata: { name: 'a', namespace: 'ns', resourceVersion: '7', managedFields: [] } } }] };
-    expect(summarize(row)).toEqual({ kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: {}, rows: [{ cells: ['a', 3], object: { metadata: { name: 'a', namespace: 'ns', resourceVersion: '7' } } }] });
+    expect(batch.entries[1]).toEqual([2, 'MODIFIED', 'ns/a', '2', 1, 300, 'live', 0]);
+    expect(batch.objects.set).toEqual([['ns/a', '2']]);
+    mirror.apply(batch);
+    const e = mirror.snapshot.entries.at(1)!;
+    expect(e).toMatchObject({ kind: 'event', seq: 2, type: 'MODIFIED', key: 'ns/a', resourceVersion: '2', size: 300, origin: 'live', partial: true, raw: '' });
+    expect(mirror.snapshot.objects.get('ns/a')?.metadata?.resourceVersion).toBe('2');
+    // as=Table: the row's cells, the resourceVersion read from the row object.
+    const table = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: {}, rows: [{ cells: ['t', 3], object: { kind: 'PartialObjectMetadata', metadata: { name: 't', namespace: 'ns', resourceVersion: '7', managedFields: [] } } }] };
+    src.objects.set('ns/t', table);
+    src.changes = new Map([['ns/t', table]]);
+    const tb = b.build(src.snapshot(), src.drain());
+    expect(tb.objects.set).toEqual([['ns/t', '7', ['t', 3]]]);
+    mirror.apply(tb);
+    expect(mirror.snapshot.objects.get('ns/t')).toEqual({ kind: 'Table', metadata: {}, rows: [{ cells: ['t', 3], object: { metadata: { resourceVersion: '7' } } }] });
   });
 
   it('follow a clear, a smaller timeline and a relist that replaces every object', () => {

@@ -5,14 +5,14 @@
 // Why a worker: during a catch-up (a streaming list of 20,000 objects, a backlog replayed after a
 // pause) framing, JSON.parse and reducing every event on the main thread leaves input and
 // rendering waiting. The worker owns the full objects (the session's map and timeline); the page
-// gets, per batch (one per ~16 ms at most), only what it shows: the new timeline entries and the
-// changed objects as summaries (metadata, Table cells), and asks for a full object when one is
-// opened (entryDetail) or the timeline exported.
+// gets, per batch (one per ~16 ms at most), only what it draws: the new timeline entries and the
+// changed objects as rows (key, resourceVersion, Table cells), and asks for a full object when one
+// is opened (entryDetail) or the timeline exported.
 import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type Status } from '../client';
-import { eventSubject } from './reducer';
-import type { EventEntry, SessionSnapshot, TimelineEntry, WatchSpec } from './session';
+import { resourceVersionOf } from './reducer';
+import type { EventEntry, EventOrigin, SessionSnapshot, TimelineEntry, WatchSpec } from './session';
 import { Ring } from './timeline';
-import { isTable, type KubeObject, type ObjectMeta } from './types';
+import { isTable, type KubeObject, type WatchEventType } from './types';
 
 // --- messages ---
 
@@ -63,18 +63,30 @@ export type FromWorker =
   | { t: 'fetch'; rid: number; context: string; path: string; headers?: Record<string, string> }
   | { t: 'fetch-abort'; rid: number };
 
+/**
+ * A timeline event as the page needs it to draw its row: [seq, type, key, resourceVersion (null:
+ * none), receivedAt, size, origin, 1 when it is the initial-events-end bookmark]. Arrays of
+ * primitives: the page parses them several times faster than objects with the same fields.
+ */
+export type EventRow = [number, WatchEventType, string, string | null, number, number, EventOrigin, 0 | 1];
+/** An object of the state as the page shows it: [key, resourceVersion (null: none), Table cells]. */
+export type ObjectRow = [string, string | null] | [string, string | null, unknown[]];
+
 /** Everything the page needs to bring its mirror to the worker session's state at one moment. */
 export interface SessionBatch {
   /** The session's scalar fields, as in its snapshot. */
   head: Omit<SessionSnapshot, 'entries' | 'objects'>;
   /** clear() calls so far: when it grew, the mirror empties its timeline before adding `entries`. */
   clears: number;
-  /** Timeline entries pushed since the previous batch and still kept, oldest first (summarised). */
-  entries: TimelineEntry[];
+  /**
+   * Timeline entries pushed since the previous batch and still kept, oldest first: events as rows
+   * (the full ones stay in the worker), notes and ERROR events whole.
+   */
+  entries: (EventRow | TimelineEntry)[];
   /** How many entries the session keeps now: the mirror keeps as many of its newest. */
   kept: number;
   /** Object changes: the whole state (after a list or relist), or the keys set and deleted. */
-  objects: { reset: true; all: [string, KubeObject][] } | { reset: false; set: [string, KubeObject][]; deleted: string[] };
+  objects: { reset: boolean; set: ObjectRow[]; deleted: string[] };
 }
 
 // --- errors across the boundary ---
@@ -95,75 +107,45 @@ export function fromWire(w: WireError): Error {
   return err;
 }
 
-// --- worker side: summaries and batches ---
+// --- worker side: rows and batches ---
 
-function metaSummary(m: ObjectMeta | undefined): ObjectMeta {
-  if (!m) return {};
-  const out: ObjectMeta = {};
-  if (m.name !== undefined) out.name = m.name;
-  if (m.namespace !== undefined) out.namespace = m.namespace;
-  if (m.uid !== undefined) out.uid = m.uid;
-  if (m.resourceVersion !== undefined) out.resourceVersion = m.resourceVersion;
-  return out;
+export function objectRow(key: string, o: KubeObject): ObjectRow {
+  const rv = resourceVersionOf(o) ?? null;
+  return isTable(o) ? [key, rv, o.rows?.[0]?.cells ?? []] : [key, rv];
 }
 
-/**
- * What the page shows of an object without opening it: its identity and resourceVersion, and for
- * a Table event its row's cells. Keys and resourceVersions come out as the reducer reads them
- * (objectKey(eventSubject(o)), resourceVersionOf(o)).
- */
-export function summarize(o: KubeObject): KubeObject {
-  if (isTable(o)) {
-    const row = o.rows?.[0];
-    const rowObject = row?.object ? { metadata: metaSummary(eventSubject(o).metadata) } : undefined;
-    return { kind: 'Table', apiVersion: o.apiVersion, metadata: metaSummary(o.metadata), rows: row ? [{ cells: row.cells, ...(rowObject ? { object: rowObject } : {}) }] : [] };
-  }
-  return { kind: o.kind, apiVersion: o.apiVersion, metadata: metaSummary(o.metadata) };
+export function eventRow(e: EventEntry): EventRow {
+  return [e.seq, e.type, e.key, e.resourceVersion ?? null, e.receivedAt, e.size, e.origin, e.initialEventsEnd ? 1 : 0];
 }
 
 /**
  * Builds batches from a session's snapshots. Entries are found newest first by seq (consecutive),
- * so a batch costs what is new, not the timeline's length; objects the session reports changed
- * are summarised once (an entry and the state share the summary, cloned once by postMessage).
+ * so a batch costs what is new, not the timeline's length.
  */
 export class BatchBuilder {
   private lastSeq = 0;
 
   build(snap: SessionSnapshot, drained: { changes: ReadonlyMap<string, KubeObject | undefined> | 'all'; clears: number }): SessionBatch {
-    const summaries = new Map<KubeObject, KubeObject>();
-    const sum = (o: KubeObject) => {
-      let s = summaries.get(o);
-      if (!s) summaries.set(o, (s = summarize(o)));
-      return s;
-    };
-    const fresh: TimelineEntry[] = [];
+    const fresh: (EventRow | TimelineEntry)[] = [];
     const view = snap.entries;
     for (let i = view.length - 1; i >= 0; i--) {
       const e = view.at(i)!;
       if (e.seq <= this.lastSeq) break;
-      if (e.kind === 'note') fresh.push(e);
-      else if (e.type === 'ERROR') fresh.push({ ...e, raw: '', partial: true });
-      else fresh.push({ ...e, object: sum(e.object), previous: e.previous && sum(e.previous), raw: '', partial: true });
+      fresh.push(e.kind === 'note' ? e : e.type === 'ERROR' ? { ...e, raw: '', previous: undefined, partial: true } : eventRow(e));
     }
     fresh.reverse();
     const last = view.at(view.length - 1);
     if (last) this.lastSeq = last.seq;
-    let objects: SessionBatch['objects'];
-    if (drained.changes === 'all') {
-      const all: [string, KubeObject][] = [];
-      for (const [k, o] of snap.objects) all.push([k, sum(o)]);
-      objects = { reset: true, all };
-    } else {
-      const set: [string, KubeObject][] = [];
-      const deleted: string[] = [];
+    const set: ObjectRow[] = [];
+    const deleted: string[] = [];
+    if (drained.changes === 'all') for (const [k, o] of snap.objects) set.push(objectRow(k, o));
+    else
       for (const [k, o] of drained.changes) {
-        if (o) set.push([k, sum(o)]);
+        if (o) set.push(objectRow(k, o));
         else deleted.push(k);
       }
-      objects = { reset: false, set, deleted };
-    }
     const { entries: _entries, objects: _objects, ...head } = snap;
-    return { head, clears: drained.clears, entries: fresh, kept: view.length, objects };
+    return { head, clears: drained.clears, entries: fresh, kept: view.length, objects: { reset: drained.changes === 'all', set, deleted } };
   }
 }
 
@@ -186,13 +168,11 @@ export class SessionMirror {
       this.clears = b.clears;
       this.timeline.clear();
     }
-    for (const e of b.entries) this.timeline.push(e);
+    for (const e of b.entries) this.timeline.push(Array.isArray(e) ? fromEventRow(e) : e);
     this.timeline.keepNewest(b.kept);
-    if (b.objects.reset) this.objects = new Map(b.objects.all);
-    else {
-      for (const [k, o] of b.objects.set) this.objects.set(k, o);
-      for (const k of b.objects.deleted) this.objects.delete(k);
-    }
+    if (b.objects.reset) this.objects = new Map();
+    for (const r of b.objects.set) this.objects.set(r[0], fromObjectRow(r));
+    for (const k of b.objects.deleted) this.objects.delete(k);
     this.snapshot = this.make(b.head);
     return this.snapshot;
   }
@@ -201,6 +181,22 @@ export class SessionMirror {
     // Like the session's own snapshot: an immutable timeline view, the live map (version says when it changed).
     return { ...head, entries: this.timeline.view(), objects: this.objects };
   }
+}
+
+/** What the page keeps of an event's objects: nothing (the rows say it all; entryDetail has them). */
+const NOT_HERE: KubeObject = Object.freeze({});
+
+function fromEventRow(r: EventRow): EventEntry {
+  const e: EventEntry = { kind: 'event', seq: r[0], type: r[1], key: r[2], receivedAt: r[4], size: r[5], origin: r[6], object: NOT_HERE, raw: '', partial: true };
+  if (r[3] !== null) e.resourceVersion = r[3];
+  if (r[7]) e.initialEventsEnd = true;
+  return e;
+}
+
+/** An object of the page's state: its resourceVersion (and Table cells), read as the reducer reads them. */
+function fromObjectRow(r: ObjectRow): KubeObject {
+  const metadata = r[1] === null ? {} : { resourceVersion: r[1] };
+  return r.length === 3 ? { kind: 'Table', metadata: {}, rows: [{ cells: r[2], object: { metadata } }] } : { metadata };
 }
 
 /** True when an entry on the page lacks its full objects (ask the session's entryDetail). */

@@ -16,8 +16,9 @@ test('a pane fed by the watch worker shows the objects a fresh list returns, liv
   await page.goto(new URL(`/?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes: JSON.stringify(panes) }).toString()}`, explorerUrl).toString());
   const pane = page.getByRole('article', { name: `Watch configmaps in ${ns} (${LABEL})` });
   await expect(pane).toHaveAttribute('data-engine', 'worker');
-  expect(page.workers().some((w) => /session\.worker/.test(w.url()))).toBe(true);
   await expect(pane.getByText('initial events done')).toBeVisible();
+  // The page's dedicated worker (Playwright lists it once it has started).
+  await expect.poll(() => page.workers().some((w) => /session\.worker/.test(w.url()))).toBe(true);
   await expect(pane.getByText(`· ${N} objects`, { exact: true })).toBeVisible();
 
   const changed = await call('PATCH', `/api/v1/namespaces/${ns}/configmaps/w-007`, { data: { i: 'changed' } }, { 'Content-Type': 'application/merge-patch+json' });

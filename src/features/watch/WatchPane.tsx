@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { sharedMux } from '../../k8s/client/mux';
-import { collectionPath, type EventEntry, type SessionSnapshot, START_MODES, type TimelineEntry, WatchSession } from '../../k8s/watch/session';
+import { collectionPath, type EventEntry, type SessionSnapshot, START_MODES, type TimelineEntry } from '../../k8s/watch/session';
+import { createWatchSession, type WatchSessionHandle } from '../../k8s/watch/workerSession';
 import { type KubeObject, WATCH_EVENT_TYPES, type WatchEventType } from '../../k8s/watch/types';
 import { StatusView } from '../../ui/ErrorBox';
 import { entryBySeq, FilteredTimeline, type IndexedList } from './filtered';
@@ -26,9 +27,11 @@ const ROW = 24;
 
 export function WatchPane({ context, pane, onChange, onClose }: { context: string; pane: PaneConfig; onChange: (p: PaneConfig) => void; onClose: () => void }) {
   const key = sessionKey(context, pane);
-  const [session, setSession] = useState<WatchSession | null>(null);
+  const [session, setSession] = useState<WatchSessionHandle | null>(null);
   useEffect(() => {
-    const s = new WatchSession(specOf(context, pane), { mux: sharedMux(), maxEntries: pane.max });
+    // Framing, parsing and reducing run in the watch worker (a burst never blocks input); the
+    // pane renders the batches it posts.
+    const s = createWatchSession(specOf(context, pane), { mux: sharedMux(), maxEntries: pane.max });
     setSession(s);
     s.start();
     return () => s.stop();
@@ -48,7 +51,7 @@ function title(p: PaneConfig): string {
   return `${res}${p.name ? `/${p.name}` : ''} ${where}${sel ? ` (${sel})` : ''}`;
 }
 
-function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession; pane: PaneConfig; onChange: (p: PaneConfig) => void; onClose: () => void }) {
+function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionHandle; pane: PaneConfig; onChange: (p: PaneConfig) => void; onClose: () => void }) {
   const snap = useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
   const [selected, setSelected] = useState<number | null>(null);
   const [view, setView] = useState<'timeline' | 'state'>('timeline');
@@ -88,8 +91,8 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession;
   const paused = snap.state === 'paused';
   const mode = START_MODES.find((m) => m.mode === pane.mode)!;
 
-  const exportEvents = () => {
-    const blob = new Blob([session.exportNdjson()], { type: 'application/x-ndjson' });
+  const exportEvents = async () => {
+    const blob = new Blob([await session.exportNdjson()], { type: 'application/x-ndjson' });
     const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
     a.href = url;
@@ -99,7 +102,7 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession;
   };
 
   return (
-    <article className="watch-pane" aria-label={`Watch ${title(pane)}`}>
+    <article className="watch-pane" aria-label={`Watch ${title(pane)}`} data-engine={session.engine}>
       <header className="watch-pane-head">
         <h3>{title(pane)}</h3>
         <span className="badge" title={mode.semantic}>
@@ -114,7 +117,7 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession;
         <button type="button" onClick={() => session.clear()}>
           Clear
         </button>
-        <button type="button" onClick={exportEvents}>
+        <button type="button" onClick={() => void exportEvents()}>
           Export NDJSON
         </button>
         <button type="button" aria-label={`Close watch ${title(pane)}`} onClick={onClose}>
@@ -179,7 +182,7 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSession;
         </div>
       </div>
       {view === 'timeline' ? <Timeline entries={shown} selected={selected} onSelect={setSelected} /> : <StateTable snap={snap} />}
-      {selectedEntry && view === 'timeline' && <EntryDetail entry={selectedEntry} onClose={() => setSelected(null)} />}
+      {selectedEntry && view === 'timeline' && <EntryDetail key={selectedEntry.seq} session={session} entry={selectedEntry} onClose={() => setSelected(null)} />}
     </article>
   );
 }
@@ -250,9 +253,12 @@ function Timeline({ entries, selected, onSelect }: { entries: IndexedList<Timeli
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   const v = useVirtualizer({ count: entries.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
-  // Follow the newest event unless the reader scrolled up.
+  // Follow the newest event unless the reader scrolled up. Set directly (the browser clamps it to the
+  // end): the virtualizer's scrollToIndex re-reads the layout on every frame until it settles,
+  // which during a burst was the main thread's largest cost (bench/watch.ts profile).
   useEffect(() => {
-    if (follow.current && entries.length) v.scrollToIndex(entries.length - 1, { align: 'end' });
+    const el = scroller.current;
+    if (follow.current && el && entries.length) el.scrollTop = v.getTotalSize();
   }, [entries.length, v]);
   return (
     <div
@@ -349,8 +355,29 @@ function StateTable({ snap }: { snap: SessionSnapshot }) {
   );
 }
 
-function EntryDetail({ entry, onClose }: { entry: TimelineEntry; onClose: () => void }) {
+/** The entry with its full objects: as is in the page, fetched from the worker when the page has summaries. */
+function useFullEntry(session: WatchSessionHandle, entry: TimelineEntry): TimelineEntry | undefined {
+  const partial = entry.kind === 'event' && entry.partial === true;
+  const [full, setFull] = useState<EventEntry | undefined>(undefined);
+  useEffect(() => {
+    if (!partial) return;
+    let live = true;
+    void session.entryDetail(entry.seq).then((e) => {
+      if (live) setFull(e);
+    });
+    return () => {
+      live = false;
+    };
+  }, [session, entry.seq, partial]);
+  return partial ? full : entry;
+}
+
+function EntryDetail({ session, entry: shown, onClose }: { session: WatchSessionHandle; entry: TimelineEntry; onClose: () => void }) {
   const [showDiff, setShowDiff] = useState(false);
+  const full = useFullEntry(session, shown);
+  const entry = full ?? shown;
+  // The page holds a summary (identity, resourceVersion); the full object is in the worker.
+  const loading = entry.kind === 'event' && entry.partial === true;
   return (
     <section className="watch-detail" aria-label="Event detail">
       <header>
@@ -360,7 +387,9 @@ function EntryDetail({ entry, onClose }: { entry: TimelineEntry; onClose: () => 
           Close
         </button>
       </header>
-      {entry.kind === 'note' ? (
+      {loading ? (
+        <p className="muted small">Loading the event from the watch worker…</p>
+      ) : entry.kind === 'note' ? (
         <>
           <p>{entry.message}</p>
           {entry.path && (

@@ -59,6 +59,8 @@ interface StreamState {
   onResponse?: (r: { status: number; headers: Record<string, string> }) => void;
   onFail: (e: Error) => void;
   chunks: Uint8Array[];
+  /** Bytes in `chunks` (kept as a sum: queued() is asked per chunk by readers that batch). */
+  queuedBytes: number;
   /** Flow control: bytes handed to the reader and not yet granted back to the server. */
   consumed: number;
   done: boolean;
@@ -143,7 +145,7 @@ export class MuxClient {
     const ws = await this.connect();
     const id = this.nextId;
     this.nextId = this.nextId >= 0xfffffffe ? 1 : this.nextId + 1;
-    const s: StreamState = { id, ws, chunks: [], consumed: 0, done: false, responded: false, onFail: () => {} };
+    const s: StreamState = { id, ws, chunks: [], queuedBytes: 0, consumed: 0, done: false, responded: false, onFail: () => {} };
     const window = this.opts.windowBytes;
     this.streams.set(id, s);
     const close = () => {
@@ -152,6 +154,7 @@ export class MuxClient {
       if (ws.readyState === OPEN) this.send(ws, { type: 'close', id });
       // Whoever closes is done reading: bytes still queued for the stream are dropped with it.
       s.chunks.length = 0;
+      s.queuedBytes = 0;
       s.done = true;
       s.wake?.();
     };
@@ -176,6 +179,7 @@ export class MuxClient {
           for (;;) {
             const c = s.chunks.shift();
             if (c) {
+              s.queuedBytes -= c.length;
               // The reader took the chunk: grant its bytes back, in batches of a quarter window so
               // that a stream of small chunks does not answer each with a message.
               if (window > 0) {
@@ -206,7 +210,7 @@ export class MuxClient {
         },
       }),
     };
-    const queued = () => s.chunks.reduce((n, c) => n + c.length, 0);
+    const queued = () => s.queuedBytes;
     return { ...response, fromProxy: response.headers['x-explorer-proxy-error'] !== undefined, body, close, queued };
   }
 
@@ -368,6 +372,7 @@ export class MuxClient {
     // Frames for a stream we closed may still be in flight: the protocol says to drop them.
     if (!s || s.ws !== ws) return;
     s.chunks.push(bytes.subarray(MUX_ID_BYTES));
+    s.queuedBytes += bytes.length - MUX_ID_BYTES;
     s.wake?.();
   }
 }

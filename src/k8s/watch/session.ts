@@ -10,6 +10,7 @@
 import { isStatus, KubeApiError, kubeJson, type Status } from '../client';
 import { TABLE_ACCEPT } from '../lists/listClient';
 import { type MuxClient, MuxUnauthorizedError } from '../client/mux';
+import type { KubeRequest } from '../client';
 import { resourcePath } from '../paths';
 import { applyWatchEventInPlace, diffStates, eventSubject, objectKey, resourceVersionOf, type StateDiff } from './reducer';
 import { openWatch, type ReceivedEvent } from './stream';
@@ -66,6 +67,11 @@ export interface EventEntry {
   previous?: KubeObject;
   status?: Status;
   initialEventsEnd?: boolean;
+  /**
+   * Set on the page's mirror of a session that runs in a worker: `object` and `previous` are
+   * summaries (metadata, Table cells) and `raw` is empty; entryDetail(seq) gives the full ones.
+   */
+  partial?: boolean;
 }
 
 export type NoteKind = 'open' | 'end' | 'error' | 'reconnect' | 'list' | 'relist' | 'paused' | 'resumed' | 'idle';
@@ -85,8 +91,21 @@ export type TimelineEntry = EventEntry | NoteEntry;
 
 export type SessionState = 'idle' | 'listing' | 'watching' | 'backoff' | 'paused' | 'stopped';
 
+/** What a session needs of the mux: opening streams (the page's MuxClient, or a worker's proxy for it). */
+export type MuxOpener = Pick<MuxClient, 'open'>;
+
+/** A JSON GET through the one fetch choke point (kubeJson in the page; a worker asks the page). */
+export type FetchJson = <T>(req: Pick<KubeRequest, 'context' | 'path' | 'headers' | 'signal'>) => Promise<T>;
+
 export interface SessionOptions {
-  mux: MuxClient;
+  mux: MuxOpener;
+  /** How lists are fetched; default kubeJson. */
+  fetchJson?: FetchJson;
+  /**
+   * Record which objects changed since the last drainObjectChanges() (a worker host sends only
+   * those to the page). Off by default: an in-page session has nothing to send.
+   */
+  trackObjectChanges?: boolean;
   /** Timeline capacity (last N entries kept). */
   maxEntries?: number;
   /**
@@ -238,7 +257,7 @@ function yieldToPage(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-function defaultSchedule(flush: () => void): void {
+export function defaultSchedule(flush: () => void): void {
   // requestAnimationFrame batches renders to the display rate; it does not fire in hidden tabs,
   // so a timer makes sure the state still moves on.
   let done = false;
@@ -252,6 +271,8 @@ function defaultSchedule(flush: () => void): void {
 }
 
 export class WatchSession {
+  /** Runs where it was made: in the page (the fallback without Workers), in tests, or inside the watch worker. */
+  readonly engine = 'page' as const;
   private objects = new Map<string, KubeObject>();
   private timeline: Ring<TimelineEntry>;
   private counts = emptyCounts();
@@ -265,6 +286,10 @@ export class WatchSession {
   private fatal: string | undefined;
   private seq = 0;
   private version = 0;
+  /** How many times clear() emptied the timeline (a mirror of it must empty its own as well). */
+  private clears = 0;
+  /** With trackObjectChanges: keys set (to their object) or deleted (undefined) since the last drain, or 'all'. */
+  private objectChanges: Map<string, KubeObject | undefined> | 'all' = new Map();
   private abort: AbortController | undefined;
   private scheduled = false;
   private snapshot: SessionSnapshot;
@@ -283,6 +308,8 @@ export class WatchSession {
       schedule: defaultSchedule,
       idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
       maxBytes: DEFAULT_TIMELINE_BYTES,
+      fetchJson: kubeJson,
+      trackObjectChanges: false,
       ...opts,
     };
     this.timeline = new Ring(this.opts.maxEntries, { maxBytes: this.opts.maxBytes, sizeOf: entryBytes });
@@ -327,6 +354,7 @@ export class WatchSession {
   /** Empties the timeline and the counts; the object state is kept (it still mirrors the server). */
   clear(): void {
     this.timeline.clear();
+    this.clears++;
     this.counts = emptyCounts();
     this.changed();
   }
@@ -346,6 +374,29 @@ export class WatchSession {
       .filter((e): e is EventEntry => e.kind === 'event')
       .map((e) => `${e.raw}\n`)
       .join('');
+  }
+
+  /** The entry with this seq while the timeline keeps it (full objects: this session holds them). */
+  entryDetail(seq: number): Promise<EventEntry | undefined> {
+    const view = this.timeline.view();
+    const first = view.at(0);
+    const e = first ? view.at(seq - first.seq) : undefined;
+    return Promise.resolve(e?.kind === 'event' && e.seq === seq ? e : undefined);
+  }
+
+  /**
+   * For a host that mirrors this session elsewhere (a worker posting to the page): what changed in
+   * the object state since the last call ('all' after a list or a relist replaced it), and how many
+   * times the timeline was cleared. Only with trackObjectChanges.
+   */
+  drainObjectChanges(): { changes: ReadonlyMap<string, KubeObject | undefined> | 'all'; clears: number } {
+    const changes = this.objectChanges;
+    this.objectChanges = new Map();
+    return { changes, clears: this.clears };
+  }
+
+  private objectsReplaced(): void {
+    if (this.opts.trackObjectChanges) this.objectChanges = 'all';
   }
 
   // --- the loop ---
@@ -553,7 +604,7 @@ export class WatchSession {
     this.setState('listing');
     const spec = this.spec;
     const path = listPath(spec);
-    const body = await kubeJson<ListResponse>({ context: spec.context, path, headers: spec.asTable ? { Accept: TABLE_ACCEPT } : undefined, signal });
+    const body = await this.opts.fetchJson<ListResponse>({ context: spec.context, path, headers: spec.asTable ? { Accept: TABLE_ACCEPT } : undefined, signal });
     const receivedAt = Date.now();
     const next = new Map<string, KubeObject>();
     let items: KubeObject[];
@@ -573,6 +624,7 @@ export class WatchSession {
       this.replaceState(next, `relist at resourceVersion ${rv ?? '?'}`, path);
     } else {
       this.objects = next;
+      this.objectsReplaced();
       // The pane's first list is a list, not a relist: nothing is replaced.
       this.note('list', `listed ${next.size} objects at resourceVersion ${rv ?? '?'}`, { path });
     }
@@ -589,12 +641,14 @@ export class WatchSession {
   private replaceState(next: Map<string, KubeObject>, what: string, path?: string): void {
     const diff = diffStates(this.objects, next);
     this.objects = next;
+    this.objectsReplaced();
     this.note('relist', `${what}: ${diff.appeared.length} appeared, ${diff.changed.length} changed, ${diff.vanished.length} vanished`, { diff, path });
   }
 
   private applyLive(ev: ReceivedEvent, origin: EventOrigin): void {
     const prev = this.objects.get(objectKey(eventSubject(ev.object)));
-    applyWatchEventInPlace(this.objects, ev);
+    const effect = applyWatchEventInPlace(this.objects, ev);
+    if (this.opts.trackObjectChanges && this.objectChanges !== 'all' && effect.op !== 'none') this.objectChanges.set(effect.key, effect.op === 'set' ? effect.object : undefined);
     this.pushEvent(ev, origin, prev);
   }
 

@@ -17,7 +17,7 @@ export interface ReceivedEvent extends WatchEvent {
 }
 
 export interface WatchRequest {
-  mux: MuxClient;
+  mux: Pick<MuxClient, 'open'>;
   context: string;
   path: string;
   headers?: Record<string, string>;

@@ -79,6 +79,19 @@ export class Ring<T> {
     }
   }
 
+  /** Lets the oldest go until at most n are kept (a mirror following another ring's count). */
+  keepNewest(n: number): void {
+    const over = this.size - Math.max(0, n);
+    if (over <= 0) return;
+    if (this.budget) for (let i = 0; i < over; i++) this.bytesKept -= this.budget.sizeOf(this.arr[this.head + i]!);
+    this.head += over;
+    this.dropped += over;
+    if (this.head > 1024 && this.head > this.size) {
+      this.arr = this.arr.slice(this.head);
+      this.head = 0;
+    }
+  }
+
   /** The entries kept now, as an immutable view (O(1)). */
   view(): RingView<T> {
     return new RingView(this.arr, this.head, this.size);

@@ -1,0 +1,218 @@
+// The worker protocol, without a server: batches built from a session's snapshots bring the page's
+// mirror to the same state (timeline kept, counts, objects), and a whole session hosted over a real
+// MessageChannel (host.ts on one end, the page's WorkerConnection on the other) turns a watch body
+// captured from kube-apiserver (codecs/fixtures/watch-configmaps.json) into the mirror's state.
+import { readFileSync } from 'node:fs';
+import { MessageChannel } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type MuxRequest, type MuxStream } from '../client';
+import { hostWatchSessions, type Port } from './host';
+import { BatchBuilder, fromWire, SessionMirror, toWire } from './remote';
+import { entryBytes, type SessionSnapshot, type TimelineEntry, type WatchSpec } from './session';
+import { Ring } from './timeline';
+import type { KubeObject } from './types';
+import { type Endpoint, WorkerConnection, WorkerWatchSession } from './workerSession';
+
+const fixture = readFileSync(new URL('../../codecs/fixtures/watch-configmaps.json', import.meta.url));
+const lines = fixture.toString('utf8').trim().split('\n');
+const events = lines.map((l) => JSON.parse(l) as { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject });
+
+const cm = (name: string, rv: string): KubeObject => ({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace: 'ns', resourceVersion: rv, managedFields: [] }, data: { big: 'x'.repeat(100) } });
+
+/** A session-like source: a ring and a map changed by hand, snapshotted as WatchSession does. */
+class Source {
+  ring: Ring<TimelineEntry>;
+  objects = new Map<string, KubeObject>();
+  changes: Map<string, KubeObject | undefined> | 'all' = new Map();
+  clears = 0;
+  seq = 0;
+  constructor(cap: number, maxBytes = Infinity) {
+    this.ring = new Ring(cap, { maxBytes, sizeOf: entryBytes });
+  }
+  event(type: 'ADDED' | 'MODIFIED' | 'DELETED', o: KubeObject): void {
+    const key = `ns/${o.metadata!.name}`;
+    const previous = this.objects.get(key);
+    if (type === 'DELETED') this.objects.delete(key);
+    else this.objects.set(key, o);
+    if (this.changes !== 'all') this.changes.set(key, type === 'DELETED' ? undefined : o);
+    this.ring.push({ kind: 'event', seq: ++this.seq, type, object: o, key, resourceVersion: o.metadata!.resourceVersion, receivedAt: 1, size: 300, origin: 'live', raw: JSON.stringify({ type, object: o }), previous });
+  }
+  snapshot(): SessionSnapshot {
+    return { version: this.seq, state: 'watching', entries: this.ring.view(), dropped: this.ring.dropped, bytes: this.ring.bytes, counts: { ADDED: 0, MODIFIED: 0, DELETED: 0, BOOKMARK: 0, ERROR: 0 }, objects: this.objects, initialEventsDone: true };
+  }
+  drain() {
+    const changes = this.changes;
+    this.changes = new Map();
+    return { changes, clears: this.clears };
+  }
+}
+
+const seqs = (s: SessionSnapshot) => [...s.entries].map((e) => e.seq);
+const rvs = (m: ReadonlyMap<string, KubeObject>) => Object.fromEntries([...m].map(([k, o]) => [k, o.metadata?.resourceVersion]));
+
+describe('batches from the worker to the page', () => {
+  it('bring the mirror to the same kept timeline and objects, also when more arrive between two batches than the timeline keeps', () => {
+    const src = new Source(5);
+    const b = new BatchBuilder();
+    const mirror = new SessionMirror();
+    src.event('ADDED', cm('a', '1'));
+    src.event('ADDED', cm('b', '2'));
+    mirror.apply(b.build(src.snapshot(), src.drain()));
+    expect(seqs(mirror.snapshot)).toEqual([1, 2]);
+    for (let i = 0; i < 12; i++) src.event('MODIFIED', cm(i % 2 ? 'a' : 'b', String(3 + i)));
+    src.event('DELETED', cm('b', '15'));
+    const batch = b.build(src.snapshot(), src.drain());
+    // Only what the session still keeps crosses over (5 entries, not 13).
+    expect(batch.entries.map((e) => (Array.isArray(e) ? e[0] : e.seq))).toEqual([11, 12, 13, 14, 15]);
+    mirror.apply(batch);
+    expect(seqs(mirror.snapshot)).toEqual(seqs(src.snapshot()));
+    expect(rvs(mirror.snapshot.objects)).toEqual(rvs(src.objects));
+    expect(mirror.snapshot.dropped).toBe(src.ring.dropped);
+  });
+
+  it('carry rows: what a timeline row and the state table draw; the full objects stay in the worker', () => {
+    const src = new Source(10);
+    const b = new BatchBuilder();
+    const mirror = new SessionMirror();
+    src.event('ADDED', cm('a', '1'));
+    src.event('MODIFIED', cm('a', '2'));
+    const batch = b.build(src.snapshot(), src.drain());
+    expect(batch.entries[1]).toEqual([2, 'MODIFIED', 'ns/a', '2', 1, 300, 'live', 0]);
+    expect(batch.objects.set).toEqual([['ns/a', '2']]);
+    mirror.apply(batch);
+    const e = mirror.snapshot.entries.at(1)!;
+    expect(e).toMatchObject({ kind: 'event', seq: 2, type: 'MODIFIED', key: 'ns/a', resourceVersion: '2', size: 300, origin: 'live', partial: true, raw: '' });
+    expect(mirror.snapshot.objects.get('ns/a')?.metadata?.resourceVersion).toBe('2');
+    // as=Table: the row's cells, the resourceVersion read from the row object.
+    const table = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: {}, rows: [{ cells: ['t', 3], object: { kind: 'PartialObjectMetadata', metadata: { name: 't', namespace: 'ns', resourceVersion: '7', managedFields: [] } } }] };
+    src.objects.set('ns/t', table);
+    src.changes = new Map([['ns/t', table]]);
+    const tb = b.build(src.snapshot(), src.drain());
+    expect(tb.objects.set).toEqual([['ns/t', '7', ['t', 3]]]);
+    mirror.apply(tb);
+    expect(mirror.snapshot.objects.get('ns/t')).toEqual({ kind: 'Table', metadata: {}, rows: [{ cells: ['t', 3], object: { metadata: { resourceVersion: '7' } } }] });
+  });
+
+  it('follow a clear, a smaller timeline and a relist that replaces every object', () => {
+    const src = new Source(10, 1000);
+    const b = new BatchBuilder();
+    const mirror = new SessionMirror();
+    for (let i = 0; i < 3; i++) src.event('ADDED', cm(`o${i}`, String(i + 1)));
+    mirror.apply(b.build(src.snapshot(), src.drain()));
+    src.ring.clear();
+    src.clears++;
+    src.event('MODIFIED', cm('o1', '9'));
+    mirror.apply(b.build(src.snapshot(), src.drain()));
+    expect(seqs(mirror.snapshot)).toEqual([4]);
+    // The byte budget (1000 bytes, 300 an event) keeps three.
+    for (let i = 0; i < 4; i++) src.event('MODIFIED', cm('o2', String(10 + i)));
+    mirror.apply(b.build(src.snapshot(), src.drain()));
+    expect(seqs(mirror.snapshot)).toEqual([6, 7, 8]);
+    src.ring.resize(1);
+    src.objects = new Map([['ns/z', cm('z', '20')]]);
+    src.changes = 'all';
+    mirror.apply(b.build(src.snapshot(), src.drain()));
+    expect(seqs(mirror.snapshot)).toEqual([8]);
+    expect(rvs(mirror.snapshot.objects)).toEqual({ 'ns/z': '20' });
+  });
+
+  it('errors cross as the same classes, with the Status and Retry-After', () => {
+    const status = { kind: 'Status' as const, apiVersion: 'v1', code: 429, reason: 'TooManyRequests', message: 'slow down' };
+    const back = fromWire(toWire(new KubeApiError(status, 429, false, 3)));
+    expect(back).toBeInstanceOf(KubeApiError);
+    expect((back as KubeApiError).retryAfterSeconds).toBe(3);
+    expect((back as KubeApiError).status).toEqual(status);
+    expect(fromWire(toWire(new MuxUnauthorizedError('reload')))).toBeInstanceOf(MuxUnauthorizedError);
+    expect(fromWire(toWire(new MuxStreamError('lost')))).toBeInstanceOf(MuxStreamError);
+    expect(fromWire(toWire(new DOMException('aborted', 'AbortError'))).name).toBe('AbortError');
+  });
+});
+
+describe('a session hosted over a MessageChannel', () => {
+  const closers: (() => void)[] = [];
+  afterEach(() => closers.splice(0).forEach((c) => c()));
+
+  /** The captured body, in chunks that cut lines (and UTF-8) anywhere. */
+  function capturedMux(chunk: number, opened: MuxRequest[]): Pick<import('../client').MuxClient, 'open'> {
+    return {
+      open: async (req: MuxRequest): Promise<MuxStream> => {
+        opened.push(req);
+        const parts: Uint8Array[] = [];
+        for (let o = 0; o < fixture.length; o += chunk) parts.push(new Uint8Array(fixture.subarray(o, o + chunk)));
+        let closed = false;
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          fromProxy: false,
+          body: (async function* () {
+            for (const p of parts) if (!closed) yield p;
+            // Then the stream stays open, as a watch does.
+            await new Promise<void>(() => {});
+          })(),
+          close: () => void (closed = true),
+          queued: () => 0,
+        };
+      },
+    };
+  }
+
+  function connect(chunk: number, opened: MuxRequest[] = []) {
+    const ch = new MessageChannel();
+    closers.push(() => {
+      ch.port1.close();
+      ch.port2.close();
+    });
+    hostWatchSessions(ch.port1 as unknown as Port);
+    return new WorkerConnection(ch.port2 as unknown as Endpoint, capturedMux(chunk, opened));
+  }
+
+  const spec: WatchSpec = { context: 'c', group: '', version: 'v1', resource: 'configmaps', namespace: 'wire', mode: 'watch-exact', resourceVersion: '294', bookmarks: false, asTable: false };
+
+  function until(s: WorkerWatchSession, ok: (snap: SessionSnapshot) => boolean): Promise<SessionSnapshot> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (ok(s.getSnapshot())) {
+          off();
+          resolve(s.getSnapshot());
+        }
+      };
+      const off = s.subscribe(check);
+      check();
+    });
+  }
+
+  it('shows the captured events in order with their resourceVersions, the state they leave, and the full objects on request', async () => {
+    const opened: MuxRequest[] = [];
+    const s = new WorkerWatchSession(spec, connect(97, opened), { maxEntries: 100 }, (f) => setTimeout(f, 0));
+    s.start();
+    const snap = await until(s, (x) => x.counts.DELETED === 1);
+    expect(opened[0]!.path).toBe('/api/v1/namespaces/wire/configmaps?watch=1&resourceVersion=294');
+    const got = [...snap.entries].flatMap((e) => (e.kind === 'event' ? [`${e.type} ${e.key} ${e.resourceVersion}`] : []));
+    expect(got).toEqual(events.map((e) => `${e.type} wire/${e.object.metadata!.name} ${e.object.metadata!.resourceVersion}`));
+    // watched was deleted; settings holds its last version.
+    expect(rvs(snap.objects)).toEqual({ 'wire/settings': '297' });
+    expect(snap.lastResourceVersion).toBe('298');
+    expect(snap.state).toBe('watching');
+    // The page holds summaries; the worker answers with the full event, byte-exact line included.
+    const modified = [...snap.entries].find((e) => e.kind === 'event' && e.type === 'MODIFIED' && e.key === 'wire/watched')!;
+    expect(modified.kind === 'event' && modified.partial).toBe(true);
+    const full = await s.entryDetail(modified.seq);
+    expect(full?.raw).toBe(lines[1]);
+    expect(full?.object).toEqual(events[1]!.object);
+    expect(full?.previous).toEqual(events[0]!.object);
+    expect(full?.size).toBe(Buffer.byteLength(lines[1]!));
+    expect(await s.exportNdjson()).toBe(lines.map((l) => `${l}\n`).join(''));
+    s.stop();
+  });
+
+  it('clears the timeline on the page when the session clears it, keeping the objects', async () => {
+    const s = new WorkerWatchSession(spec, connect(4096), { maxEntries: 100 }, (f) => setTimeout(f, 0));
+    s.start();
+    await until(s, (x) => x.counts.DELETED === 1);
+    s.clear();
+    const snap = await until(s, (x) => x.entries.length === 0);
+    expect(snap.counts.MODIFIED).toBe(0);
+    expect(rvs(snap.objects)).toEqual({ 'wire/settings': '297' });
+    s.stop();
+  });
+});

@@ -1,0 +1,205 @@
+// The protocol between a watch session running in a Web Worker and its mirror in the page, and
+// the pure halves of it: what a batch holds, how the worker side builds one from a session, and
+// how the page applies one. No I/O here (host.ts and workerSession.ts carry the messages).
+//
+// Why a worker: during a catch-up (a streaming list of 20,000 objects, a backlog replayed after a
+// pause) framing, JSON.parse and reducing every event on the main thread leaves input and
+// rendering waiting. The worker owns the full objects (the session's map and timeline); the page
+// gets, per batch (one per ~16 ms at most), only what it draws: the new timeline entries and the
+// changed objects as rows (key, resourceVersion, Table cells), and asks for a full object when one
+// is opened (entryDetail) or the timeline exported.
+import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type Status } from '../client';
+import { resourceVersionOf } from './reducer';
+import type { EventEntry, EventOrigin, SessionSnapshot, TimelineEntry, WatchSpec } from './session';
+import { Ring } from './timeline';
+import { isTable, type KubeObject, type WatchEventType } from './types';
+
+// --- messages ---
+
+/** Session settings that cross to the worker (functions cannot). */
+export interface RemoteSessionOptions {
+  maxEntries?: number;
+  maxBytes?: number;
+  backoffInitialMs?: number;
+  backoffMaxMs?: number;
+  idleTimeoutMs?: number;
+}
+
+/** An error as it crosses the boundary; rebuilt as the same class on the other side. */
+export interface WireError {
+  name: string;
+  message: string;
+  status?: Status;
+  httpStatus?: number;
+  fromProxy?: boolean;
+  retryAfterSeconds?: number;
+}
+
+/** Page → worker. */
+export type ToWorker =
+  | { t: 'create'; sid: number; spec: WatchSpec; opts: RemoteSessionOptions }
+  | { t: 'cmd'; sid: number; cmd: 'start' | 'pause' | 'resume' | 'stop' | 'clear' }
+  | { t: 'max'; sid: number; n: number }
+  | { t: 'export'; sid: number; req: number }
+  | { t: 'detail'; sid: number; req: number; seq: number }
+  // Answers to the worker's requests for the network (the page holds the one mux and kubeFetch):
+  | { t: 'mux-response'; rid: number; status: number; headers: Record<string, string>; fromProxy: boolean }
+  | { t: 'mux-chunk'; rid: number; buf: ArrayBuffer; off: number; len: number }
+  | { t: 'mux-end'; rid: number; error?: WireError }
+  | { t: 'fetch-done'; rid: number; buf?: ArrayBuffer; error?: WireError };
+
+/** Worker → page. */
+export type FromWorker =
+  /**
+   * A SessionBatch as JSON text: the page's JSON.parse of many small objects costs a fraction of
+   * what deserialising the same structured clone does (measured in the bench's profile).
+   */
+  | { t: 'batch'; sid: number; json: string }
+  | { t: 'reply'; req: number; value: unknown }
+  | { t: 'mux-open'; rid: number; context: string; path: string; headers?: Record<string, string> }
+  /** Flow control: the worker consumed these bytes of the stream; the page may read more from the mux. */
+  | { t: 'mux-ack'; rid: number; bytes: number }
+  | { t: 'mux-close'; rid: number }
+  | { t: 'fetch'; rid: number; context: string; path: string; headers?: Record<string, string> }
+  | { t: 'fetch-abort'; rid: number };
+
+/**
+ * A timeline event as the page needs it to draw its row: [seq, type, key, resourceVersion (null:
+ * none), receivedAt, size, origin, 1 when it is the initial-events-end bookmark]. Arrays of
+ * primitives: the page parses them several times faster than objects with the same fields.
+ */
+export type EventRow = [number, WatchEventType, string, string | null, number, number, EventOrigin, 0 | 1];
+/** An object of the state as the page shows it: [key, resourceVersion (null: none), Table cells]. */
+export type ObjectRow = [string, string | null] | [string, string | null, unknown[]];
+
+/** Everything the page needs to bring its mirror to the worker session's state at one moment. */
+export interface SessionBatch {
+  /** The session's scalar fields, as in its snapshot. */
+  head: Omit<SessionSnapshot, 'entries' | 'objects'>;
+  /** clear() calls so far: when it grew, the mirror empties its timeline before adding `entries`. */
+  clears: number;
+  /**
+   * Timeline entries pushed since the previous batch and still kept, oldest first: events as rows
+   * (the full ones stay in the worker), notes and ERROR events whole.
+   */
+  entries: (EventRow | TimelineEntry)[];
+  /** How many entries the session keeps now: the mirror keeps as many of its newest. */
+  kept: number;
+  /** Object changes: the whole state (after a list or relist), or the keys set and deleted. */
+  objects: { reset: boolean; set: ObjectRow[]; deleted: string[] };
+}
+
+// --- errors across the boundary ---
+
+export function toWire(e: unknown): WireError {
+  if (e instanceof KubeApiError) return { name: e.name, message: e.message, status: e.status, httpStatus: e.httpStatus, fromProxy: e.fromProxy, retryAfterSeconds: e.retryAfterSeconds };
+  if (e instanceof Error || (typeof DOMException !== 'undefined' && e instanceof DOMException)) return { name: (e as Error).name, message: (e as Error).message };
+  return { name: 'Error', message: String(e) };
+}
+
+export function fromWire(w: WireError): Error {
+  if (w.status && w.httpStatus !== undefined) return new KubeApiError(w.status, w.httpStatus, w.fromProxy ?? false, w.retryAfterSeconds);
+  if (w.name === 'MuxUnauthorizedError') return new MuxUnauthorizedError(w.message);
+  if (w.name === 'MuxStreamError') return new MuxStreamError(w.message);
+  if (w.name === 'AbortError') return new DOMException(w.message, 'AbortError');
+  const err = new Error(w.message);
+  err.name = w.name;
+  return err;
+}
+
+// --- worker side: rows and batches ---
+
+export function objectRow(key: string, o: KubeObject): ObjectRow {
+  const rv = resourceVersionOf(o) ?? null;
+  return isTable(o) ? [key, rv, o.rows?.[0]?.cells ?? []] : [key, rv];
+}
+
+export function eventRow(e: EventEntry): EventRow {
+  return [e.seq, e.type, e.key, e.resourceVersion ?? null, e.receivedAt, e.size, e.origin, e.initialEventsEnd ? 1 : 0];
+}
+
+/**
+ * Builds batches from a session's snapshots. Entries are found newest first by seq (consecutive),
+ * so a batch costs what is new, not the timeline's length.
+ */
+export class BatchBuilder {
+  private lastSeq = 0;
+
+  build(snap: SessionSnapshot, drained: { changes: ReadonlyMap<string, KubeObject | undefined> | 'all'; clears: number }): SessionBatch {
+    const fresh: (EventRow | TimelineEntry)[] = [];
+    const view = snap.entries;
+    for (let i = view.length - 1; i >= 0; i--) {
+      const e = view.at(i)!;
+      if (e.seq <= this.lastSeq) break;
+      fresh.push(e.kind === 'note' ? e : e.type === 'ERROR' ? { ...e, raw: '', previous: undefined, partial: true } : eventRow(e));
+    }
+    fresh.reverse();
+    const last = view.at(view.length - 1);
+    if (last) this.lastSeq = last.seq;
+    const set: ObjectRow[] = [];
+    const deleted: string[] = [];
+    if (drained.changes === 'all') for (const [k, o] of snap.objects) set.push(objectRow(k, o));
+    else
+      for (const [k, o] of drained.changes) {
+        if (o) set.push(objectRow(k, o));
+        else deleted.push(k);
+      }
+    const { entries: _entries, objects: _objects, ...head } = snap;
+    return { head, clears: drained.clears, entries: fresh, kept: view.length, objects: { reset: drained.changes === 'all', set, deleted } };
+  }
+}
+
+// --- page side: the mirror ---
+
+/** The page's copy of a worker session, brought up to date one batch at a time. */
+export class SessionMirror {
+  // Capacity and byte budget are the worker's business: the mirror keeps as many as `kept` says.
+  private timeline = new Ring<TimelineEntry>(Number.MAX_SAFE_INTEGER);
+  private objects = new Map<string, KubeObject>();
+  private clears = 0;
+  snapshot: SessionSnapshot;
+
+  constructor() {
+    this.snapshot = this.make({ version: 0, state: 'idle', dropped: 0, bytes: 0, counts: { ADDED: 0, MODIFIED: 0, DELETED: 0, BOOKMARK: 0, ERROR: 0 }, initialEventsDone: false });
+  }
+
+  apply(b: SessionBatch): SessionSnapshot {
+    if (b.clears !== this.clears) {
+      this.clears = b.clears;
+      this.timeline.clear();
+    }
+    for (const e of b.entries) this.timeline.push(Array.isArray(e) ? fromEventRow(e) : e);
+    this.timeline.keepNewest(b.kept);
+    if (b.objects.reset) this.objects = new Map();
+    for (const r of b.objects.set) this.objects.set(r[0], fromObjectRow(r));
+    for (const k of b.objects.deleted) this.objects.delete(k);
+    this.snapshot = this.make(b.head);
+    return this.snapshot;
+  }
+
+  private make(head: SessionBatch['head']): SessionSnapshot {
+    // Like the session's own snapshot: an immutable timeline view, the live map (version says when it changed).
+    return { ...head, entries: this.timeline.view(), objects: this.objects };
+  }
+}
+
+/** What the page keeps of an event's objects: nothing (the rows say it all; entryDetail has them). */
+const NOT_HERE: KubeObject = Object.freeze({});
+
+function fromEventRow(r: EventRow): EventEntry {
+  const e: EventEntry = { kind: 'event', seq: r[0], type: r[1], key: r[2], receivedAt: r[4], size: r[5], origin: r[6], object: NOT_HERE, raw: '', partial: true };
+  if (r[3] !== null) e.resourceVersion = r[3];
+  if (r[7]) e.initialEventsEnd = true;
+  return e;
+}
+
+/** An object of the page's state: its resourceVersion (and Table cells), read as the reducer reads them. */
+function fromObjectRow(r: ObjectRow): KubeObject {
+  const metadata = r[1] === null ? {} : { resourceVersion: r[1] };
+  return r.length === 3 ? { kind: 'Table', metadata: {}, rows: [{ cells: r[2], object: { metadata } }] } : { metadata };
+}
+
+/** True when an entry on the page lacks its full objects (ask the session's entryDetail). */
+export function isPartial(e: TimelineEntry): e is EventEntry & { partial: true } {
+  return e.kind === 'event' && e.partial === true;
+}

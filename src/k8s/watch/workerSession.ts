@@ -1,0 +1,332 @@
+// The page's side of watch sessions that run in a Web Worker (host.ts): a mirror of each session
+// brought up to date by batches, and the network the worker borrows (the page's one mux
+// connection and kubeFetch). Where Workers are unavailable (Node, vitest) createWatchSession gives
+// an in-page WatchSession instead: the same engine, the same snapshot.
+import { errorFromResponse, kubeFetch, type MuxClient, type MuxStream } from '../client';
+import { type FromWorker, type RemoteSessionOptions, SessionMirror, type SessionBatch, toWire, type ToWorker } from './remote';
+import { defaultSchedule, type EventEntry, type SessionSnapshot, type WatchSpec, WatchSession } from './session';
+
+/** What a watch pane uses of a session, wherever it runs. */
+export interface WatchSessionHandle {
+  readonly spec: WatchSpec;
+  /** Where the engine (framing, parsing, reducing) runs. */
+  readonly engine: 'worker' | 'page';
+  subscribe(cb: () => void): () => void;
+  getSnapshot(): SessionSnapshot;
+  start(): void;
+  pause(): void;
+  resume(): void;
+  stop(): void;
+  clear(): void;
+  setMaxEntries(n: number): void;
+  exportNdjson(): string | Promise<string>;
+  /** An event entry with its full object, previous version and line (the page's entries may be summaries). */
+  entryDetail(seq: number): Promise<EventEntry | undefined>;
+}
+
+/** A Worker, or one end of a MessageChannel (tests). */
+export interface Endpoint {
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  addEventListener(type: 'message', listener: (ev: MessageEvent) => void): void;
+  start?(): void;
+}
+
+/**
+ * Stream bytes handed to the worker and not yet consumed by it, above which the page stops reading
+ * from the mux: the mux then stops granting credit, and the proxy pauses the upstream.
+ */
+export const WORKER_INFLIGHT_BYTES = 512 * 1024;
+/** Least time between two renders of a pane fed by the worker (a burst posts a batch per ~16 ms). */
+export const RENDER_GAP_MS = 50;
+/** Most bytes per message to the worker, and longest a frame waits for others to go with it. */
+const WORKER_CHUNK_BYTES = 128 * 1024;
+const FLUSH_MS = 8;
+
+interface Pumped {
+  ac: AbortController;
+  it?: AsyncIterator<Uint8Array>;
+  stream?: MuxStream;
+  inflight: number;
+  /** Frames read from the mux and not yet handed to the worker. */
+  parts: Uint8Array[];
+  size: number;
+  timer?: ReturnType<typeof setTimeout>;
+  pumping: boolean;
+  closed: boolean;
+}
+
+/** One worker and the sessions it runs for this page. */
+export class WorkerConnection {
+  private nextSid = 1;
+  private nextReq = 1;
+  private readonly sessions = new Map<number, WorkerWatchSession>();
+  private readonly replies = new Map<number, (v: unknown) => void>();
+  private readonly streams = new Map<number, Pumped>();
+  private readonly fetches = new Map<number, AbortController>();
+
+  constructor(
+    private readonly endpoint: Endpoint,
+    private readonly mux: Pick<MuxClient, 'open'>,
+  ) {
+    endpoint.addEventListener('message', (ev) => this.onMessage(ev.data as FromWorker));
+    endpoint.start?.();
+  }
+
+  post(m: ToWorker, transfer?: Transferable[]): void {
+    this.endpoint.postMessage(m, transfer ?? []);
+  }
+
+  /** A request the worker answers with a `reply`. */
+  ask<T>(make: (req: number) => ToWorker): Promise<T> {
+    const req = this.nextReq++;
+    return new Promise<T>((resolve) => {
+      this.replies.set(req, resolve as (v: unknown) => void);
+      this.post(make(req));
+    });
+  }
+
+  add(s: WorkerWatchSession): number {
+    const sid = this.nextSid++;
+    this.sessions.set(sid, s);
+    return sid;
+  }
+
+  remove(sid: number): void {
+    this.sessions.delete(sid);
+  }
+
+  private onMessage(m: FromWorker): void {
+    switch (m.t) {
+      case 'batch':
+        this.sessions.get(m.sid)?.applyBatch(JSON.parse(m.json) as SessionBatch);
+        return;
+      case 'reply': {
+        const r = this.replies.get(m.req);
+        this.replies.delete(m.req);
+        r?.(m.value);
+        return;
+      }
+      case 'mux-open':
+        void this.openStream(m.rid, m.context, m.path, m.headers);
+        return;
+      case 'mux-ack': {
+        const st = this.streams.get(m.rid);
+        if (!st) return;
+        st.inflight -= m.bytes;
+        void this.pump(m.rid, st);
+        return;
+      }
+      case 'mux-close': {
+        const st = this.streams.get(m.rid);
+        if (!st) return;
+        st.closed = true;
+        clearTimeout(st.timer);
+        this.streams.delete(m.rid);
+        st.ac.abort();
+        st.stream?.close();
+        return;
+      }
+      case 'fetch':
+        void this.fetch(m.rid, m.context, m.path, m.headers);
+        return;
+      case 'fetch-abort':
+        this.fetches.get(m.rid)?.abort();
+        this.fetches.delete(m.rid);
+        return;
+    }
+  }
+
+  private async openStream(rid: number, context: string, path: string, headers?: Record<string, string>): Promise<void> {
+    const st: Pumped = { ac: new AbortController(), inflight: 0, parts: [], size: 0, pumping: false, closed: false };
+    this.streams.set(rid, st);
+    try {
+      const stream = await this.mux.open({ context, path, headers, signal: st.ac.signal });
+      if (st.closed) return stream.close();
+      st.stream = stream;
+      st.it = stream.body[Symbol.asyncIterator]();
+      this.post({ t: 'mux-response', rid, status: stream.status, headers: stream.headers, fromProxy: stream.fromProxy });
+      await this.pump(rid, st);
+    } catch (e) {
+      if (st.closed) return;
+      this.streams.delete(rid);
+      this.post({ t: 'mux-end', rid, error: toWire(e) });
+    }
+  }
+
+  /**
+   * Reads from the mux while the worker has consumed enough of what it was given. Frames are
+   * gathered for up to FLUSH_MS (or CHUNK bytes) and handed over in one message: the API server
+   * flushes a watch event by event when it is not busy, and a message per 400-byte event would cost
+   * the page more than the bytes.
+   */
+  private async pump(rid: number, st: Pumped): Promise<void> {
+    if (st.pumping || !st.it) return;
+    st.pumping = true;
+    try {
+      while (!st.closed && st.inflight + st.size < WORKER_INFLIGHT_BYTES) {
+        const r = await st.it.next();
+        if (st.closed) return;
+        if (r.done) {
+          this.flush(rid, st);
+          this.streams.delete(rid);
+          this.post({ t: 'mux-end', rid });
+          return;
+        }
+        st.parts.push(r.value);
+        st.size += r.value.byteLength;
+        if (st.size >= WORKER_CHUNK_BYTES) this.flush(rid, st);
+        else st.timer ??= setTimeout(() => this.flush(rid, st), FLUSH_MS);
+      }
+    } catch (e) {
+      if (st.closed) return;
+      this.flush(rid, st);
+      this.streams.delete(rid);
+      this.post({ t: 'mux-end', rid, error: toWire(e) });
+    } finally {
+      st.pumping = false;
+    }
+  }
+
+  private flush(rid: number, st: Pumped): void {
+    clearTimeout(st.timer);
+    st.timer = undefined;
+    if (st.size === 0 || st.closed) return;
+    const one = st.parts[0]!;
+    let buf: ArrayBuffer;
+    let off = 0;
+    if (st.parts.length === 1 && one.buffer instanceof ArrayBuffer && one.buffer.byteLength - one.byteLength <= 64) {
+      // The frame's own buffer, handed over without a copy.
+      buf = one.buffer;
+      off = one.byteOffset;
+    } else {
+      const all = new Uint8Array(st.size);
+      let o = 0;
+      for (const p of st.parts) {
+        all.set(p, o);
+        o += p.length;
+      }
+      buf = all.buffer;
+    }
+    const len = st.size;
+    st.inflight += len;
+    st.parts = [];
+    st.size = 0;
+    this.post({ t: 'mux-chunk', rid, buf, off, len }, [buf]);
+  }
+
+  private async fetch(rid: number, context: string, path: string, headers?: Record<string, string>): Promise<void> {
+    const ac = new AbortController();
+    this.fetches.set(rid, ac);
+    try {
+      const res = await kubeFetch({ context, path, headers: { Accept: 'application/json', ...headers }, signal: ac.signal });
+      if (!res.ok) throw await errorFromResponse(res);
+      const buf = await res.arrayBuffer();
+      if (!this.fetches.delete(rid)) return;
+      this.post({ t: 'fetch-done', rid, buf }, [buf]);
+    } catch (e) {
+      if (!this.fetches.delete(rid)) return;
+      this.post({ t: 'fetch-done', rid, error: toWire(e) });
+    }
+  }
+}
+
+/** The page's handle on a session in the worker: commands go there, batches come back. */
+export class WorkerWatchSession implements WatchSessionHandle {
+  readonly engine = 'worker' as const;
+  private readonly mirror = new SessionMirror();
+  private snapshot: SessionSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private scheduled = false;
+  private readonly sid: number;
+  private stopped = false;
+  private notifiedAt = -Infinity;
+
+  constructor(
+    readonly spec: WatchSpec,
+    private readonly conn: WorkerConnection,
+    opts: RemoteSessionOptions = {},
+    private readonly schedule: (flush: () => void) => void = defaultSchedule,
+  ) {
+    this.snapshot = this.mirror.snapshot;
+    this.sid = conn.add(this);
+    conn.post({ t: 'create', sid: this.sid, spec, opts });
+  }
+
+  subscribe = (cb: () => void): (() => void) => {
+    this.listeners.add(cb);
+    return () => this.listeners.delete(cb);
+  };
+  getSnapshot = (): SessionSnapshot => this.snapshot;
+
+  /**
+   * Applied at once (cheap: what changed); listeners hear of it at the next frame, and during a
+   * burst no more often than every RENDER_GAP_MS, so that rendering leaves the main thread room.
+   */
+  applyBatch(b: SessionBatch): void {
+    this.mirror.apply(b);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const wait = Math.max(0, this.notifiedAt + RENDER_GAP_MS - performance.now());
+    const notify = () =>
+      this.schedule(() => {
+        this.scheduled = false;
+        this.notifiedAt = performance.now();
+        this.snapshot = this.mirror.snapshot;
+        for (const l of this.listeners) l();
+      });
+    if (wait > 0) setTimeout(notify, wait);
+    else notify();
+  }
+
+  private cmd(cmd: 'start' | 'pause' | 'resume' | 'stop' | 'clear'): void {
+    if (!this.stopped) this.conn.post({ t: 'cmd', sid: this.sid, cmd });
+  }
+  start(): void {
+    this.cmd('start');
+  }
+  pause(): void {
+    this.cmd('pause');
+  }
+  resume(): void {
+    this.cmd('resume');
+  }
+  clear(): void {
+    this.cmd('clear');
+  }
+  stop(): void {
+    this.cmd('stop');
+    this.stopped = true;
+    this.conn.remove(this.sid);
+  }
+  setMaxEntries(n: number): void {
+    if (!this.stopped) this.conn.post({ t: 'max', sid: this.sid, n });
+  }
+  exportNdjson(): Promise<string> {
+    return this.conn.ask<string>((req) => ({ t: 'export', sid: this.sid, req }));
+  }
+  entryDetail(seq: number): Promise<EventEntry | undefined> {
+    return this.conn.ask<EventEntry | undefined>((req) => ({ t: 'detail', sid: this.sid, req, seq }));
+  }
+}
+
+let pageWorker: WorkerConnection | null | undefined;
+
+/** The page's one watch worker, started on first use; null where Workers are unavailable. */
+function watchWorker(mux: Pick<MuxClient, 'open'>): WorkerConnection | null {
+  if (pageWorker !== undefined) return pageWorker;
+  if (typeof Worker === 'undefined') return (pageWorker = null);
+  try {
+    const w = new Worker(new URL('./session.worker.ts', import.meta.url), { type: 'module', name: 'watch-sessions' });
+    pageWorker = new WorkerConnection(w, mux);
+  } catch {
+    pageWorker = null;
+  }
+  return pageWorker;
+}
+
+/** A watch session: in the page's watch worker when there is one, else in the page itself. */
+export function createWatchSession(spec: WatchSpec, opts: { mux: MuxClient; maxEntries?: number }): WatchSessionHandle {
+  const conn = watchWorker(opts.mux);
+  if (conn) return new WorkerWatchSession(spec, conn, { maxEntries: opts.maxEntries });
+  return new WatchSession(spec, { mux: opts.mux, maxEntries: opts.maxEntries });
+}

@@ -2,7 +2,7 @@
 // ListMeta is shown, with selectors, a namespace scope and three representations whose response
 // sizes can be compared. Everything the view shows is addressable: its settings live in the URL.
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { hrefFor, navigate, type Route } from '../../routing';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { type ListMode, ListPager, type ListRow, type PagerRequest, rowKey } from '../../k8s/lists';
@@ -67,29 +67,42 @@ export function ListsView({ route, context }: { route: Route; context: string })
   autoAll.current = x.load === 'all';
   useEffect(() => {
     if (!pager) return;
-    void pager.start().then(() => {
-      if (autoAll.current) void pager.loadAll();
-    });
+    void pager.start({ all: autoAll.current });
     return () => pager.dispose();
   }, [pager]);
   const snap = useSyncExternalStore(pager?.subscribe ?? noSubscribe, pager?.getSnapshot ?? noSnapshot);
 
+  // Keyed on the column definitions (the first chunk's, the same array for the whole list), not
+  // on the snapshot: a new chunk must not hand the table new columns, which would render every
+  // row on screen again.
+  const serverColumns = snap?.columns;
+  const isTable = snap?.table ?? false;
   const columns: VisibleColumn[] = useMemo(() => {
-    if (!snap) return [];
-    const cols: VisibleColumn[] = snap.columns.map((def, cell) => ({ def, cell })).filter((c) => wide || c.def.priority === 0);
-    if (snap.table && request?.includeObject === 'Metadata') {
+    if (!serverColumns) return [];
+    const cols: VisibleColumn[] = serverColumns.map((def, cell) => ({ def, cell })).filter((c) => wide || c.def.priority === 0);
+    if (isTable && request?.includeObject === 'Metadata') {
       const nameAt = cols.findIndex((c) => c.def.format === 'name');
       cols.splice(nameAt + 1, 0, { cell: -1, def: { name: 'Namespace', type: 'string', format: '', priority: 0, description: 'metadata.namespace, from the object metadata the server included (includeObject=Metadata)' } });
     }
     return cols;
-  }, [snap, wide, request?.includeObject]);
-  const hiddenWide = snap ? snap.columns.filter((c) => c.priority > 0).length : 0;
+  }, [serverColumns, isTable, wide, request?.includeObject]);
+  const hiddenWide = serverColumns ? serverColumns.filter((c) => c.priority > 0).length : 0;
 
-  const open = (row: ListRow) => {
-    const acrossNamespaces = !!row.namespace && !listNamespace;
-    navigate({ name: row.name, namespace: row.namespace ?? route.namespace, extra: acrossNamespaces ? { listScope: 'all' } : {} });
-  };
-  const linkFor = (row: ListRow) => hrefFor({ name: row.name, namespace: row.namespace ?? route.namespace, extra: row.namespace && !listNamespace ? { listScope: 'all' } : {} }, true);
+  // Stable while the route stays (a chunk arriving re-renders the view, not the rows).
+  const routeNamespace = route.namespace;
+  const open = useCallback(
+    (row: ListRow) => {
+      const acrossNamespaces = !!row.namespace && !listNamespace;
+      navigate({ name: row.name, namespace: row.namespace ?? routeNamespace, extra: acrossNamespaces ? { listScope: 'all' } : {} });
+    },
+    [listNamespace, routeNamespace],
+  );
+  // hrefFor reads the current URL: rebuilt whenever the route is.
+  const linkFor = useCallback(
+    (row: ListRow) => hrefFor({ name: row.name, namespace: row.namespace ?? routeNamespace, extra: row.namespace && !listNamespace ? { listScope: 'all' } : {} }, true),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `route` stands for the URL hrefFor reads
+    [route, listNamespace, routeNamespace],
+  );
   const closeTo = { name: undefined, namespace: listNamespace, extra: { listScope: '' } };
 
   const setExtra = (extra: Record<string, string>) => navigate({ extra }, { replace: true });

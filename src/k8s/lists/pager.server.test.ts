@@ -32,7 +32,7 @@ describe('ListPager', () => {
     const snap = pager.getSnapshot();
     expect(snap.pages.map((p) => p.items)).toEqual([5, 5, 2]);
     expect(snap.rowCount).toBe(12);
-    expect(pager.rows.map((r) => r.name)).toEqual(Array.from({ length: 12 }, (_, i) => `cm-${String(i).padStart(2, '0')}`));
+    expect(pager.rows.toArray().map((r) => r.name)).toEqual(Array.from({ length: 12 }, (_, i) => `cm-${String(i).padStart(2, '0')}`));
     expect(snap.duplicates).toBe(0);
     expect(snap.done).toBe(true);
     expect(snap.loadingAll).toBe(false);

@@ -1,8 +1,8 @@
 // The Lists view: one resource, listed the way the server renders it (Table), in chunks whose
 // ListMeta is shown, with selectors, a namespace scope and three representations whose response
 // sizes can be compared. Everything the view shows is addressable: its settings live in the URL.
-import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { usePrefetchQuery, useQuery } from '@tanstack/react-query';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { hrefFor, navigate, type Route } from '../../routing';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { type ListMode, ListPager, type ListRow, type PagerRequest, rowKey } from '../../k8s/lists';
@@ -30,6 +30,9 @@ function parseLimit(s: string | undefined): number | undefined {
 }
 
 export function ListsView({ route, context }: { route: Route; context: string }) {
+  // The list waits for discovery (is the resource namespaced?): ask for it while this first
+  // renders, not after the first paint as useQuery alone would.
+  usePrefetchQuery(discoveryQuery(context));
   const discovery = useQuery(discoveryQuery(context));
   const x = route.extra;
   const mode: ListMode = x.mode === 'metadata' || x.mode === 'full' ? x.mode : 'table';
@@ -65,7 +68,8 @@ export function ListsView({ route, context }: { route: Route; context: string })
   // Read when a list starts only (through a ref): changing it later must not restart the list.
   const autoAll = useRef(false);
   autoAll.current = x.load === 'all';
-  useEffect(() => {
+  // A layout effect: the first chunk is asked for before the browser lays out and paints the view.
+  useLayoutEffect(() => {
     if (!pager) return;
     void pager.start({ all: autoAll.current });
     return () => pager.dispose();

@@ -45,6 +45,53 @@ describe('ListPager', () => {
     expect(seen).toContain(10);
   });
 
+  it('loading all from the start asks for each chunk exactly once, in order, the next one while the previous is applied', async () => {
+    // The real fetch, counted (the proxy and the server answer as ever).
+    const realFetch = globalThis.fetch;
+    const asked: string[] = [];
+    globalThis.fetch = (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.includes('/configmaps?')) asked.push(new URL(url).searchParams.get('continue') ?? '(first)');
+      return realFetch(input, init);
+    };
+    try {
+      const pager = new ListPager({ context: TEST_CONTEXT, ref, mode: 'table', limit: 5, labelSelector: 'pager=yes', includeObject: 'None' });
+      // When chunk n is applied, chunk n+1 is already on its way.
+      const askedWhenApplied: number[] = [];
+      let pages = 0;
+      pager.subscribe(() => {
+        const s = pager.getSnapshot();
+        if (s.pages.length > pages) askedWhenApplied.push(asked.length);
+        pages = s.pages.length;
+      });
+      await pager.start({ all: true });
+      await expect.poll(() => pager.getSnapshot().done, { timeout: 30_000 }).toBe(true);
+      const snap = pager.getSnapshot();
+      expect(snap.pages.map((p) => p.items)).toEqual([5, 5, 2]);
+      expect(snap.loadingAll).toBe(false);
+      expect(snap.loading).toBe(false);
+      expect(asked).toEqual(['(first)', snap.pages[0]!.continue, snap.pages[1]!.continue]);
+      expect(askedWhenApplied).toEqual([2, 3, 3]);
+      expect(pager.rows.toArray().map((r) => r.name)).toEqual(Array.from({ length: 12 }, (_, i) => `cm-${String(i).padStart(2, '0')}`));
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+
+  it('Stop during load all keeps what arrived and drops the chunk asked for ahead; Next page then asks for it again', async () => {
+    const pager = new ListPager({ context: TEST_CONTEXT, ref, mode: 'table', limit: 5, labelSelector: 'pager=yes', includeObject: 'None' });
+    await pager.start({ all: true });
+    pager.stopAll();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(pager.getSnapshot().pages).toHaveLength(1);
+    expect(pager.getSnapshot().loadingAll).toBe(false);
+    expect(pager.getSnapshot().loading).toBe(false);
+    await pager.next();
+    expect(pager.getSnapshot().pages.map((p) => p.items)).toEqual([5, 5]);
+    expect(pager.rows.length).toBe(10);
+    expect(pager.getSnapshot().duplicates).toBe(0);
+  });
+
   it('starts again from scratch, dropping what was loaded', async () => {
     const pager = new ListPager({ context: TEST_CONTEXT, ref, mode: 'metadata', limit: 5 });
     await pager.start();

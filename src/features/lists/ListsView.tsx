@@ -2,7 +2,7 @@
 // ListMeta is shown, with selectors, a namespace scope and three representations whose response
 // sizes can be compared. Everything the view shows is addressable: its settings live in the URL.
 import { usePrefetchQuery, useQuery } from '@tanstack/react-query';
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { hrefFor, navigate, type Route } from '../../routing';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { type ListMode, ListPager, type ListRow, type PagerRequest, rowKey } from '../../k8s/lists';
@@ -10,6 +10,7 @@ import { ErrorBox } from '../../ui/ErrorBox';
 import { ObjectView } from './ObjectView';
 import { PagesPanel } from './PagesPanel';
 import { ResourcePicker } from './ResourcePicker';
+import { readScope, sessionStore, writeScope } from './scopeCache';
 import { SizeCompare } from './SizeCompare';
 import { type VisibleColumn, VirtualTable } from './VirtualTable';
 import './lists.css';
@@ -45,9 +46,17 @@ export function ListsView({ route, context }: { route: Route; context: string })
   // listScope=all keeps the list itself across all namespaces meanwhile.
   const listNamespace = x.listScope === 'all' && route.name ? undefined : route.namespace;
 
+  // Until discovery answers, what it said last time in this tab (a reload, a shared link): the
+  // first chunk need not wait for it. Discovery decides once it is in; a different answer
+  // restarts the list (other primitives below), no answer (not served) shows as such.
+  const cached = useMemo(() => readScope(sessionStore(), context, route.group, route.version, route.resource), [context, route.group, route.version, route.resource]);
+  useEffect(() => {
+    if (api) writeScope(sessionStore(), context, api.group, api.version, api.resource, { namespaced: api.namespaced, kind: api.kind });
+  }, [context, api]);
   // Keyed on primitives, so that a discovery refetch (a new `api` object) does not restart the list.
-  const known = !!api;
-  const namespaced = api?.namespaced ?? false;
+  const known = discovery.data ? !!api : !!cached;
+  const namespaced = api?.namespaced ?? cached?.namespaced ?? false;
+  const kind = api?.kind ?? cached?.kind;
   const request: PagerRequest | null = useMemo(() => {
     if (!known || route.group === undefined || !route.version || !route.resource) return null;
     const namespace = namespaced ? listNamespace : undefined;
@@ -159,7 +168,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
               GET {snap.pages[0]?.path.replace(/([?&])continue=[^&]*/, '$1') ?? '…'}
             </code>{' '}
             <span className="muted">Accept: {snap.accept ?? MODES.find((m) => m.mode === mode)!.help.split(' — ')[0]!.replace('Accept: ', '')}</span>
-            {!api?.namespaced && route.namespace ? <span className="muted"> — cluster-scoped: the namespace does not apply</span> : null}
+            {known && !namespaced && route.namespace ? <span className="muted"> — cluster-scoped: the namespace does not apply</span> : null}
           </p>
           {mode === 'table' && snap.pages.length > 0 && !snap.table && (
             <p className="lists-notice" role="note">
@@ -192,7 +201,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
           )}
           <div className={route.name ? 'lists-split' : undefined}>
             <VirtualTable
-              label={`${api?.kind ?? route.resource} list`}
+              label={`${kind ?? route.resource} list`}
               columns={columns}
               rows={pager!.rows}
               rowCount={snap.rowCount}

@@ -1,8 +1,8 @@
 // The Lists view: one resource, listed the way the server renders it (Table), in chunks whose
 // ListMeta is shown, with selectors, a namespace scope and three representations whose response
 // sizes can be compared. Everything the view shows is addressable: its settings live in the URL.
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { usePrefetchQuery, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { hrefFor, navigate, type Route } from '../../routing';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { type ListMode, ListPager, type ListRow, type PagerRequest, rowKey } from '../../k8s/lists';
@@ -10,6 +10,7 @@ import { ErrorBox } from '../../ui/ErrorBox';
 import { ObjectView } from './ObjectView';
 import { PagesPanel } from './PagesPanel';
 import { ResourcePicker } from './ResourcePicker';
+import { readScope, sessionStore, writeScope } from './scopeCache';
 import { SizeCompare } from './SizeCompare';
 import { type VisibleColumn, VirtualTable } from './VirtualTable';
 import './lists.css';
@@ -30,6 +31,9 @@ function parseLimit(s: string | undefined): number | undefined {
 }
 
 export function ListsView({ route, context }: { route: Route; context: string }) {
+  // The list waits for discovery (is the resource namespaced?): ask for it while this first
+  // renders, not after the first paint as useQuery alone would.
+  usePrefetchQuery(discoveryQuery(context));
   const discovery = useQuery(discoveryQuery(context));
   const x = route.extra;
   const mode: ListMode = x.mode === 'metadata' || x.mode === 'full' ? x.mode : 'table';
@@ -42,9 +46,17 @@ export function ListsView({ route, context }: { route: Route; context: string })
   // listScope=all keeps the list itself across all namespaces meanwhile.
   const listNamespace = x.listScope === 'all' && route.name ? undefined : route.namespace;
 
+  // Until discovery answers, what it said last time in this tab (a reload, a shared link): the
+  // first chunk need not wait for it. Discovery decides once it is in; a different answer
+  // restarts the list (other primitives below), no answer (not served) shows as such.
+  const cached = useMemo(() => readScope(sessionStore(), context, route.group, route.version, route.resource), [context, route.group, route.version, route.resource]);
+  useEffect(() => {
+    if (api) writeScope(sessionStore(), context, api.group, api.version, api.resource, { namespaced: api.namespaced, kind: api.kind });
+  }, [context, api]);
   // Keyed on primitives, so that a discovery refetch (a new `api` object) does not restart the list.
-  const known = !!api;
-  const namespaced = api?.namespaced ?? false;
+  const known = discovery.data ? !!api : !!cached;
+  const namespaced = api?.namespaced ?? cached?.namespaced ?? false;
+  const kind = api?.kind ?? cached?.kind;
   const request: PagerRequest | null = useMemo(() => {
     if (!known || route.group === undefined || !route.version || !route.resource) return null;
     const namespace = namespaced ? listNamespace : undefined;
@@ -65,31 +77,45 @@ export function ListsView({ route, context }: { route: Route; context: string })
   // Read when a list starts only (through a ref): changing it later must not restart the list.
   const autoAll = useRef(false);
   autoAll.current = x.load === 'all';
-  useEffect(() => {
+  // A layout effect: the first chunk is asked for before the browser lays out and paints the view.
+  useLayoutEffect(() => {
     if (!pager) return;
-    void pager.start().then(() => {
-      if (autoAll.current) void pager.loadAll();
-    });
+    void pager.start({ all: autoAll.current });
     return () => pager.dispose();
   }, [pager]);
   const snap = useSyncExternalStore(pager?.subscribe ?? noSubscribe, pager?.getSnapshot ?? noSnapshot);
 
+  // Keyed on the column definitions (the first chunk's, the same array for the whole list), not
+  // on the snapshot: a new chunk must not hand the table new columns, which would render every
+  // row on screen again.
+  const serverColumns = snap?.columns;
+  const isTable = snap?.table ?? false;
   const columns: VisibleColumn[] = useMemo(() => {
-    if (!snap) return [];
-    const cols: VisibleColumn[] = snap.columns.map((def, cell) => ({ def, cell })).filter((c) => wide || c.def.priority === 0);
-    if (snap.table && request?.includeObject === 'Metadata') {
+    if (!serverColumns) return [];
+    const cols: VisibleColumn[] = serverColumns.map((def, cell) => ({ def, cell })).filter((c) => wide || c.def.priority === 0);
+    if (isTable && request?.includeObject === 'Metadata') {
       const nameAt = cols.findIndex((c) => c.def.format === 'name');
       cols.splice(nameAt + 1, 0, { cell: -1, def: { name: 'Namespace', type: 'string', format: '', priority: 0, description: 'metadata.namespace, from the object metadata the server included (includeObject=Metadata)' } });
     }
     return cols;
-  }, [snap, wide, request?.includeObject]);
-  const hiddenWide = snap ? snap.columns.filter((c) => c.priority > 0).length : 0;
+  }, [serverColumns, isTable, wide, request?.includeObject]);
+  const hiddenWide = serverColumns ? serverColumns.filter((c) => c.priority > 0).length : 0;
 
-  const open = (row: ListRow) => {
-    const acrossNamespaces = !!row.namespace && !listNamespace;
-    navigate({ name: row.name, namespace: row.namespace ?? route.namespace, extra: acrossNamespaces ? { listScope: 'all' } : {} });
-  };
-  const linkFor = (row: ListRow) => hrefFor({ name: row.name, namespace: row.namespace ?? route.namespace, extra: row.namespace && !listNamespace ? { listScope: 'all' } : {} }, true);
+  // Stable while the route stays (a chunk arriving re-renders the view, not the rows).
+  const routeNamespace = route.namespace;
+  const open = useCallback(
+    (row: ListRow) => {
+      const acrossNamespaces = !!row.namespace && !listNamespace;
+      navigate({ name: row.name, namespace: row.namespace ?? routeNamespace, extra: acrossNamespaces ? { listScope: 'all' } : {} });
+    },
+    [listNamespace, routeNamespace],
+  );
+  // hrefFor reads the current URL: rebuilt whenever the route is.
+  const linkFor = useCallback(
+    (row: ListRow) => hrefFor({ name: row.name, namespace: row.namespace ?? routeNamespace, extra: row.namespace && !listNamespace ? { listScope: 'all' } : {} }, true),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `route` stands for the URL hrefFor reads
+    [route, listNamespace, routeNamespace],
+  );
   const closeTo = { name: undefined, namespace: listNamespace, extra: { listScope: '' } };
 
   const setExtra = (extra: Record<string, string>) => navigate({ extra }, { replace: true });
@@ -142,7 +168,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
               GET {snap.pages[0]?.path.replace(/([?&])continue=[^&]*/, '$1') ?? '…'}
             </code>{' '}
             <span className="muted">Accept: {snap.accept ?? MODES.find((m) => m.mode === mode)!.help.split(' — ')[0]!.replace('Accept: ', '')}</span>
-            {!api?.namespaced && route.namespace ? <span className="muted"> — cluster-scoped: the namespace does not apply</span> : null}
+            {known && !namespaced && route.namespace ? <span className="muted"> — cluster-scoped: the namespace does not apply</span> : null}
           </p>
           {mode === 'table' && snap.pages.length > 0 && !snap.table && (
             <p className="lists-notice" role="note">
@@ -175,7 +201,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
           )}
           <div className={route.name ? 'lists-split' : undefined}>
             <VirtualTable
-              label={`${api?.kind ?? route.resource} list`}
+              label={`${kind ?? route.resource} list`}
               columns={columns}
               rows={pager!.rows}
               rowCount={snap.rowCount}

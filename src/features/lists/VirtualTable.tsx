@@ -1,7 +1,7 @@
 // Rows are virtualized: only the rows in view (plus a few) exist in the DOM, every row has the same
 // height so nothing is measured, and a row's render is a fixed amount of work whatever the list size.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { focusRow, nextRowIndex, rowIndexOf } from '../../ui/rowKeys';
 import type { ListRow, TableColumnDefinition } from '../../k8s/lists';
 import { cellText } from './format';
@@ -12,6 +12,11 @@ export interface VisibleColumn {
   def: TableColumnDefinition;
   /** Index into the row's cells; -1 for the namespace column we add across namespaces. */
   cell: number;
+}
+
+/** What the table reads rows from: the pager's row store, by index. */
+export interface RowSource {
+  row(i: number): ListRow;
 }
 
 export function VirtualTable({
@@ -25,8 +30,9 @@ export function VirtualTable({
 }: {
   label: string;
   columns: VisibleColumn[];
-  rows: ListRow[];
-  /** How many of `rows` to show; the array grows in place as chunks arrive. */
+  /** Append-only while the list loads: a row at an index never changes, so rows on screen are not rendered again when a chunk arrives. */
+  rows: RowSource;
+  /** How many of `rows` to show; the store grows in place as chunks arrive. */
   rowCount: number;
   selectedKey?: string;
   linkFor: (row: ListRow) => string;
@@ -53,7 +59,7 @@ export function VirtualTable({
     focusRow(scrollRef.current, to, 'a');
   };
   const template = columns.map((c) => (c.def.format === 'name' ? 'minmax(14rem, 2fr)' : 'minmax(6rem, 1fr)')).join(' ');
-  const now = Date.now();
+  const focusable = Math.min(active, rowCount - 1);
 
   return (
     <div className="lists-table" role="table" aria-label={label} aria-rowcount={rowCount + 1}>
@@ -69,51 +75,93 @@ export function VirtualTable({
       </div>
       <div ref={scrollRef} className="lists-scroll" data-testid="lists-scroll">
         <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }} onKeyDown={onKeyDown}>
-          {virtualizer.getVirtualItems().map((v) => {
-            const row = rows[v.index]!;
-            const key = row.namespace ? `${row.namespace}/${row.name}` : row.name;
-            return (
-              <div
-                role="row"
-                key={key + v.index}
-                aria-rowindex={v.index + 2}
-                data-row-index={v.index}
-                aria-selected={selectedKey === key || undefined}
-                className="lists-row"
-                style={{ gridTemplateColumns: template, transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
-              >
-                {columns.map((c) => {
-                  const value = c.cell < 0 ? row.namespace : row.cells[c.cell];
-                  const { text, title } = cellText(value, c.def.type, now);
-                  if (c.def.format === 'name') {
-                    return (
-                      <div role="cell" key={c.cell}>
-                        <a
-                          href={linkFor(row)}
-                          tabIndex={v.index === Math.min(active, rowCount - 1) ? 0 : -1}
-                          onFocus={() => setActive(v.index)}
-                          onClick={(e) => {
-                            if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
-                            e.preventDefault();
-                            onOpen(row);
-                          }}
-                        >
-                          {text}
-                        </a>
-                      </div>
-                    );
-                  }
-                  return (
-                    <div role="cell" key={c.cell} title={title ?? text}>
-                      {text}
-                    </div>
-                  );
-                })}
-              </div>
-            );
-          })}
+          {virtualizer.getVirtualItems().map((v) => (
+            <Row
+              key={v.index}
+              rows={rows}
+              index={v.index}
+              top={v.start}
+              template={template}
+              columns={columns}
+              selectedKey={selectedKey}
+              focusable={v.index === focusable}
+              onFocusRow={setActive}
+              linkFor={linkFor}
+              onOpen={onOpen}
+            />
+          ))}
         </div>
       </div>
     </div>
   );
 }
+
+/**
+ * One row. Memoized on what it shows: a chunk arriving (a longer list, one more render of the
+ * table) renders no row again, only the rows that scroll into view render.
+ */
+const Row = memo(function Row({
+  rows,
+  index,
+  top,
+  template,
+  columns,
+  selectedKey,
+  focusable,
+  onFocusRow,
+  linkFor,
+  onOpen,
+}: {
+  rows: RowSource;
+  index: number;
+  top: number;
+  template: string;
+  columns: VisibleColumn[];
+  selectedKey: string | undefined;
+  focusable: boolean;
+  onFocusRow: (index: number) => void;
+  linkFor: (row: ListRow) => string;
+  onOpen: (row: ListRow) => void;
+}) {
+  const row = rows.row(index);
+  const key = row.namespace ? `${row.namespace}/${row.name}` : row.name;
+  const now = Date.now();
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      data-row-index={index}
+      aria-selected={selectedKey === key || undefined}
+      className="lists-row"
+      style={{ gridTemplateColumns: template, transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+    >
+      {columns.map((c) => {
+        const value = c.cell < 0 ? row.namespace : row.cells[c.cell];
+        const { text, title } = cellText(value, c.def.type, now);
+        if (c.def.format === 'name') {
+          return (
+            <div role="cell" key={c.cell}>
+              <a
+                href={linkFor(row)}
+                tabIndex={focusable ? 0 : -1}
+                onFocus={() => onFocusRow(index)}
+                onClick={(e) => {
+                  if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+                  e.preventDefault();
+                  onOpen(row);
+                }}
+              >
+                {text}
+              </a>
+            </div>
+          );
+        }
+        return (
+          <div role="cell" key={c.cell} title={title ?? text}>
+            {text}
+          </div>
+        );
+      })}
+    </div>
+  );
+});

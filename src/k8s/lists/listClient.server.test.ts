@@ -43,8 +43,8 @@ describe('fetchListPage', () => {
     expect(page.columns.map((c) => c.name)).toEqual(['Name', 'Data', 'Age']);
     expect(page.columns[0]!.format).toBe('name');
     expect(page.rows).toHaveLength(25);
-    expect(page.rows.map((r) => r.name)).toContain('cm-00');
-    expect(page.rows.every((r) => r.namespace === undefined)).toBe(true);
+    expect(page.rows.toArray().map((r) => r.name)).toContain('cm-00');
+    expect(page.rows.toArray().every((r) => r.namespace === undefined)).toBe(true);
   });
 
   it('pages with limit: one resourceVersion, remainingItemCount counting down, token pinned to it', async () => {
@@ -58,12 +58,12 @@ describe('fetchListPage', () => {
     expect(pages.map((p) => p.rows.length)).toEqual([10, 10, 5]);
     expect(pages.map((p) => p.metadata.remainingItemCount)).toEqual([15, 5, undefined]);
     expect(new Set(pages.map((p) => p.metadata.resourceVersion)).size).toBe(1);
-    const names = pages.flatMap((p) => p.rows.map((r) => r.name));
+    const names = pages.flatMap((p) => p.rows.toArray().map((r) => r.name));
     expect(new Set(names).size).toBe(25);
     const decoded = decodeContinueToken(pages[0]!.metadata.continue);
     expect(decoded).toMatchObject({ v: 'meta.k8s.io/v1', rv: Number(pages[0]!.metadata.resourceVersion) });
     // The next chunk starts after the last key returned (a NUL byte appended: the next possible key).
-    expect(decoded!.start).toBe(`/${pages[0]!.rows[9]!.name}\u0000`);
+    expect(decoded!.start).toBe(`/${pages[0]!.rows.name(9)}\u0000`);
   });
 
   it('omits remainingItemCount under a label selector, since the server cannot count matches ahead', async () => {
@@ -76,7 +76,7 @@ describe('fetchListPage', () => {
   it('asks for object metadata across all namespaces, to learn each row namespace', async () => {
     const p = await fetchListPage({ context: TEST_CONTEXT, ref: { ...cm, namespace: undefined }, mode: 'table', includeObject: 'Metadata', labelSelector: 'app=lists' });
     expect(p.rows).toHaveLength(24);
-    expect(p.rows.every((r) => r.namespace === ns)).toBe(true);
+    expect(p.rows.toArray().every((r) => r.namespace === ns)).toBe(true);
   });
 
   it('metadata-only lists carry no data and weigh less than full lists', async () => {
@@ -85,7 +85,7 @@ describe('fetchListPage', () => {
     expect(meta.kind).toBe('PartialObjectMetadataList');
     expect(full.kind).toBe('ConfigMapList');
     expect(meta.table).toBe(false);
-    expect(meta.rows.map((r) => r.name).sort()).toEqual(full.rows.map((r) => r.name).sort());
+    expect(meta.rows.toArray().map((r) => r.name).sort()).toEqual(full.rows.toArray().map((r) => r.name).sort());
     expect(meta.sample).not.toHaveProperty('data');
     expect(full.sample).toHaveProperty('data');
     expect(meta.bytes).toBeLessThan(full.bytes);
@@ -113,8 +113,8 @@ describe('fetchListPage', () => {
     const rest = await fetchListPage({ context: TEST_CONTEXT, ref: cm, mode: 'table', limit: 100, continueToken: inconsistent });
     // The remainder after the first 10 keys, read at a new resourceVersion: it includes what was
     // created since (zz- sorts after the first chunk's keys), which a consistent list would not.
-    expect(rest.rows.map((r) => r.name)).toContain('zz-after-compaction');
-    expect(rest.rows.map((r) => r.name)).not.toContain(first.rows[9]!.name);
+    expect(rest.rows.toArray().map((r) => r.name)).toContain('zz-after-compaction');
+    expect(rest.rows.toArray().map((r) => r.name)).not.toContain(first.rows.name(9));
     expect(rest.metadata.resourceVersion).not.toBe(first.metadata.resourceVersion);
   }, 90_000);
 });
@@ -128,8 +128,8 @@ describe('pageFromBody', () => {
     expect(page.kind).toBe('ConfigMapList');
     expect(page.columns).toBe(GENERIC_COLUMNS);
     expect(page.rows).toHaveLength(3);
-    expect(page.rows[0]!.namespace).toBe(ns);
-    expect(page.rows[0]!.cells).toEqual([page.rows[0]!.name, ns, expect.stringMatching(/^\d{4}-\d\d-\d\dT/)]);
+    expect(page.rows.namespace(0)).toBe(ns);
+    expect(page.rows.row(0).cells).toEqual([page.rows.name(0), ns, expect.stringMatching(/^\d{4}-\d\d-\d\dT/)]);
     expect(page.sample).toBeUndefined();
     expect(page.metadata.continue).toBeTruthy();
   });

@@ -4,6 +4,7 @@
 // chunks"); the caller threads the token through.
 import { errorFromResponse, kubeFetch } from '../client';
 import { type ResourceRef, resourcePath, withQuery } from '../paths';
+import { buildBlock, Interner, type ListRow, type RowBlock } from './rowStore';
 import { type AnyList, isTable, type ListMeta, type ObjectMetaLite, type TableColumnDefinition } from './types';
 
 /**
@@ -27,12 +28,6 @@ export const GENERIC_COLUMNS: TableColumnDefinition[] = [
   { name: 'Created', type: 'date', format: '', description: 'metadata.creationTimestamp', priority: 0 },
 ];
 
-/** A row as kept in memory: the cells and the object's coordinates, never the object. */
-export interface ListRow {
-  name: string;
-  namespace?: string;
-  cells: unknown[];
-}
 
 export interface ListPageRequest {
   context: string;
@@ -56,7 +51,8 @@ export interface ListPage {
   /** True when the server rendered a Table; false for metadata/full modes and for the fallback. */
   table: boolean;
   columns: TableColumnDefinition[];
-  rows: ListRow[];
+  /** The chunk's rows, column by column: `rows.length`, `rows.row(i)`. */
+  rows: RowBlock;
   metadata: ListMeta;
   /** Decoded body size in bytes, what the page cost on the wire before compression. */
   bytes: number;
@@ -78,42 +74,44 @@ export function listPath(req: Omit<ListPageRequest, 'context' | 'signal'>): stri
 }
 
 /** Fetches one chunk. Throws KubeApiError on failure; a 410 Expired's Status carries the server's inconsistent-continue token in metadata.continue. */
-export async function fetchListPage(req: ListPageRequest): Promise<ListPage> {
+export async function fetchListPage(req: ListPageRequest, interner?: Interner): Promise<ListPage> {
   const path = listPath(req);
   const accept = ACCEPT_BY_MODE[req.mode];
   const res = await kubeFetch({ context: req.context, path, headers: { Accept: accept }, signal: req.signal });
   if (!res.ok) throw await errorFromResponse(res);
   const buf = await res.arrayBuffer();
   const body: unknown = JSON.parse(new TextDecoder().decode(buf));
-  return { ...pageFromBody(body, req.mode), bytes: buf.byteLength, path, accept };
+  return { ...pageFromBody(body, req.mode, interner), bytes: buf.byteLength, path, accept };
 }
 
-/** Reduces a response body to rows; exported for tests. */
-export function pageFromBody(body: unknown, mode: ListMode): Omit<ListPage, 'bytes' | 'path' | 'accept'> {
+/**
+ * Reduces a response body to rows; exported for tests. Pass the list's Interner so that strings
+ * repeated across chunks (namespaces, statuses) are held once for the whole list.
+ */
+export function pageFromBody(body: unknown, mode: ListMode, interner: Interner = new Interner()): Omit<ListPage, 'bytes' | 'path' | 'accept'> {
   if (isTable(body)) {
-    const nameCol = body.columnDefinitions.findIndex((c) => c.format === 'name');
-    const rows: ListRow[] = new Array(body.rows.length);
-    // Heap per row: the name shares the name cell's string, and each namespace is held once per
-    // page, instead of one more copy of each per row as JSON.parse made them.
-    const namespaces = new Map<string, string>();
-    for (let i = 0; i < body.rows.length; i++) {
-      const r = body.rows[i]!;
-      const meta = r.object?.metadata;
-      const cell = r.cells[nameCol >= 0 ? nameCol : 0];
-      const name = typeof cell === 'string' && (meta?.name === undefined || cell === meta.name) ? cell : (meta?.name ?? String(cell));
-      let namespace = meta?.namespace;
-      if (namespace) {
-        const held = namespaces.get(namespace);
-        if (held === undefined) namespaces.set(namespace, namespace);
-        else namespace = held;
-      }
-      rows[i] = namespace ? { name, namespace, cells: r.cells } : { name, cells: r.cells };
-    }
-    return { kind: 'Table', table: true, columns: body.columnDefinitions, rows, metadata: body.metadata ?? {} };
+    const columns = body.columnDefinitions;
+    const nameCol = columns.findIndex((c) => c.format === 'name');
+    const rows = buildBlock(
+      body.rows.length,
+      columns.length,
+      interner,
+      (i) => {
+        const r = body.rows[i]!;
+        // With includeObject=Metadata the row carries a PartialObjectMetadata (managedFields and
+        // all): its name and namespace are read here, and the rest is dropped with the body.
+        const meta = r.object?.metadata;
+        const cell = r.cells[nameCol >= 0 ? nameCol : 0];
+        const name = typeof cell === 'string' && (meta?.name === undefined || cell === meta.name) ? cell : (meta?.name ?? String(cell));
+        return { name, namespace: meta?.namespace || undefined, cells: r.cells };
+      },
+      nameCol,
+    );
+    return { kind: 'Table', table: true, columns, rows, metadata: body.metadata ?? {} };
   }
   const list = body as AnyList;
   const items = list.items ?? [];
-  const rows = items.map((it) => genericRow(it.metadata ?? {}));
+  const rows = buildBlock(items.length, GENERIC_COLUMNS.length, interner, (i) => genericRow(items[i]!.metadata ?? {}), 0);
   return {
     kind: list.kind ?? 'List',
     table: false,
@@ -126,7 +124,7 @@ export function pageFromBody(body: unknown, mode: ListMode): Omit<ListPage, 'byt
 
 function genericRow(m: ObjectMetaLite): ListRow {
   const name = m.name ?? '';
-  return { name, namespace: m.namespace, cells: [name, m.namespace ?? '', m.creationTimestamp ?? ''] };
+  return { name, namespace: m.namespace || undefined, cells: [name, m.namespace ?? '', m.creationTimestamp ?? ''] };
 }
 
 /** Stable identity of a row within one list. */

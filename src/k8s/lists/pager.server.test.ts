@@ -32,7 +32,7 @@ describe('ListPager', () => {
     const snap = pager.getSnapshot();
     expect(snap.pages.map((p) => p.items)).toEqual([5, 5, 2]);
     expect(snap.rowCount).toBe(12);
-    expect(pager.rows.map((r) => r.name)).toEqual(Array.from({ length: 12 }, (_, i) => `cm-${String(i).padStart(2, '0')}`));
+    expect(pager.rows.toArray().map((r) => r.name)).toEqual(Array.from({ length: 12 }, (_, i) => `cm-${String(i).padStart(2, '0')}`));
     expect(snap.duplicates).toBe(0);
     expect(snap.done).toBe(true);
     expect(snap.loadingAll).toBe(false);
@@ -43,6 +43,48 @@ describe('ListPager', () => {
     // Rows appeared chunk by chunk.
     expect(seen).toContain(5);
     expect(seen).toContain(10);
+  });
+
+  it('loading all from the start asks for each chunk exactly once, in order, the next one while the previous is applied', async () => {
+    // The real fetch, watched (the proxy and the server answer as ever): for each chunk asked
+    // for, its continue token and how many pages the pager had applied by then.
+    const realFetch = globalThis.fetch;
+    const asked: { token: string; applied: number }[] = [];
+    let pager: ListPager | undefined;
+    globalThis.fetch = (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.includes('/configmaps?')) asked.push({ token: new URL(url).searchParams.get('continue') ?? '(first)', applied: pager?.getSnapshot().pages.length ?? -1 });
+      return realFetch(input, init);
+    };
+    try {
+      pager = new ListPager({ context: TEST_CONTEXT, ref, mode: 'table', limit: 5, labelSelector: 'pager=yes', includeObject: 'None' });
+      await pager.start({ all: true });
+      await expect.poll(() => pager!.getSnapshot().done, { timeout: 30_000 }).toBe(true);
+      const snap = pager.getSnapshot();
+      expect(snap.pages.map((p) => p.items)).toEqual([5, 5, 2]);
+      expect(snap.loadingAll).toBe(false);
+      expect(snap.loading).toBe(false);
+      expect(asked.map((a) => a.token)).toEqual(['(first)', snap.pages[0]!.continue, snap.pages[1]!.continue]);
+      // Chunk 2 was asked for before chunk 1 was applied, chunk 3 before chunk 2.
+      expect(asked.map((a) => a.applied)).toEqual([0, 0, 1]);
+      expect(pager.rows.toArray().map((r) => r.name)).toEqual(Array.from({ length: 12 }, (_, i) => `cm-${String(i).padStart(2, '0')}`));
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+
+  it('Stop during load all keeps what arrived and drops the chunk asked for ahead; Next page then asks for it again', async () => {
+    const pager = new ListPager({ context: TEST_CONTEXT, ref, mode: 'table', limit: 5, labelSelector: 'pager=yes', includeObject: 'None' });
+    await pager.start({ all: true });
+    pager.stopAll();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(pager.getSnapshot().pages).toHaveLength(1);
+    expect(pager.getSnapshot().loadingAll).toBe(false);
+    expect(pager.getSnapshot().loading).toBe(false);
+    await pager.next();
+    expect(pager.getSnapshot().pages.map((p) => p.items)).toEqual([5, 5]);
+    expect(pager.rows.length).toBe(10);
+    expect(pager.getSnapshot().duplicates).toBe(0);
   });
 
   it('starts again from scratch, dropping what was loaded', async () => {

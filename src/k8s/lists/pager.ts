@@ -8,7 +8,8 @@
 //   at a newer resourceVersion (inconsistently) instead of starting again.
 import { KubeApiError, retryDelayMs, shouldRetryRead } from '../client';
 import { decodeContinueToken, type DecodedContinueToken } from './continueToken';
-import { fetchListPage, type ListPageRequest, type ListRow } from './listClient';
+import { fetchListPage, type ListPage, type ListPageRequest } from './listClient';
+import { RowStore } from './rowStore';
 import type { TableColumnDefinition } from './types';
 
 export interface PageInfo {
@@ -57,17 +58,18 @@ const EMPTY: PagerSnapshot = { loading: false, loadingAll: false, pages: [], row
 export type PagerRequest = Omit<ListPageRequest, 'continueToken' | 'signal'>;
 
 export class ListPager {
-  /** Append-only between resets; read it by index for the rows the snapshot counts. */
-  rows: ListRow[] = [];
-  /**
-   * Names seen, per namespace: the rows' own name strings, so that telling duplicates apart costs
-   * a set entry per row and no `namespace/name` string of its own (heap per 1,000 rows).
-   */
-  private seen = new Map<string, Set<string>>();
+  /** Append-only between resets (a new store then); read it by index for the rows the snapshot counts. */
+  rows = new RowStore();
   private snap: PagerSnapshot = EMPTY;
   private listeners = new Set<() => void>();
   private abort = new AbortController();
   private inflight: Promise<void> | null = null;
+  /**
+   * While loading all: the next chunk, asked for as soon as its token arrived, so that the server
+   * reads it while this page decodes and renders the previous one. Only then: a single "Next
+   * page" fetches exactly the chunk asked for.
+   */
+  private prefetched: { token: string; page: Promise<ListPage> } | null = null;
 
   constructor(readonly request: PagerRequest) {}
 
@@ -83,15 +85,22 @@ export class ListPager {
     for (const l of this.listeners) l();
   }
 
-  /** (Re)starts from the first chunk, dropping what was loaded. */
-  start(): Promise<void> {
+  /**
+   * (Re)starts from the first chunk, dropping what was loaded; resolves once that chunk is in.
+   * With `all`, goes on to load every chunk, as loadAll does, the second one asked for while the
+   * first one renders.
+   */
+  start(opts: { all?: boolean } = {}): Promise<void> {
     this.abort.abort();
     this.abort = new AbortController();
     this.inflight = null;
-    this.rows = [];
-    this.seen = new Map();
-    this.snap = EMPTY;
-    return this.fetch(undefined, false);
+    this.prefetched = null;
+    this.rows = new RowStore();
+    this.snap = opts.all ? { ...EMPTY, loadingAll: true } : EMPTY;
+    const signal = this.abort.signal;
+    const first = this.fetch(undefined, false);
+    if (opts.all) void first.then(() => this.loadRest(signal));
+    return first;
   }
 
   dispose(): void {
@@ -108,14 +117,17 @@ export class ListPager {
   }
 
   /** Every remaining chunk, one after the other (each token comes from the previous answer). */
-  async loadAll(): Promise<void> {
-    if (this.snap.loadingAll) return;
-    const signal = this.abort.signal;
+  loadAll(): Promise<void> {
+    if (this.snap.loadingAll) return Promise.resolve();
     this.set({ loadingAll: true });
+    return this.loadRest(this.abort.signal);
+  }
+
+  private async loadRest(signal: AbortSignal): Promise<void> {
     try {
-      while (!signal.aborted && !this.snap.expired && !this.snap.error && this.snap.pages.at(-1)?.continue) await this.next();
+      while (!signal.aborted && this.snap.loadingAll && !this.snap.expired && !this.snap.error && this.snap.pages.at(-1)?.continue) await this.next();
     } finally {
-      if (!signal.aborted) this.set({ loadingAll: false });
+      if (!signal.aborted && this.snap.loadingAll) this.set({ loadingAll: false });
     }
   }
 
@@ -125,6 +137,7 @@ export class ListPager {
     this.abort.abort();
     this.abort = new AbortController();
     this.inflight = null;
+    this.prefetched = null;
     this.set({ loading: false });
   }
 
@@ -148,7 +161,7 @@ export class ListPager {
   private async fetchWithRetry(token: string | undefined, signal: AbortSignal): Promise<Awaited<ReturnType<typeof fetchListPage>>> {
     for (let failures = 0; ; failures++) {
       try {
-        return await fetchListPage({ ...this.request, continueToken: token, signal });
+        return await fetchListPage({ ...this.request, continueToken: token, signal }, this.rows.interner);
       } catch (e) {
         if (!(e instanceof KubeApiError && e.code === 429 && shouldRetryRead(failures, e)) || signal.aborted) throw e;
         const wait = retryDelayMs(failures, e);
@@ -163,21 +176,29 @@ export class ListPager {
     }
   }
 
+  /** The chunk for `token`: the one already on its way, or a new request. */
+  private page(token: string | undefined, signal: AbortSignal): Promise<ListPage> {
+    const p = this.prefetched;
+    this.prefetched = null;
+    if (p && token !== undefined && p.token === token) return p.page;
+    return this.fetchWithRetry(token, signal);
+  }
+
   private async fetchPage(token: string | undefined, inconsistent: boolean): Promise<void> {
     const signal = this.abort.signal;
-    this.set({ loading: true, error: undefined });
+    // Loading all keeps `loading` set from one chunk to the next: one render per chunk, not two.
+    if (!this.snap.loading || this.snap.error !== undefined) this.set({ loading: true, error: undefined });
     try {
-      const page = await this.fetchWithRetry(token, signal);
+      const page = await this.page(token, signal);
       if (signal.aborted) return;
-      let dup = 0;
-      for (const r of page.rows) {
-        const ns = r.namespace ?? '';
-        let names = this.seen.get(ns);
-        if (!names) this.seen.set(ns, (names = new Set()));
-        if (names.has(r.name)) dup++;
-        else names.add(r.name);
-        this.rows.push(r);
+      const next = page.metadata.continue || undefined;
+      if (next && this.snap.loadingAll) {
+        const ahead = this.fetchWithRetry(next, signal);
+        // Its failure (a 410, say) is handled when the loop asks for that chunk; not before.
+        ahead.catch(() => undefined);
+        this.prefetched = { token: next, page: ahead };
       }
+      const dup = this.rows.append(page.rows);
       const info: PageInfo = {
         index: this.snap.pages.length + 1,
         items: page.rows.length,
@@ -190,7 +211,7 @@ export class ListPager {
         inconsistent,
       };
       this.set({
-        loading: false,
+        loading: this.prefetched !== null,
         pages: [...this.snap.pages, info],
         rowCount: this.rows.length,
         duplicates: this.snap.duplicates + dup,

@@ -261,6 +261,11 @@ export function forwardHttp(
   security: readonly string[] = [],
 ): void {
   const bodyless = BODYLESS_METHODS.has(req.method ?? 'GET');
+  // The proxy's own answers carry the security headers too (set first, then the Status).
+  const fail = (err: ProxyError, opts?: { close?: boolean }) => {
+    if (!res.headersSent) for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
+    sendProxyError(res, err, opts);
+  };
   let headers = upstreamRequestHeaders(req.rawHeaders, bodyless);
   // Streamed responses (watches) are asked for uncompressed: the API server may gzip a stream as a
   // series of gzip members, one per flush, and browsers' decoders stop after the first, so the
@@ -306,8 +311,7 @@ export function forwardHttp(
     onError(err) {
       log(`proxy: ${err.message}`);
       observe?.(target.context, { error: err });
-      if (!res.headersSent) for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
-      sendProxyError(res, err);
+      fail(err);
     },
   });
 
@@ -331,7 +335,7 @@ export function forwardHttp(
       tooBig = true;
       req.unpipe(upstream.req);
       upstream.abort();
-      sendProxyError(res, tooLarge(), { close: true });
+      fail(tooLarge(), { close: true });
     }
   });
   req.pipe(upstream.req);

@@ -2,7 +2,7 @@
 // and through `kubectl proxy` (the tool users would pick instead, from the same build): latency of
 // a small GET, and throughput of a large list.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -62,6 +62,56 @@ function startExplorer(kubeconfig: string, staticDir: string): Promise<{ url: st
   });
 }
 
+/**
+ * The floor for any proxy on Node: a bare pass-through (node:http server, node:https keep-alive
+ * agent, the body piped) with none of the explorer's checks, in a process of its own. It shows how
+ * much of the explorer's added latency is Node's HTTP stack itself.
+ */
+const FLOOR_PROXY = `
+import { createServer } from 'node:http';
+import { Agent, request } from 'node:https';
+const u = new URL(process.env.FLOOR_SERVER);
+const agent = new Agent({ keepAlive: true, ca: process.env.FLOOR_CA, cert: process.env.FLOOR_CERT, key: process.env.FLOOR_KEY });
+const hop = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+const srv = createServer({ noDelay: true }, (req, res) => {
+  const up = request({ hostname: u.hostname, port: u.port, method: req.method, path: req.url, agent, headers: { accept: req.headers.accept ?? '*/*' } }, (r) => {
+    const out = [];
+    for (let i = 0; i < r.rawHeaders.length; i += 2) if (!hop.has(r.rawHeaders[i].toLowerCase())) out.push(r.rawHeaders[i], r.rawHeaders[i + 1]);
+    res.writeHead(r.statusCode, out);
+    r.pipe(res);
+  });
+  up.on('error', () => res.destroy());
+  up.end();
+});
+srv.listen(0, '127.0.0.1', () => process.stdout.write(srv.address().port + '\\n'));
+`;
+
+function startFloorProxy(server: string, creds: { ca: string; cert: string; key: string }): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOR_PROXY], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, FLOOR_SERVER: server, FLOOR_CA: creds.ca, FLOOR_CERT: creds.cert, FLOOR_KEY: creds.key },
+    });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('\n')) ok({ url: `http://127.0.0.1:${out.trim()}/`, child });
+    });
+    child.once('error', fail);
+    child.once('exit', (code) => fail(new Error(`the floor proxy exited (${code})`)));
+  });
+}
+
+/** CPU time (user + system, ms) a process has used so far; undefined where /proc is not there. */
+function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Starts `kubectl proxy` on a free loopback port; resolves with its base URL once it serves. */
 function startKubectlProxy(kubectl: string, kubeconfig: string): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((ok, fail) => {
@@ -85,6 +135,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
   const cp = await startControlPlane({ dir, controllerManager: false, log });
   const srv = await startExplorer(cp.kubeconfig, dir);
   const kp = await startKubectlProxy(cp.binaries.kubectl, cp.kubeconfig);
+  const floor = await startFloorProxy(cp.server, cp.credentials('admin'));
   try {
     const creds = cp.credentials('admin');
     const directAgent = new HttpsAgent({ keepAlive: true, ca: creds.ca, cert: creds.cert, key: creds.key });
@@ -93,7 +144,9 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     const proxy = client(httpRequest, new URL(`${srv.url}k8s/local-admin/`), proxyAgent, { 'X-Explorer-Token': srv.token });
     const kubectlAgent = new HttpAgent({ keepAlive: true });
     const kubectl = client(httpRequest, new URL(kp.url), kubectlAgent, {});
-    log(`kubernetes ${cp.kubernetesVersion}, ${cp.server} direct vs ${srv.url}k8s/local-admin/ vs kubectl proxy ${kp.url} (all keep-alive)`);
+    const floorAgent = new HttpAgent({ keepAlive: true });
+    const bare = client(httpRequest, new URL(floor.url), floorAgent, {});
+    log(`kubernetes ${cp.kubernetesVersion}, ${cp.server} direct vs ${srv.url}k8s/local-admin/ vs kubectl proxy ${kp.url} vs a bare Node proxy ${floor.url} (all keep-alive)`);
 
     // Small GET: interleaved so that all three see the same server state; warm-up first.
     const small = '/api/v1/namespaces/default';
@@ -101,12 +154,15 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
       await direct('GET', small);
       await proxy('GET', small);
       await kubectl('GET', small);
+      await bare('GET', small);
     }
     const tDirect: number[] = [];
     const tProxy: number[] = [];
     const tKubectl: number[] = [];
+    const tBare: number[] = [];
+    const cpu0 = [cpuMs(srv.child.pid), cpuMs(kp.child.pid), cpuMs(floor.child.pid)];
     for (let i = 0; i < SMALL_REQUESTS; i++) {
-      for (const [send, out] of [[direct, tDirect], [proxy, tProxy], [kubectl, tKubectl]] as const) {
+      for (const [send, out] of [[direct, tDirect], [proxy, tProxy], [kubectl, tKubectl], [bare, tBare]] as const) {
         const t0 = performance.now();
         const r = await send('GET', small);
         out.push(performance.now() - t0);
@@ -116,8 +172,12 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     const p50d = percentile(tDirect, 50);
     const p50p = percentile(tProxy, 50);
     const p50k = percentile(tKubectl, 50);
-    log(`small GET ${small} x${SMALL_REQUESTS}: direct p50 ${ms(p50d)} p90 ${ms(percentile(tDirect, 90))}; explorer p50 ${ms(p50p)} p90 ${ms(percentile(tProxy, 90))}; kubectl proxy p50 ${ms(p50k)} p90 ${ms(percentile(tKubectl, 90))}`);
-    log(`small GET added p50: explorer ${ms(p50p - p50d)}, kubectl proxy ${ms(p50k - p50d)}`);
+    const p50b = percentile(tBare, 50);
+    const cpu1 = [cpuMs(srv.child.pid), cpuMs(kp.child.pid), cpuMs(floor.child.pid)];
+    const perRequest = (i: number) => (cpu0[i] === undefined || cpu1[i] === undefined ? 'n/a' : `${(((cpu1[i]! - cpu0[i]!) * 1000) / SMALL_REQUESTS).toFixed(0)} µs`);
+    log(`small GET ${small} x${SMALL_REQUESTS}: direct p50 ${ms(p50d)} p90 ${ms(percentile(tDirect, 90))}; explorer p50 ${ms(p50p)} p90 ${ms(percentile(tProxy, 90))}; kubectl proxy p50 ${ms(p50k)} p90 ${ms(percentile(tKubectl, 90))}; bare Node proxy p50 ${ms(p50b)} p90 ${ms(percentile(tBare, 90))}`);
+    log(`small GET added p50: explorer ${ms(p50p - p50d)}, kubectl proxy ${ms(p50k - p50d)}, bare Node proxy ${ms(p50b - p50d)}`);
+    log(`CPU per small GET (user + system, whole process): explorer ${perRequest(0)}, kubectl proxy ${perRequest(1)}, bare Node proxy ${perRequest(2)}`);
 
     // Large list.
     const ns = 'bench';
@@ -155,12 +215,15 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     directAgent.destroy();
     proxyAgent.destroy();
     kubectlAgent.destroy();
+    floorAgent.destroy();
     return {
       name: 'proxy',
       ratios: {
         // Goal <= 1.0: the explorer adds no more latency than kubectl proxy.
         'small GET added p50 explorer/kubectl proxy': (p50p - p50d) / (p50k - p50d),
         'small GET p50 explorer/direct': p50p / p50d,
+        // What Node's HTTP stack alone adds, against kubectl proxy: the floor of the ratio above.
+        'small GET added p50 bare Node proxy/kubectl proxy': (p50b - p50d) / (p50k - p50d),
         // Goal >= 0.95 (higher is better).
         'large list throughput explorer/direct (higher is better)': time.direct / time.proxy,
         'large list throughput kubectl proxy/direct (higher is better)': time.direct / time.kubectl,
@@ -168,6 +231,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     };
   } finally {
     kp.child.kill('SIGTERM');
+    floor.child.kill('SIGTERM');
     srv.child.kill('SIGTERM');
     await cp.stop();
     rmSync(dir, { recursive: true, force: true });

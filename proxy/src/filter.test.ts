@@ -52,6 +52,22 @@ describe('normalizeApiPath', () => {
     expect(e.proxyCause).toBe('InvalidPath');
   });
 
+  it.each([
+    '/api/v1/namespaces/default/configmaps/',
+    '/apis/apps/v1/namespaces/a.b/deployments/c..d',
+    '/api/v1/namespaces/x/configmaps/...',
+    '/api/v1/namespaces/x/configmaps/.hidden',
+    '/api/v1/namespaces/x/configmaps/[a]',
+    "/apis/rbac.authorization.k8s.io/v1/clusterroles/system:a~b!$&'()*+,;=@",
+  ])('treats plain %s as the full check does (the same path with an encoded letter takes the full check)', (input) => {
+    const fullCheck = normalizeApiPath(input.replace('/api', '/%61pi'));
+    expect(normalizeApiPath(input)).toEqual(fullCheck);
+  });
+
+  it('encodes what is not pchar even without a percent sign', () => {
+    expect(normalizeApiPath('/api/v1/namespaces/[a]').path).toBe('/api/v1/namespaces/%5Ba%5D');
+  });
+
   it('forwards exactly the segments it checked', () => {
     const r = normalizeApiPath('/api/v1/namespaces/x%3Fy/configmaps');
     expect(r.segments).toEqual(['api', 'v1', 'namespaces', 'x?y', 'configmaps']);

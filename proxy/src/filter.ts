@@ -41,6 +41,8 @@ function decodeSegment(raw: string, what: string): string {
 }
 
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
+/** One or more non-empty segments of pchar without `%`, an optional trailing slash. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@]+)+\/?$/;
 
 /**
  * Normalizes an API path with optional query (`/api/v1/pods?watch=1`). Throws a 400 ProxyError for
@@ -55,6 +57,14 @@ export function normalizeApiPath(pathAndQuery: string): ApiPath {
   if (query.includes('#')) throw badRequest('InvalidPath', 'the query contains "#"');
   if (!rawPath.startsWith('/')) throw badRequest('InvalidPath', `an API path must start with "/": ${JSON.stringify(rawPath.slice(0, 100))}`);
   if (rawPath.includes('\\')) throw badRequest('InvalidPath', 'backslashes are not allowed in API paths');
+  // Nearly every path is plain segments of unreserved characters: nothing to decode or re-encode,
+  // so it is forwarded as is. A `/.` (a dot segment, or a segment that merely starts with a dot)
+  // takes the full check below.
+  if (PLAIN_PATH.test(rawPath) && !rawPath.includes('/.')) {
+    const segments = rawPath.slice(1).split('/');
+    if (segments[segments.length - 1] === '') segments.pop();
+    return { segments, path: rawPath, query };
+  }
   const rawSegments = rawPath.slice(1).split('/');
   const segments: string[] = [];
   rawSegments.forEach((raw, i) => {

@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { ProxyError, sendProxyError, upstreamFailure } from './errors';
-import { clientResponseHeaders, proxiedLocation, toHeaderObject, upstreamRequestHeaders } from './headers';
+import { appendClientResponseHeaders, proxiedLocation, upstreamRequestHeaders } from './headers';
 import type { UpstreamTarget } from './kubeconfig';
 
 /** The API server's own limit on request bodies (apiserver MaxRequestBodyBytes). */
@@ -54,6 +54,8 @@ export function setUpstreamLimits(stats: ProxyStats, limits: Partial<UpstreamLim
  * `?watch=true|1` or the legacy `/watch/` path segment; `follow=true` streams pod logs.
  */
 export function isLongRunning(pathAndQuery: string): boolean {
+  // Every request passes here: the common case (no watch or follow anywhere) answers at once.
+  if (!pathAndQuery.includes('watch') && !pathAndQuery.includes('follow')) return false;
   const q = pathAndQuery.indexOf('?');
   const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
   // Parse the query only when it can matter (this runs for every request).
@@ -101,8 +103,8 @@ export function openUpstream(
   // A GET or HEAD carries no body whoever asks (the mux's headers included): with Content-Length
   // the server would wait for one, holding the connection.
   const bodyless = BODYLESS_METHODS.has(method);
-  const headers = toHeaderObject(bodyless ? clientHeaders.filter(([k]) => !BODY_FRAMING.has(k.toLowerCase())) : clientHeaders);
-  for (const [k, v] of Object.entries(target.headers)) headers[k.toLowerCase()] = v;
+  const headers = upstreamHeaderObject(clientHeaders, bodyless);
+  for (const k in target.headers) headers[k.toLowerCase()] = target.headers[k]!;
   const started = performance.now();
   const req = (target.secure ? httpsRequest : httpRequest)({
     hostname: target.hostname,
@@ -116,9 +118,6 @@ export function openUpstream(
   stats.upstreamTotal++;
   let responded = false;
   let failed = false;
-  req.once('close', () => {
-    stats.upstreamOpen--;
-  });
   req.on('socket', (socket: Socket) => {
     // A reused keep-alive socket was set up when it was new: no syscall per request.
     if (!socket.connecting) return;
@@ -132,16 +131,19 @@ export function openUpstream(
     socket.once('close', () => clearTimeout(timer));
   });
   const timeoutMs = limits?.responseTimeoutMs ?? UPSTREAM_RESPONSE_TIMEOUT_MS;
-  const responseTimer =
+  const waiting: AwaitingHead | undefined =
     timeoutMs > 0 && !isLongRunning(pathAndQuery)
-      ? setTimeout(() => {
+      ? awaitHead(started + timeoutMs, () => {
           req.destroy(new ProxyError(504, 'Timeout', 'UpstreamTimeout', `the API server of context "${target.context}" (${target.server}) did not answer within ${timeoutMs / 1000} s`, target.context));
-        }, timeoutMs)
+        })
       : undefined;
-  req.once('close', () => clearTimeout(responseTimer));
+  req.once('close', () => {
+    stats.upstreamOpen--;
+    if (waiting) awaitingHead.delete(waiting);
+  });
   req.on('response', (res) => {
     responded = true;
-    clearTimeout(responseTimer);
+    if (waiting) awaitingHead.delete(waiting);
     handlers.onResponse(res, performance.now() - started);
   });
   req.on('error', (err: NodeJS.ErrnoException) => {
@@ -158,8 +160,58 @@ export function openUpstream(
   };
 }
 
+interface AwaitingHead {
+  /** performance.now() by which the response head must have come. */
+  deadline: number;
+  expire(): void;
+}
+
+/**
+ * Non-watch upstream requests still waiting for their response head. One timer sweeps them all
+ * while any waits, instead of a timer set and cleared on every request (this only catches a server
+ * that stopped answering, so a quarter second late is soon enough).
+ */
+const awaitingHead = new Set<AwaitingHead>();
+const SWEEP_MS = 250;
+let sweeper: NodeJS.Timeout | undefined;
+
+function awaitHead(deadline: number, expire: () => void): AwaitingHead {
+  const w = { deadline, expire };
+  awaitingHead.add(w);
+  if (!sweeper) {
+    sweeper = setInterval(() => {
+      const now = performance.now();
+      for (const x of awaitingHead) {
+        if (x.deadline > now) continue;
+        awaitingHead.delete(x);
+        x.expire();
+      }
+      if (awaitingHead.size === 0) {
+        clearInterval(sweeper);
+        sweeper = undefined;
+      }
+    }, SWEEP_MS);
+    sweeper.unref();
+  }
+  return w;
+}
+
+/** Header pairs in the object form node:http takes (repeated names become arrays), without body framing when `bodyless`. */
+function upstreamHeaderObject(pairs: readonly [string, string][], bodyless: boolean): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of pairs) {
+    const key = k.toLowerCase();
+    if (bodyless && BODY_FRAMING.has(key)) continue;
+    const prev = out[key];
+    out[key] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
 /** A watch (`?watch=1`, `?watch=true`, or the deprecated /watch/ paths): a response the server streams. */
 export function isStreamingRequest(pathAndQuery: string): boolean {
+  // Every request passes here: without "watch" anywhere it is not one.
+  if (!pathAndQuery.includes('watch')) return false;
   const q = pathAndQuery.indexOf('?');
   const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
   const watch = new URLSearchParams(q < 0 ? '' : pathAndQuery.slice(q + 1)).get('watch');
@@ -206,8 +258,14 @@ export function forwardHttp(
   stats: ProxyStats,
   log: (l: string) => void,
   observe?: (context: string, outcome: { ttfbMs: number } | { error: ProxyError }) => void,
+  security: readonly string[] = [],
 ): void {
   const bodyless = BODYLESS_METHODS.has(req.method ?? 'GET');
+  // The proxy's own answers carry the security headers too (set first, then the Status).
+  const fail = (err: ProxyError, opts?: { close?: boolean }) => {
+    if (!res.headersSent) for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
+    sendProxyError(res, err, opts);
+  };
   let headers = upstreamRequestHeaders(req.rawHeaders, bodyless);
   // Streamed responses (watches) are asked for uncompressed: the API server may gzip a stream as a
   // series of gzip members, one per flush, and browsers' decoders stop after the first, so the
@@ -225,21 +283,30 @@ export function forwardHttp(
         upstream.abort();
         return;
       }
-      const out = clientResponseHeaders(up.rawHeaders);
-      out.push(['Server-Timing', serverTiming(ttfbMs)]);
-      if (streaming) out.push(['X-Explorer-Encoding', 'identity: the proxy asked the API server not to compress this stream']);
-      // appendHeader, not writeHead(status, [pairs]): once setHeader has run (the security
-      // headers), Node applies such pairs with setHeader, and a repeated name (one Warning header
-      // per problem) would keep only its last value.
+      // One writeHead with a flat list and nothing set before (the security headers come first in
+      // the list): Node then writes the head straight from the list, where setHeader or
+      // appendHeader would build and merge a header map on every response; repeated names (one
+      // Warning header per problem) stay repeated.
+      const out = appendClientResponseHeaders(up.rawHeaders, [...security]);
+      out.push('Server-Timing', serverTiming(ttfbMs));
+      if (streaming) out.push('X-Explorer-Encoding', 'identity: the proxy asked the API server not to compress this stream');
       // A redirect names a path on the API server; the browser must follow it through the proxy.
-      const redirected = up.headers.location !== undefined;
-      for (const [k, v] of out) res.appendHeader(k, redirected && k.toLowerCase() === 'location' ? proxiedLocation(v, target) : v);
-      res.writeHead(up.statusCode ?? 502, up.statusMessage);
+      if (up.headers.location !== undefined) {
+        for (let i = 0; i < out.length; i += 2) if (out[i]!.toLowerCase() === 'location') out[i + 1] = proxiedLocation(out[i + 1]!, target);
+      }
+      if (up.statusMessage) res.writeHead(up.statusCode ?? 502, up.statusMessage, out);
+      else res.writeHead(up.statusCode ?? 502, out);
       // A streamed body (watch, chunked list) gets its headers now, not with the first body chunk:
       // a quiet watch is still an open watch. A body of known length goes out with its headers in
       // one write, which saves a packet on every small GET.
       if (up.headers['content-length'] === undefined) res.flushHeaders();
-      up.pipe(res);
+      // pipe() without its bookkeeping (listeners for unpipe, errors, finish on both sides, set up
+      // and torn down per response): write, pause upstream while the client's socket is full.
+      up.on('data', (chunk: Buffer) => {
+        if (!res.write(chunk)) up.pause();
+      });
+      res.on('drain', () => up.resume());
+      up.on('end', () => res.end());
       up.on('close', () => {
         // Upstream cut mid-body: cut the client too, so a truncated body is not taken as complete.
         if (!up.complete) res.destroy();
@@ -248,7 +315,7 @@ export function forwardHttp(
     onError(err) {
       log(`proxy: ${err.message}`);
       observe?.(target.context, { error: err });
-      sendProxyError(res, err);
+      fail(err);
     },
   });
 
@@ -257,8 +324,9 @@ export function forwardHttp(
   });
 
   if (!hasBody) {
-    // A body sent with a GET anyway is read and dropped (within the request timeout and 3 MiB).
-    if (bodyless) discardBody(req, res);
+    // A body sent with a GET anyway is read and dropped (within the request timeout and 3 MiB);
+    // without Content-Length or Transfer-Encoding an HTTP/1.1 request has none.
+    if (bodyless && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)) discardBody(req, res);
     upstream.req.end();
     return;
   }
@@ -271,7 +339,7 @@ export function forwardHttp(
       tooBig = true;
       req.unpipe(upstream.req);
       upstream.abort();
-      sendProxyError(res, tooLarge(), { close: true });
+      fail(tooLarge(), { close: true });
     }
   });
   req.pipe(upstream.req);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkHost, checkOrigin, checkToken, tokenMatches } from './guard';
-import { clientResponseHeaders, proxiedLocation, recordToRaw, securityHeaders, toHeaderObject, upstreamRequestHeaders } from './headers';
+import { appendClientResponseHeaders, clientResponseHeaders, proxiedLocation, recordToRaw, securityHeaders, toHeaderObject, upstreamRequestHeaders } from './headers';
 
 const names = (pairs: [string, string][]) => pairs.map(([k]) => k.toLowerCase());
 
@@ -56,6 +56,17 @@ describe('clientResponseHeaders', () => {
   it('drops hop-by-hop headers, cookies and CORS grants', () => {
     const out = clientResponseHeaders(['Connection', 'close', 'Transfer-Encoding', 'chunked', 'Keep-Alive', 'x', 'Set-Cookie', 'session=1', 'Access-Control-Allow-Origin', '*', 'Proxy-Authenticate', 'x', 'Content-Type', 'a']);
     expect(names(out)).toEqual(['content-type']);
+  });
+});
+
+describe('appendClientResponseHeaders', () => {
+  it.each([
+    [['Content-Type', 'application/json', 'Warning', '299 - "a"', 'Warning', '299 - "b"', 'Audit-Id', 'x', 'Content-Length', '5']],
+    [['Connection', 'close', 'Transfer-Encoding', 'chunked', 'Keep-Alive', 'x', 'Set-Cookie', 'session=1', 'Access-Control-Allow-Origin', '*', 'Proxy-Authenticate', 'x', 'Content-Type', 'a']],
+    [['Connection', 'keep-alive, X-Hop', 'X-Hop', '1', 'X-Kept', '2']],
+  ])('drops what clientResponseHeaders drops, as a flat list after what is already there', (raw) => {
+    const out = appendClientResponseHeaders(raw, ['X-First', '0']);
+    expect(out).toEqual(['X-First', '0', ...clientResponseHeaders(raw).flat()]);
   });
 });
 

@@ -79,6 +79,29 @@ export function clientResponseHeaders(raw: readonly string[]): [string, string][
   return filterRaw(raw, DROP_RESPONSE, DROP_RESPONSE_PREFIXES);
 }
 
+/**
+ * The same filter as {@link clientResponseHeaders}, appending flat name/value pairs to `out`: the
+ * form `writeHead` takes without building a header map (every forwarded response passes here).
+ */
+export function appendClientResponseHeaders(raw: readonly string[], out: string[]): string[] {
+  // Names listed in Connection are hop-by-hop too; the API server sends no Connection header on
+  // a kept-alive HTTP/1.1 response, so the list is only built when there is one.
+  let listed: Set<string> | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 10 && raw[i]!.toLowerCase() === 'connection') {
+      listed = connectionListed(raw);
+      break;
+    }
+  }
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || DROP_RESPONSE.has(lower) || lower.startsWith('proxy-') || lower.startsWith('access-control-') || listed?.has(lower)) continue;
+    out.push(name, raw[i + 1]!);
+  }
+  return out;
+}
+
 /** Turns a plain record (the mux's `open.headers`) into the flat list the filters take. */
 export function recordToRaw(headers: Record<string, unknown> | undefined): string[] {
   const raw: string[] = [];

@@ -117,6 +117,18 @@ interface CachedOptions {
   at: number;
 }
 
+/**
+ * Node names an HTTPS agent's socket pools by host, port and every TLS option, the PEM texts of
+ * CA, certificate and key included: a string of several KB, built (Buffers decoded) and hashed twice
+ * per request, on the path of every small GET. This agent serves one context with one set of TLS
+ * material (see agentFor), so host, port and server name tell its pools apart.
+ */
+class ContextHttpsAgent extends HttpsAgent {
+  override getName(options: RequestOptions = {}): string {
+    return `${options.host ?? 'localhost'}:${options.port ?? ''}:${options.localAddress ?? ''}:${options.family ?? ''}:${options.servername ?? ''}`;
+  }
+}
+
 /** How long file-based credentials are reused before files are read again (rotation). */
 const FILE_CREDENTIALS_TTL_MS = 60_000;
 
@@ -260,7 +272,7 @@ export class Kubeconfig {
     if (!agent) {
       // Keep-alive: a small GET then costs no TCP+TLS handshake. No socket timeout: watches idle for minutes.
       agent = secure
-        ? new HttpsAgent({
+        ? new ContextHttpsAgent({
             keepAlive: true,
             ca: opts.ca,
             cert: opts.cert,

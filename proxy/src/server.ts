@@ -118,53 +118,69 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   // --kubeconfig, or the local control plane's, must be named in the commands the page offers.
   const explicitFile = opts.kubeconfigPath !== undefined || controlPlane ? files[0] : undefined;
   let port = 0;
-  let security: [string, string][] = [];
+  /** Flat name/value list, as writeHead takes it. */
+  let security: string[] = [];
   const status = createStatus({ stats, controlPlane: controlPlane ?? opts.controlPlane, kubeconfig, maxUpstreams: opts.limits?.maxUpstreams });
   const mux = createMux({ token, kubeconfig, stats, allowExec, log, authTimeoutMs: opts.timeouts?.muxAuthMs ?? 5_000 });
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    for (const [k, v] of security) res.setHeader(k, v);
+  // The security headers go on every response. A forwarded response gets them in its one
+  // writeHead (see forwardHttp); every other answer sets them first, through `secure`.
+  const secure = (res: ServerResponse): void => {
+    if (!res.headersSent) for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
+  };
+  const fail = (res: ServerResponse, err: ProxyError, o?: { close?: boolean }): void => {
+    secure(res);
+    sendProxyError(res, err, o);
+  };
+  // Synchronous unless the context's credentials must be fetched: no promise per request.
+  const handle = (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const url = req.url ?? '/';
     // Two Host headers: Node keeps the first, a front proxy might route by the other.
-    if (hostCount(req.rawHeaders) > 1) return sendProxyError(res, badRequest('DuplicateHost', 'the request has more than one Host header'), { close: true });
+    if (hostCount(req.rawHeaders) > 1) return fail(res, badRequest('DuplicateHost', 'the request has more than one Host header'), { close: true });
     const api = url.startsWith('/k8s/') || url === '/k8s' || url.startsWith('/proxy/') || url === '/proxy';
     const door = checkHost(req.headers.host, port) ?? checkOrigin(req.headers, port, !api);
-    if (door) return sendProxyError(res, door, { close: true });
+    if (door) return fail(res, door, { close: true });
     // Absolute-form targets (`GET http://evil/ HTTP/1.1`) and `*` are not paths of ours.
-    if (!url.startsWith('/')) return sendProxyError(res, badRequest('InvalidPath', 'only origin-form request targets ("/path") are accepted'), { close: true });
-    if (!api) return pages!.handle(req, res);
+    if (!url.startsWith('/')) return fail(res, badRequest('InvalidPath', 'only origin-form request targets ("/path") are accepted'), { close: true });
+    if (!api) {
+      secure(res);
+      return pages!.handle(req, res);
+    }
 
     const denied = checkToken(req.headers['x-explorer-token'], token);
-    if (denied) return sendProxyError(res, denied, { close: true });
+    if (denied) return fail(res, denied, { close: true });
 
     if (url.startsWith('/proxy/')) {
+      secure(res);
       const path = url.split('?')[0];
       if (path === '/proxy/contexts') {
-        if (req.method !== 'GET' && req.method !== 'HEAD') return sendProxyError(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
+        if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
         const body = Buffer.from(JSON.stringify(withKubeconfigFile(withStartingPoint(kubeconfig.list(), opts.context, opts.namespace), explicitFile)));
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
         return void res.end(req.method === 'HEAD' ? undefined : body);
       }
       if (path === '/proxy/status') {
-        if (req.method !== 'GET' && req.method !== 'HEAD') return sendProxyError(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
+        if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
         const since = new URLSearchParams(url.slice(path.length + 1)).get('since');
         const body = Buffer.from(JSON.stringify(status.snapshot(since === null ? undefined : Number(since))));
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
         return void res.end(req.method === 'HEAD' ? undefined : body);
       }
-      return sendProxyError(res, new ProxyError(404, 'NotFound', 'NotFound', `no proxy endpoint ${path}`));
+      return fail(res, new ProxyError(404, 'NotFound', 'NotFound', `no proxy endpoint ${path}`));
     }
 
     const route = parseK8sUrl(url);
     if (!allowExec) {
       const refused = refusal(route.segments);
-      if (refused) return sendProxyError(res, refused, { close: true });
+      if (refused) return fail(res, refused, { close: true });
     }
     const length = req.headers['content-length'];
-    if (length !== undefined && Number(length) > MAX_BODY_BYTES) return sendProxyError(res, tooLarge(), { close: true });
-    const target = kubeconfig.cachedTarget(route.context) ?? (await kubeconfig.target(route.context));
-    if (res.destroyed) return;
-    forwardHttp(req, res, target, route.path + route.query, stats, log, status.observe);
+    if (length !== undefined && Number(length) > MAX_BODY_BYTES) return fail(res, tooLarge(), { close: true });
+    const cached = kubeconfig.cachedTarget(route.context);
+    if (cached) return forwardHttp(req, res, cached, route.path + route.query, stats, log, status.observe, security);
+    return kubeconfig.target(route.context).then((target) => {
+      if (!res.destroyed) forwardHttp(req, res, target, route.path + route.query, stats, log, status.observe, security);
+    });
   };
 
   const server = createServer(
@@ -176,11 +192,17 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
       noDelay: true,
     },
     (req, res) => {
-      handle(req, res).catch((e: unknown) => {
-        if (e instanceof ProxyError) return sendProxyError(res, e);
+      const failed = (e: unknown) => {
+        if (e instanceof ProxyError) return fail(res, e);
         log(`proxy: internal error: ${(e as Error).stack ?? String(e)}`);
-        sendProxyError(res, new ProxyError(500, 'InternalError', 'UpstreamError', `internal proxy error: ${(e as Error).message}`));
-      });
+        fail(res, new ProxyError(500, 'InternalError', 'UpstreamError', `internal proxy error: ${(e as Error).message}`));
+      };
+      try {
+        const pending = handle(req, res);
+        if (pending) pending.catch(failed);
+      } catch (e) {
+        failed(e);
+      }
     },
   );
   // No socket inactivity timeout: a watch on a quiet resource sends nothing for minutes.
@@ -240,7 +262,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   }
   const addr = server.address();
   port = typeof addr === 'object' && addr ? addr.port : 0;
-  security = Object.entries(securityHeaders(port));
+  security = Object.entries(securityHeaders(port)).flat();
 
   let closing: Promise<void> | undefined;
   return {

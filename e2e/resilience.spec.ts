@@ -137,7 +137,7 @@ test('walkthrough: kube-apiserver killed under an open watch pane and an open li
   await expect(pane.getByRole('listitem').filter({ hasText: `${ns}/after` })).toBeVisible({ timeout: 60_000 });
   await expect(pane.getByRole('status', { name: 'Watch state' })).toHaveText('watching');
   const names = [...Array.from({ length: 5 }, (_, i) => `before-${i}`), ...during, 'after'];
-  expectExactlyOnce(await exported(page), names);
+  const events = await exported(page);
   expect(await stateNames(page)).toEqual(names.map((n) => `${ns}/${n}`).sort());
   // ...and tells what happened: the stream was lost, the pane waited, then resumed from a resourceVersion.
   for (const t of ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK']) await pane.getByRole('checkbox', { name: t }).uncheck();
@@ -145,6 +145,19 @@ test('walkthrough: kube-apiserver killed under an open watch pane and an open li
   await expect(story.filter({ hasText: /^.{12}error/ }).first()).toBeVisible();
   await expect(story.filter({ hasText: /reconnecting in \d+ ms from resourceVersion/ }).first()).toBeVisible();
   await expect(story.filter({ hasText: 'watch opened from resourceVersion' }).last()).toBeVisible();
+  // The restarted server's watch cache starts at the revision of its first list, so a resume from
+  // an older resourceVersion may be answered 410 Gone (seen in some runs, not in others: it
+  // depends on what was written around the restart). After a 410 the pane relists, and the
+  // outage's writes arrive in that list, not as ADDED events: then no name may come twice.
+  if ((await story.filter({ hasText: /relist at resourceVersion/ }).count()) > 0) {
+    await expect(story.filter({ hasText: /410 Gone/ }).first()).toBeVisible();
+    const added = events.filter((e) => e.type === 'ADDED').map((e) => e.object.metadata.name);
+    for (const n of names) expect(added.filter((a) => a === n).length, `ADDED ${n} at most once`).toBeLessThanOrEqual(1);
+    const versions = events.filter((e) => e.type !== 'BOOKMARK' && e.type !== 'ERROR').map((e) => `${e.object.metadata.name}@${e.object.metadata.resourceVersion}`);
+    expect(new Set(versions).size, 'an object version delivered twice').toBe(versions.length);
+  } else {
+    expectExactlyOnce(events, names);
+  }
 
   // The list carries on too: started again, it holds every object once.
   await list.getByRole('button', { name: 'Start again' }).click();

@@ -6,7 +6,7 @@ test('list rows: Tab reaches the first row, arrows and End move between rows, En
   for (let i = 0; i < 30; i++) expect((await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `k-${String(i).padStart(2, '0')}` } })).status).toBe(201);
   // kube-controller-manager publishes kube-root-ca.crt into a new namespace a moment after it is
   // made (later on a busy machine): the last row once it is there.
-  await expect.poll(async () => (await kube.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps/kube-root-ca.crt`)).status, { timeout: 30_000 }).toBe(200);
+  await expect.poll(async () => (await kube.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps/kube-root-ca.crt`)).status, { timeout: 90_000 }).toBe(200);
   await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'lists', namespace: ns, group: '', version: 'v1', resource: 'configmaps' }).toString()}`);
   const table = page.getByRole('table', { name: 'ConfigMap list' });
   const first = table.getByRole('link', { name: 'k-00' });

@@ -145,13 +145,7 @@ test("a CRD changed since the page read the schema index: the editor follows the
 
 test('a schema that cannot be loaded (kube-apiserver down) leaves a working plain editor with a notice', async ({ page, explorerUrl, kube, ns }) => {
   test.setTimeout(180_000);
-  const up = async () => {
-    try {
-      return (await kube.request('admin', 'GET', '/readyz')).status === 200;
-    } catch {
-      return false;
-    }
-  };
+  const up = () => kube.apiServerReady();
   // Discovery is read; the OpenAPI index is not (the Lists view does not need it).
   await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'lists', namespace: ns, group: '', version: 'v1', resource: 'configmaps' })}`);
   await expect(page.getByRole('table').first()).toBeVisible({ timeout: 30_000 });

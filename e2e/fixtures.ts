@@ -14,6 +14,8 @@ export interface E2EFixtures {
     restartApiServer(): Promise<void>;
     /** Kills kube-apiserver and returns at once; it comes back (supervised restart, or a start) on its own. */
     killApiServer(): Promise<void>;
+    /** True when kube-apiserver answers /readyz with 200; false when it is not ready or not there. */
+    apiServerReady(): Promise<boolean>;
     /** Stops kube-apiserver for `ms` (connections refused) and returns at once; it starts again on its own. */
     apiServerOutage(ms: number): Promise<void>;
     /** Restarts the explorer server on the same port; resolves with its new token. */
@@ -47,6 +49,13 @@ export const test = base.extend<E2EFixtures>({
       async killApiServer() {
         const r = await fetch(`${env('KUBE_TEST_CONTROL')}/kill-apiserver`, { method: 'POST' });
         if (!r.ok) throw new Error(`kill-apiserver: ${r.status} ${await r.text()}`);
+      },
+      async apiServerReady() {
+        try {
+          return (await cluster.request('admin', 'GET', '/readyz')).status === 200;
+        } catch {
+          return false;
+        }
       },
       async apiServerOutage(ms: number) {
         const r = await fetch(`${env('KUBE_TEST_CONTROL')}/apiserver-outage?ms=${Math.round(ms)}`, { method: 'POST' });

@@ -41,14 +41,6 @@ async function createSurely(kube: Kube, ns: string, name: string): Promise<void>
   }
 }
 
-async function apiServerUp(kube: Kube): Promise<boolean> {
-  try {
-    return (await kube.request('admin', 'GET', '/readyz')).status === 200;
-  } catch {
-    return false;
-  }
-}
-
 /** The pane's timeline as exported (NDJSON: events exactly as the server sent them). */
 async function exported(page: Page): Promise<{ type: string; object: { metadata: { name: string; resourceVersion: string } } }[]> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('article').first().getByRole('button', { name: 'Export NDJSON' }).click()]);
@@ -121,7 +113,7 @@ test('walkthrough: kube-apiserver killed under an open watch pane and an open li
   await expect(list.getByRole('status').filter({ hasText: 'rows in' })).toContainText('3 rows in 1 page, more on the server');
 
   await kube.killApiServer();
-  await expect.poll(() => apiServerUp(kube), { timeout: 30_000, intervals: [100] }).toBe(false);
+  await expect.poll(() => kube.apiServerReady(), { timeout: 30_000, intervals: [100] }).toBe(false);
   // The open list asks for its next page during the outage: it fails, and says so.
   await list.getByRole('button', { name: 'Next page' }).click();
   await expect(list.getByText('List failed')).toBeVisible();
@@ -130,7 +122,7 @@ test('walkthrough: kube-apiserver killed under an open watch pane and an open li
   // Writes during the outage, each retried until the API server takes it.
   const during = Array.from({ length: 6 }, (_, i) => `during-${i}`);
   for (const n of during) await createSurely(kube, ns, n);
-  await expect.poll(() => apiServerUp(kube), { timeout: 90_000 }).toBe(true);
+  await expect.poll(() => kube.apiServerReady(), { timeout: 90_000 }).toBe(true);
   await call(kube, 'POST', `/api/v1/namespaces/${ns}/configmaps`, labelled('after'));
 
   // The pane recovers: every write once, the state what a fresh list returns.

@@ -172,10 +172,16 @@ export function DeletionWatch({ context, discovery, owner, resource }: { context
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [follow, resource.kind, owner.group, owner.version, owner.resource, owner.namespace, owner.name],
   );
-  useEffect(() => {
-    const stops = [...knownRefs, ...foundRefs].map((r) => follow(`dep-${r.group}-${r.resource}|${r.kind}`, resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: r.namespaced ? owner.namespace : undefined })));
-    return () => stops.forEach((s) => s());
-  }, [follow, knownRefs, foundRefs, owner.namespace]);
+  // Two effects, so that the scan's types add watches without restarting (and relisting) the known ones.
+  const followAll = useCallback(
+    (refs: ApiResource[]) => {
+      const stops = refs.map((r) => follow(`dep-${r.group}-${r.resource}|${r.kind}`, resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: r.namespaced ? owner.namespace : undefined })));
+      return () => stops.forEach((s) => s());
+    },
+    [follow, owner.namespace],
+  );
+  useEffect(() => followAll(knownRefs), [followAll, knownRefs]);
+  useEffect(() => followAll(foundRefs), [followAll, foundRefs]);
 
   // Once the owner is known (its uid), one pass over every resource type finds where else its
   // dependents are: the garbage collector follows ownerReferences in any type.

@@ -6,7 +6,7 @@
 // Scope, as the garbage collection page states it: a namespaced dependent's owner is in the same
 // namespace or cluster-scoped; a cluster-scoped dependent can only have cluster-scoped owners. So a
 // namespaced owner's dependents are in its namespace, and a cluster-scoped owner's anywhere.
-import type { ApiResource, Discovery } from '../../k8s/discovery';
+import { type ApiResource, type Discovery, preferredResources } from '../../k8s/discovery';
 import { kubeJson } from '../../k8s/client';
 import { METADATA_ACCEPT } from '../../k8s/lists';
 import { resourcePath } from '../../k8s/paths';
@@ -24,16 +24,7 @@ export const typeKey = (r: Pick<ApiResource, 'group' | 'version' | 'resource'>) 
  * (the server's preferred one: every version shows the same objects), listable and watchable.
  */
 export function candidateTypes(d: Discovery, ownerNamespaced: boolean): ApiResource[] {
-  const out: ApiResource[] = [];
-  for (const g of d.groups) {
-    const v = g.versions.find((x) => x.version === g.preferredVersion) ?? g.versions[0];
-    for (const r of v?.resources ?? []) {
-      if (!r.verbs.includes('list') || !r.verbs.includes('watch')) continue;
-      if (ownerNamespaced && !r.namespaced) continue;
-      out.push(r);
-    }
-  }
-  return out;
+  return preferredResources(d).filter((r) => r.verbs.includes('list') && r.verbs.includes('watch') && (!ownerNamespaced || r.namespaced));
 }
 
 /**

@@ -5,6 +5,7 @@
 // custom headers, so the per-launch token travels in the first message instead of
 // X-Explorer-Token. Stream bytes are handed over exactly as the API server sent them.
 import { MUX_CLOSE_UNAUTHORIZED, MUX_ID_BYTES, MUX_PATH, type MuxClientMessage, type MuxServerMessage } from '../../../protocol/mux';
+import { ChunkQueue } from './chunkQueue';
 import { connectionHealth } from './health';
 import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
 
@@ -58,14 +59,9 @@ interface StreamState {
   ws: WebSocketLike;
   onResponse?: (r: { status: number; headers: Record<string, string> }) => void;
   onFail: (e: Error) => void;
-  chunks: Uint8Array[];
-  /** Bytes in `chunks` (kept as a sum: queued() is asked per chunk by readers that batch). */
-  queuedBytes: number;
+  queue: ChunkQueue;
   /** Flow control: bytes handed to the reader and not yet granted back to the server. */
   consumed: number;
-  done: boolean;
-  error?: Error;
-  wake?: () => void;
   responded: boolean;
 }
 
@@ -145,7 +141,7 @@ export class MuxClient {
     const ws = await this.connect();
     const id = this.nextId;
     this.nextId = this.nextId >= 0xfffffffe ? 1 : this.nextId + 1;
-    const s: StreamState = { id, ws, chunks: [], queuedBytes: 0, consumed: 0, done: false, responded: false, onFail: () => {} };
+    const s: StreamState = { id, ws, queue: new ChunkQueue(), consumed: 0, responded: false, onFail: () => {} };
     const window = this.opts.windowBytes;
     this.streams.set(id, s);
     const close = () => {
@@ -153,10 +149,7 @@ export class MuxClient {
       this.streams.delete(id);
       if (ws.readyState === OPEN) this.send(ws, { type: 'close', id });
       // Whoever closes is done reading: bytes still queued for the stream are dropped with it.
-      s.chunks.length = 0;
-      s.queuedBytes = 0;
-      s.done = true;
-      s.wake?.();
+      s.queue.drop();
     };
     const onAbort = () => {
       s.onFail(req.signal?.reason instanceof Error ? req.signal.reason : new DOMException('aborted', 'AbortError'));
@@ -173,44 +166,25 @@ export class MuxClient {
       throw e;
     });
     s.onFail = () => {};
-    const body: AsyncIterable<Uint8Array> = {
-      [Symbol.asyncIterator]: () => ({
-        next: async (): Promise<IteratorResult<Uint8Array>> => {
-          for (;;) {
-            const c = s.chunks.shift();
-            if (c) {
-              s.queuedBytes -= c.length;
-              // The reader took the chunk: grant its bytes back, in batches of a quarter window so
-              // that a stream of small chunks does not answer each with a message.
-              if (window > 0) {
-                s.consumed += c.length;
-                if (s.consumed >= window / 4 && this.streams.has(id) && ws.readyState === OPEN) {
-                  this.send(ws, { type: 'credit', id, bytes: s.consumed });
-                  s.consumed = 0;
-                }
-              }
-              return { value: c, done: false };
-            }
-            if (s.error) {
-              req.signal?.removeEventListener('abort', onAbort);
-              throw s.error;
-            }
-            if (s.done) {
-              req.signal?.removeEventListener('abort', onAbort);
-              return { value: undefined, done: true };
-            }
-            await new Promise<void>((r) => (s.wake = r));
-            s.wake = undefined;
+    const body = s.queue.iterable({
+      taken: (c) => {
+        // The reader took the chunk: grant its bytes back, in batches of a quarter window so
+        // that a stream of small chunks does not answer each with a message.
+        if (window > 0) {
+          s.consumed += c.length;
+          if (s.consumed >= window / 4 && this.streams.has(id) && ws.readyState === OPEN) {
+            this.send(ws, { type: 'credit', id, bytes: s.consumed });
+            s.consumed = 0;
           }
-        },
-        return: async (): Promise<IteratorResult<Uint8Array>> => {
-          req.signal?.removeEventListener('abort', onAbort);
-          close();
-          return { value: undefined, done: true };
-        },
-      }),
-    };
-    const queued = () => s.queuedBytes;
+        }
+      },
+      finished: () => req.signal?.removeEventListener('abort', onAbort),
+      returned: () => {
+        req.signal?.removeEventListener('abort', onAbort);
+        close();
+      },
+    });
+    const queued = () => s.queue.bytes;
     return { ...response, fromProxy: response.headers['x-explorer-proxy-error'] !== undefined, body, close, queued };
   }
 
@@ -335,8 +309,7 @@ export class MuxClient {
       if (s.ws !== ws) continue;
       this.streams.delete(s.id);
       if (!s.responded) s.onFail(err);
-      s.error = err;
-      s.wake?.();
+      s.queue.end(err);
     }
   }
 
@@ -358,10 +331,9 @@ export class MuxClient {
         s.onResponse?.({ status: m.status, headers: m.headers });
       } else if (m.type === 'end') {
         this.streams.delete(m.id);
-        if (m.error) s.error = new MuxStreamError(m.error);
-        else s.done = true;
-        if (!s.responded) s.onFail(s.error ?? new MuxStreamError('the stream ended before a response'));
-        s.wake?.();
+        const error = m.error ? new MuxStreamError(m.error) : undefined;
+        s.queue.end(error);
+        if (!s.responded) s.onFail(error ?? new MuxStreamError('the stream ended before a response'));
       }
       return;
     }
@@ -371,9 +343,7 @@ export class MuxClient {
     const s = this.streams.get(id);
     // Frames for a stream we closed may still be in flight: the protocol says to drop them.
     if (!s || s.ws !== ws) return;
-    s.chunks.push(bytes.subarray(MUX_ID_BYTES));
-    s.queuedBytes += bytes.length - MUX_ID_BYTES;
-    s.wake?.();
+    s.queue.push(bytes.subarray(MUX_ID_BYTES));
   }
 }
 

@@ -165,14 +165,18 @@ export function findResource(d: Discovery | undefined, group: string | undefined
   return d.groups.find((g) => g.name === group)?.versions.find((v) => v.version === version)?.resources.find((r) => r.resource === resource);
 }
 
+/** The resources of each group's preferred version (each object once: every version serves the same objects). */
+export function preferredResources(d: Discovery): ApiResource[] {
+  return d.groups.flatMap((g) => g.versions.find((v) => v.version === g.preferredVersion)?.resources ?? []);
+}
+
 /** Resolves what a person might type (`po`, `deploy`, `deployments.apps`, `Pod`) to resources in preferred versions. */
 export function resolveResource(d: Discovery, text: string): ApiResource[] {
   const t = text.trim().toLowerCase();
   if (!t) return [];
   const [name, ...groupParts] = t.split('.');
   const group = groupParts.join('.');
-  const preferred = d.groups.flatMap((g) => g.versions.find((v) => v.version === g.preferredVersion)?.resources ?? []);
-  return preferred.filter(
+  return preferredResources(d).filter(
     (r) => (!group || r.group === group) && (r.resource === name || r.singular === name || r.shortNames.includes(name!) || r.kind.toLowerCase() === name),
   );
 }

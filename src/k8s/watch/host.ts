@@ -8,6 +8,7 @@
 //
 // `port` is the worker's global scope in the browser, or one end of a MessageChannel in tests.
 import type { MuxRequest, MuxStream } from '../client';
+import { ChunkQueue } from '../client/chunkQueue';
 import { BatchBuilder, fromWire, type FromWorker, type RemoteSessionOptions, type ToWorker } from './remote';
 import { type FetchJson, type MuxOpener, WatchSession } from './session';
 
@@ -25,10 +26,7 @@ const ACK_BYTES = 64 * 1024;
 interface RemoteStream {
   onResponse?: (r: { status: number; headers: Record<string, string>; fromProxy: boolean }) => void;
   onFail: (e: Error) => void;
-  chunks: Uint8Array[];
-  done: boolean;
-  error?: Error;
-  wake?: () => void;
+  queue: ChunkQueue;
   unacked: number;
 }
 
@@ -43,15 +41,13 @@ export function hostWatchSessions(port: Port): void {
     open(req: MuxRequest): Promise<MuxStream> {
       req.signal?.throwIfAborted();
       const rid = nextRid++;
-      const s: RemoteStream = { chunks: [], done: false, unacked: 0, onFail: () => {} };
+      const s: RemoteStream = { queue: new ChunkQueue(), unacked: 0, onFail: () => {} };
       streams.set(rid, s);
       const close = () => {
         if (!streams.has(rid)) return;
         streams.delete(rid);
         post({ t: 'mux-close', rid });
-        s.chunks.length = 0;
-        s.done = true;
-        s.wake?.();
+        s.queue.drop();
       };
       const onAbort = () => {
         s.onFail(req.signal?.reason instanceof Error ? req.signal.reason : new DOMException('aborted', 'AbortError'));
@@ -69,36 +65,18 @@ export function hostWatchSessions(port: Port): void {
       }).then(
         (r) => {
           s.onFail = () => {};
-          const body: AsyncIterable<Uint8Array> = {
-            [Symbol.asyncIterator]: () => ({
-              next: async (): Promise<IteratorResult<Uint8Array>> => {
-                for (;;) {
-                  const c = s.chunks.shift();
-                  if (c) {
-                    s.unacked += c.length;
-                    if (s.unacked >= ACK_BYTES || s.chunks.length === 0) ack();
-                    return { value: c, done: false };
-                  }
-                  if (s.error) {
-                    req.signal?.removeEventListener('abort', onAbort);
-                    throw s.error;
-                  }
-                  if (s.done) {
-                    req.signal?.removeEventListener('abort', onAbort);
-                    return { value: undefined, done: true };
-                  }
-                  await new Promise<void>((w) => (s.wake = w));
-                  s.wake = undefined;
-                }
-              },
-              return: async (): Promise<IteratorResult<Uint8Array>> => {
-                req.signal?.removeEventListener('abort', onAbort);
-                close();
-                return { value: undefined, done: true };
-              },
-            }),
-          };
-          return { ...r, body, close, queued: () => s.chunks.reduce((n, c) => n + c.length, 0) };
+          const body = s.queue.iterable({
+            taken: (c, chunksLeft) => {
+              s.unacked += c.length;
+              if (s.unacked >= ACK_BYTES || chunksLeft === 0) ack();
+            },
+            finished: () => req.signal?.removeEventListener('abort', onAbort),
+            returned: () => {
+              req.signal?.removeEventListener('abort', onAbort);
+              close();
+            },
+          });
+          return { ...r, body, close, queued: () => s.queue.bytes };
         },
         (e: unknown) => {
           req.signal?.removeEventListener('abort', onAbort);
@@ -174,22 +152,16 @@ export function hostWatchSessions(port: Port): void {
       case 'mux-chunk': {
         const s = streams.get(m.rid);
         if (!s) return;
-        s.chunks.push(new Uint8Array(m.buf, m.off, m.len));
-        s.wake?.();
+        s.queue.push(new Uint8Array(m.buf, m.off, m.len));
         return;
       }
       case 'mux-end': {
         const s = streams.get(m.rid);
         if (!s) return;
         streams.delete(m.rid);
-        if (m.error) {
-          s.error = fromWire(m.error);
-          s.onFail(s.error);
-        } else {
-          s.done = true;
-          s.onFail(new Error('the stream ended before a response'));
-        }
-        s.wake?.();
+        const error = m.error ? fromWire(m.error) : undefined;
+        s.queue.end(error);
+        s.onFail(error ?? new Error('the stream ended before a response'));
         return;
       }
       case 'fetch-done': {

@@ -13,7 +13,7 @@
 // kube-apiserver, the proxy, Chromium and the generator, so the main phase runs 25 s
 // (WATCH_BENCH_SECONDS to change it).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,8 @@ const BACKLOG = 20_000;
 const CATCHUP_OBJECTS = Number(process.env.WATCH_BENCH_CATCHUP_OBJECTS ?? BACKLOG);
 /** WATCH_BENCH_PROFILE=1: a CPU profile of the page's main thread during the catch-up, summarised. */
 const PROFILE = process.env.WATCH_BENCH_PROFILE === '1';
+/** WATCH_BENCH_TRACE=1: a Chrome trace of the catch-up, summarised as busy time per thread (page, worker, compositor). */
+const TRACE = process.env.WATCH_BENCH_TRACE === '1';
 /** WATCH_BENCH_CATCHUP_ONLY=1 skips the live phases (main and steps): the catch-up alone. */
 const CATCHUP_ONLY = process.env.WATCH_BENCH_CATCHUP_ONLY === '1';
 const MAIN_RATE = 1000;
@@ -292,10 +294,12 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
         await cdp.send('Profiler.start');
       }
+      if (TRACE) await browser.startTracing(p2, { categories: ['toplevel', 'devtools.timeline', 'v8.execute', 'blink', 'disabled-by-default-devtools.timeline'] });
       const panes2 = JSON.stringify([{ id: 'catchup', group: '', version: 'v1', resource: 'configmaps', namespace: CNS, mode: 'stream', bookmarks: true, asTable: false, max: 2000 }]);
       await p2.goto(new URL(`/?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes: panes2 }).toString()}`, srv.url).toString());
       await p2.waitForFunction((n) => (window as unknown as { __watchBench: PageStats }).__watchBench.addedOnScreen >= n, CATCHUP_OBJECTS, { timeout: 300_000, polling: 50 });
       if (cdp) log(summariseProfile((await cdp.send('Profiler.stop')).profile as CpuProfile));
+      const trace = TRACE ? await browser.stopTracing() : undefined;
       const st = await p2.evaluate(() => {
         const w = window as unknown as { __watchBench: PageStats; __longTasks: number[]; __longTaskStarts: number[] };
         // Long tasks from the stream's work on: from shortly before the first events were on screen.
@@ -308,6 +312,11 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
       catchUp = st.added / Math.max(0.001, (st.last - st.first) / 1000);
       longest = st.tasks.length ? Math.max(...st.tasks) : 0;
       log(`catch-up: a streaming list of ${st.added} initial ADDED events on screen in ${st.last - st.first} ms (first to last commit): ${catchUp.toFixed(0)} events/s; main-thread tasks over 50 ms meanwhile: ${st.tasks.length} (longest ${longest.toFixed(0)} ms)${st.when.length ? ` at [start+duration ms] ${st.when.join(' ')}` : ''}`);
+      if (trace) {
+        const file = join(tmpdir(), 'watch-catchup-trace.json');
+        writeFileSync(file, trace);
+        log(`${summariseTrace(trace, st.first, st.last)}\n  (the whole trace: ${file}, for chrome://tracing or Perfetto)`);
+      }
       await p2.close();
     }
 
@@ -360,4 +369,71 @@ function summariseProfile(p: CpuProfile): string {
   });
   const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
   return [`main-thread profile: ${total.toFixed(0)} ms sampled; self time by function:`, ...top.map(([n, ms]) => `  ${ms.toFixed(0).padStart(6)} ms  ${n}`)].join('\n');
+}
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  args?: { name?: string };
+}
+
+/**
+ * Busy time per renderer thread over the catch-up, from a Chrome trace: the top-level tasks
+ * (RunTask) each thread ran between the first and the last commit, and for the busiest threads the
+ * kinds of work inside them (script, style, layout, paint, GC). Shows which thread is the
+ * bottleneck: the page's main thread, the watch worker, or neither (waiting for data).
+ */
+function summariseTrace(buf: Buffer, firstMs: number, lastMs: number): string {
+  const events = (JSON.parse(buf.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
+  const names = new Map<string, string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
+  // Trace timestamps are µs on a monotonic clock; the page's marks are Date.now(): align on the
+  // last __explorerWatchRendered commit is not possible here, so take the window from the first to
+  // the last RunTask that touched the watch (the busiest stretch) by the page's own length.
+  const span = (lastMs - firstMs) * 1000;
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && e.dur !== undefined);
+  const byThread = new Map<string, TraceEvent[]>();
+  for (const t of tasks) {
+    const k = `${t.pid}:${t.tid}`;
+    (byThread.get(k) ?? byThread.set(k, []).get(k)!).push(t);
+  }
+  // The window: where the renderer's main thread was busiest for `span` µs (a sliding window).
+  const mainKey = [...names.entries()].find(([k, n]) => n === 'CrRendererMain' && byThread.has(k))?.[0];
+  let from = 0;
+  if (mainKey) {
+    const m = byThread.get(mainKey)!.sort((a, b) => a.ts - b.ts);
+    let best = -1;
+    let j = 0;
+    let sum = 0;
+    for (let i = 0; i < m.length; i++) {
+      sum += m[i]!.dur!;
+      while (m[i]!.ts - m[j]!.ts > span) sum -= m[j++]!.dur!;
+      if (sum > best) {
+        best = sum;
+        from = m[j]!.ts;
+      }
+    }
+  }
+  const to = from + span;
+  const lines = [`trace over the catch-up (${(span / 1000).toFixed(0)} ms): busy time per thread (top-level tasks)`];
+  const rows = [...byThread.entries()]
+    .map(([k, ts]) => [k, ts.filter((t) => t.ts >= from && t.ts < to).reduce((n, t) => n + t.dur!, 0)] as const)
+    .filter(([, busy]) => busy > 1000)
+    .sort((a, b) => b[1] - a[1]);
+  for (const [k, busy] of rows) lines.push(`  ${(busy / 1000).toFixed(0).padStart(6)} ms  ${((100 * busy) / span).toFixed(0).padStart(3)} %  ${names.get(k) ?? k}`);
+  for (const [k] of rows.slice(0, 3)) {
+    const inside = new Map<string, number>();
+    for (const e of events) {
+      if (e.ph !== 'X' || e.name === 'RunTask' || `${e.pid}:${e.tid}` !== k || e.ts < from || e.ts >= to || e.dur === undefined) continue;
+      inside.set(e.name, (inside.get(e.name) ?? 0) + e.dur);
+    }
+    const top = [...inside.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    lines.push(`  ${names.get(k) ?? k}: ${top.map(([n, d]) => `${n} ${(d / 1000).toFixed(0)}`).join(', ')} (ms, nested events overlap)`);
+  }
+  return lines.join('\n');
 }

@@ -1,6 +1,6 @@
 // /proxy/mux: many watches over one WebSocket (see mux-protocol.ts for the wire format). Each
 // stream is an upstream GET through the same path filter and credentials as /k8s/; its bytes are
-// relayed unchanged, each chunk prefixed with the stream id.
+// relayed unchanged, in frames prefixed with the stream id (chunks read in one turn go out as one frame).
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -36,7 +36,19 @@ interface Stream {
   credit?: number;
   /** Paused because the page's credit ran out (as opposed to the socket backing up). */
   starved: boolean;
+  /** Body chunks read from upstream and not yet sent: they go out together as one frame. */
+  pending?: Buffer[];
+  pendingBytes?: number;
 }
+
+/**
+ * Upstream chunks of one stream read in the same turn of the event loop go out as one frame, up
+ * to this many bytes. Over TLS, Node emits a 'data' event per TLS record, and kube-apiserver
+ * flushes a watch event by event, so a streaming list of 20,000 small objects arrived as thousands
+ * of chunks of a few hundred bytes; a WebSocket message each cost the page more than its bytes.
+ * Coalescing waits for nothing: what is pending is sent at the end of the same turn (setImmediate).
+ */
+export const MUX_COALESCE_BYTES = 64 * 1024;
 
 /** The largest window or credit grant accepted: a sanity bound, not a tuning knob. */
 const MAX_CREDIT = 1024 * 1024 * 1024;
@@ -97,15 +109,45 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
     clearInterval(resumeTimer);
     resumeTimer = undefined;
   };
-  const sendFrame = (s: Stream, chunk: Buffer) => {
+  const sendFrame = (s: Stream, chunk: Buffer) => sendFrameOf(s, [chunk], chunk.length);
+  const sendFrameOf = (s: Stream, parts: readonly Buffer[], bytes: number) => {
     if (ws.readyState !== ws.OPEN) return;
-    const frame = Buffer.allocUnsafe(MUX_ID_BYTES + chunk.length);
+    const frame = Buffer.allocUnsafe(MUX_ID_BYTES + bytes);
     frame.writeUInt32BE(s.id, 0);
-    chunk.copy(frame, MUX_ID_BYTES);
+    let o = MUX_ID_BYTES;
+    for (const p of parts) o += p.copy(frame, o);
     ws.send(frame, { binary: true }, maybeResume);
+  };
+  // Streams with chunks pending, sent together once the current turn's reads are done.
+  const coalescing = new Set<Stream>();
+  let flushQueued = false;
+  const flushPending = (s: Stream) => {
+    const parts = s.pending;
+    if (!parts) return;
+    const bytes = s.pendingBytes ?? 0;
+    s.pending = undefined;
+    s.pendingBytes = 0;
+    coalescing.delete(s);
+    if (!s.closed) sendFrameOf(s, parts, bytes);
+  };
+  const flushAll = () => {
+    flushQueued = false;
+    for (const s of coalescing) flushPending(s);
+  };
+  const queueChunk = (s: Stream, chunk: Buffer) => {
+    (s.pending ??= []).push(chunk);
+    s.pendingBytes = (s.pendingBytes ?? 0) + chunk.length;
+    if (s.pendingBytes >= MUX_COALESCE_BYTES) return flushPending(s);
+    coalescing.add(s);
+    if (!flushQueued) {
+      flushQueued = true;
+      setImmediate(flushAll);
+    }
   };
   const finish = (s: Stream, error?: string) => {
     if (s.closed) return;
+    // Every byte of the stream goes out before its end.
+    flushPending(s);
     s.closed = true;
     streams.delete(s.id);
     sendJson(error ? { type: 'end', id: s.id, error } : { type: 'end', id: s.id });
@@ -153,7 +195,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
         sendJson({ type: 'response', id: s.id, status: up.statusCode ?? 502, headers: out });
         up.on('data', (chunk: Buffer) => {
           if (s.closed) return;
-          sendFrame(s, chunk);
+          queueChunk(s, chunk);
           if (s.credit !== undefined) {
             s.credit -= chunk.length;
             // Out of credit: the page has not consumed what it was sent; wait for a grant.
@@ -221,6 +263,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
         if (!s) return;
         s.closed = true;
         streams.delete(s.id);
+        coalescing.delete(s);
         s.upstream?.abort();
         return;
       }
@@ -256,6 +299,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
       s.upstream?.abort();
     }
     streams.clear();
+    coalescing.clear();
     opts.stats.muxPaused -= paused.size;
     paused.clear();
     clearInterval(resumeTimer);

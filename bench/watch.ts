@@ -13,7 +13,7 @@
 // kube-apiserver, the proxy, Chromium and the generator, so the main phase runs 25 s
 // (WATCH_BENCH_SECONDS to change it).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,8 @@ const CATCHUP_OBJECTS = Number(process.env.WATCH_BENCH_CATCHUP_OBJECTS ?? BACKLO
 const PROFILE = process.env.WATCH_BENCH_PROFILE === '1';
 /** WATCH_BENCH_TRACE=1: a Chrome trace of the catch-up, summarised as busy time per thread (page, worker, compositor). */
 const TRACE = process.env.WATCH_BENCH_TRACE === '1';
+const CATCHUP_RUNS = Number(process.env.WATCH_BENCH_CATCHUP_RUNS ?? 1);
+const COMPARE = process.env.WATCH_BENCH_COMPARE;
 /** WATCH_BENCH_CATCHUP_ONLY=1 skips the live phases (main and steps): the catch-up alone. */
 const CATCHUP_ONLY = process.env.WATCH_BENCH_CATCHUP_ONLY === '1';
 const MAIN_RATE = 1000;
@@ -70,6 +72,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-bench-watch-'));
   const cp = await startControlPlane({ dir, controllerManager: false, log: () => undefined });
   const srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => undefined });
+  const srvB = COMPARE ? await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: COMPARE, log: () => undefined }) : undefined;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   try {
     const creds = cp.credentials('admin');
@@ -286,38 +289,76 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         floor = n / ((performance.now() - first) / 1000);
         log(`catch-up data floor: ${n} initial ADDED events read by Node through the proxy at ${floor.toFixed(0)} events/s (first byte to the initial-events-end bookmark; ${reads} reads)`);
       }
-      const p2 = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      await p2.addInitScript(initScript);
-      const cdp = PROFILE ? await p2.context().newCDPSession(p2) : undefined;
-      if (cdp) {
-        await cdp.send('Profiler.enable');
-        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-        await cdp.send('Profiler.start');
+      // WATCH_BENCH_CATCHUP_RUNS=N repeats the page's catch-up; WATCH_BENCH_COMPARE=<dir> also
+      // serves another build of the SPA (vite build --outDir <dir>) and alternates the two, so a
+      // change is measured side by side under the same load. The ratios take the median of dist/.
+      const runs: { label: string; url: string }[] = [];
+      for (let i = 0; i < CATCHUP_RUNS; i++) {
+        runs.push({ label: srvB ? 'dist' : '', url: srv.url });
+        if (srvB) runs.push({ label: COMPARE!, url: srvB.url });
       }
-      if (TRACE) await browser.startTracing(p2, { categories: ['toplevel', 'devtools.timeline', 'v8.execute', 'blink', 'disabled-by-default-devtools.timeline'] });
-      const panes2 = JSON.stringify([{ id: 'catchup', group: '', version: 'v1', resource: 'configmaps', namespace: CNS, mode: 'stream', bookmarks: true, asTable: false, max: 2000 }]);
-      await p2.goto(new URL(`/?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes: panes2 }).toString()}`, srv.url).toString());
-      await p2.waitForFunction((n) => (window as unknown as { __watchBench: PageStats }).__watchBench.addedOnScreen >= n, CATCHUP_OBJECTS, { timeout: 300_000, polling: 50 });
-      if (cdp) log(summariseProfile((await cdp.send('Profiler.stop')).profile as CpuProfile));
-      const trace = TRACE ? await browser.stopTracing() : undefined;
-      const st = await p2.evaluate(() => {
-        const w = window as unknown as { __watchBench: PageStats; __longTasks: number[]; __longTaskStarts: number[] };
-        // Long tasks from the stream's work on: from shortly before the first events were on screen.
-        const from = w.__watchBench.firstAddedPerf - 200;
-        const tasks = w.__longTasks.filter((_, i) => w.__longTaskStarts[i]! >= from);
-        // Where they fell: ms after the first commit with events (negative: before it), and how long.
-        const when = w.__longTasks.flatMap((d, i) => (w.__longTaskStarts[i]! >= from ? [`${Math.round(w.__longTaskStarts[i]! - w.__watchBench.firstAddedPerf)}+${Math.round(d)}`] : []));
-        return { first: w.__watchBench.firstAddedAt, last: w.__watchBench.lastCommitAt, added: w.__watchBench.addedOnScreen, tasks, when };
-      });
-      catchUp = st.added / Math.max(0.001, (st.last - st.first) / 1000);
-      longest = st.tasks.length ? Math.max(...st.tasks) : 0;
-      log(`catch-up: a streaming list of ${st.added} initial ADDED events on screen in ${st.last - st.first} ms (first to last commit): ${catchUp.toFixed(0)} events/s; main-thread tasks over 50 ms meanwhile: ${st.tasks.length} (longest ${longest.toFixed(0)} ms)${st.when.length ? ` at [start+duration ms] ${st.when.join(' ')}` : ''}`);
-      if (trace) {
-        const file = join(tmpdir(), 'watch-catchup-trace.json');
-        writeFileSync(file, trace);
-        log(`${summariseTrace(trace, st.first, st.last)}\n  (the whole trace: ${file}, for chrome://tracing or Perfetto)`);
+      const results: { label: string; rate: number; long: number }[] = [];
+      for (const run of runs) {
+        const p2 = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+        await p2.addInitScript(initScript);
+        const cdp = PROFILE ? await p2.context().newCDPSession(p2) : undefined;
+        if (cdp) {
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+          await cdp.send('Profiler.start');
+        }
+        if (TRACE) await browser.startTracing(p2, { categories: ['toplevel', 'devtools.timeline', 'v8.execute', 'blink', 'disabled-by-default-devtools.timeline'] });
+        const cpu0 = cpuByProgram();
+        const self0 = process.cpuUsage();
+        const panes2 = JSON.stringify([{ id: 'catchup', group: '', version: 'v1', resource: 'configmaps', namespace: CNS, mode: 'stream', bookmarks: true, asTable: false, max: 2000 }]);
+        await p2.goto(new URL(`/?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes: panes2 }).toString()}`, run.url).toString());
+        await p2.waitForFunction(() => (window as unknown as { __watchBench: PageStats }).__watchBench.addedOnScreen > 0, undefined, { timeout: 300_000, polling: 10 });
+        const cpuFirst = cpuByProgram();
+        await p2.waitForFunction((n) => (window as unknown as { __watchBench: PageStats }).__watchBench.addedOnScreen >= n, CATCHUP_OBJECTS, { timeout: 300_000, polling: 50 });
+        if (cdp) log(summariseProfile((await cdp.send('Profiler.stop')).profile as CpuProfile));
+        const cpu1 = cpuByProgram();
+        const self1 = process.cpuUsage(self0);
+        const trace = TRACE ? await browser.stopTracing() : undefined;
+        const st = await p2.evaluate(() => {
+          const w = window as unknown as { __watchBench: PageStats; __longTasks: number[]; __longTaskStarts: number[] };
+          // Long tasks from the stream's work on: from shortly before the first events were on screen.
+          const from = w.__watchBench.firstAddedPerf - 200;
+          const tasks = w.__longTasks.filter((_, i) => w.__longTaskStarts[i]! >= from);
+          // Where they fell: ms after the first commit with events (negative: before it), and how long.
+          const when = w.__longTasks.flatMap((d, i) => (w.__longTaskStarts[i]! >= from ? [`${Math.round(w.__longTaskStarts[i]! - w.__watchBench.firstAddedPerf)}+${Math.round(d)}`] : []));
+          return { first: w.__watchBench.firstAddedAt, last: w.__watchBench.lastCommitAt, added: w.__watchBench.addedOnScreen, tasks, when };
+        });
+        const rate = st.added / Math.max(0.001, (st.last - st.first) / 1000);
+        const long = st.tasks.length ? Math.max(...st.tasks) : 0;
+        results.push({ label: run.label, rate, long });
+        log(`catch-up${run.label ? ` [${run.label}]` : ''}: a streaming list of ${st.added} initial ADDED events on screen in ${st.last - st.first} ms (first to last commit): ${rate.toFixed(0)} events/s; main-thread tasks over 50 ms meanwhile: ${st.tasks.length} (longest ${long.toFixed(0)} ms)${st.when.length ? ` at [start+duration ms] ${st.when.join(' ')}` : ''}`);
+        // Where the machine's CPU went from navigation to the last event on screen: on 2 cores the
+        // catch-up is bound by all of it, not by the page's main thread alone.
+        const spent = (a: Map<string, number>, b: Map<string, number>) =>
+          [...b]
+            .map(([name, ms]) => [name, ms - (a.get(name) ?? 0)] as const)
+            .filter(([, ms]) => ms >= 10)
+            .sort((x, y) => y[1] - x[1])
+            .map(([n, ms]) => `${n} ${ms.toFixed(0)} ms`)
+            .join(', ');
+        log(`CPU from navigation to the first event on screen: ${spent(cpu0, cpuFirst)}; from there to the last: ${spent(cpuFirst, cpu1)} (the bench process, with the explorer server and proxy in it: ${((self1.user + self1.system) / 1000).toFixed(0)} ms in all)`);
+        if (trace) {
+          const file = join(tmpdir(), 'watch-catchup-trace.json');
+          writeFileSync(file, trace);
+          log(`${summariseTrace(trace, st.first, st.last)}\n  (the whole trace: ${file}, for chrome://tracing or Perfetto)`);
+        }
+        await p2.close();
       }
-      await p2.close();
+      const mine = results.filter((r) => r.label === (srvB ? 'dist' : ''));
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      catchUp = median(mine.map((r) => r.rate));
+      longest = median(mine.map((r) => r.long));
+      if (results.length > 1) {
+        for (const label of new Set(results.map((r) => r.label))) {
+          const rs = results.filter((r) => r.label === label);
+          log(`catch-up ${label || 'runs'}: median ${median(rs.map((r) => r.rate)).toFixed(0)} events/s (${rs.map((r) => r.rate.toFixed(0)).join(', ')}), longest task median ${median(rs.map((r) => r.long)).toFixed(0)} ms`);
+        }
+      }
     }
 
     // Final state: what the page put on screen against a fresh list.
@@ -344,6 +385,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
   } finally {
     await browser.close();
     await srv.close();
+    await srvB?.close();
     await cp.stop();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -436,4 +478,26 @@ function summariseTrace(buf: Buffer, firstMs: number, lastMs: number): string {
     lines.push(`  ${names.get(k) ?? k}: ${top.map(([n, d]) => `${n} ${(d / 1000).toFixed(0)}`).join(', ')} (ms, nested events overlap)`);
   }
   return lines.join('\n');
+}
+
+/** CPU time (user + system, ms) used so far by each program on the machine (by /proc/PID/comm), summed over its processes. */
+function cpuByProgram(): Map<string, number> {
+  const out = new Map<string, number>();
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / 100);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
 }

@@ -7,11 +7,11 @@ import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type MuxRequest, type MuxStream } from '../client';
 import { hostWatchSessions, type Port } from './host';
-import { BatchBuilder, fromWire, SessionMirror, toWire } from './remote';
+import { BatchBuilder, fromWire, type SessionBatch, SessionMirror, toWire } from './remote';
 import { entryBytes, type SessionSnapshot, type TimelineEntry, type WatchSpec } from './session';
 import { Ring } from './timeline';
 import type { KubeObject } from './types';
-import { type Endpoint, WorkerConnection, WorkerWatchSession } from './workerSession';
+import { type Endpoint, RENDER_GAP_MAX_MS, RENDER_GAP_MS, RENDER_SHARE, WorkerConnection, WorkerWatchSession } from './workerSession';
 
 const fixture = readFileSync(new URL('../../codecs/fixtures/watch-configmaps.json', import.meta.url));
 const lines = fixture.toString('utf8').trim().split('\n');
@@ -214,5 +214,58 @@ describe('a session hosted over a MessageChannel', () => {
     expect(snap.counts.MODIFIED).toBe(0);
     expect(rvs(snap.objects)).toEqual({ 'wire/settings': '297' });
     s.stop();
+  });
+});
+
+describe('rendering a pane fed by the worker', () => {
+  const spec: WatchSpec = { context: 'c', group: '', version: 'v1', resource: 'configmaps', namespace: 'ns', mode: 'stream', bookmarks: true, asTable: false };
+  const batch = (version: number): SessionBatch => ({
+    head: { version, state: 'watching', dropped: 0, bytes: 0, counts: { ADDED: version, MODIFIED: 0, DELETED: 0, BOOKMARK: 0, ERROR: 0 }, initialEventsDone: false },
+    clears: 0,
+    entries: [],
+    kept: 0,
+    objects: { reset: false, set: [], deleted: [] },
+  });
+
+  it('during a burst, waits RENDER_SHARE times the last render before the next (at least RENDER_GAP_MS, at most RENDER_GAP_MAX_MS)', async () => {
+    const endpoint: Endpoint = { postMessage: () => undefined, addEventListener: () => undefined };
+    const conn = new WorkerConnection(endpoint, { open: () => Promise.reject(new Error('no network here')) });
+    const s = new WorkerWatchSession(spec, conn, {}, (f) => setTimeout(f, 0));
+    const renders: number[] = [];
+    const RENDER_MS = 40;
+    s.subscribe(() => {
+      renders.push(performance.now());
+      // A render that keeps the thread for 40 ms (React, style, layout, paint).
+      const end = performance.now() + RENDER_MS;
+      while (performance.now() < end);
+    });
+    // Batches every 5 ms for 1.5 s, as a worker posts them during a catch-up.
+    for (let v = 1; v <= 300; v++) {
+      s.applyBatch(batch(v));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const gaps = renders.slice(2).map((t, i) => t - renders[i + 1]!);
+    expect(gaps.length).toBeGreaterThan(2);
+    // Rendering every RENDER_GAP_MS (50 ms) would give gaps of ~50–60 ms here.
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(Math.min(RENDER_GAP_MAX_MS, RENDER_SHARE * RENDER_MS) - 2);
+    // The last batch is on screen: the snapshot followed it.
+    await new Promise((r) => setTimeout(r, RENDER_GAP_MAX_MS + 50));
+    expect(s.getSnapshot().counts.ADDED).toBe(300);
+  });
+
+  it('renders every RENDER_GAP_MS when renders are cheap', async () => {
+    const endpoint: Endpoint = { postMessage: () => undefined, addEventListener: () => undefined };
+    const conn = new WorkerConnection(endpoint, { open: () => Promise.reject(new Error('no network here')) });
+    const s = new WorkerWatchSession(spec, conn, {}, (f) => setTimeout(f, 0));
+    const renders: number[] = [];
+    s.subscribe(() => renders.push(performance.now()));
+    for (let v = 1; v <= 100; v++) {
+      s.applyBatch(batch(v));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const gaps = renders.slice(1).map((t, i) => t - renders[i]!);
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(RENDER_GAP_MS - 2);
+    // Not held back to the burst gap: at least a few renders in the half second or more this took.
+    expect(renders.length).toBeGreaterThanOrEqual(4);
   });
 });

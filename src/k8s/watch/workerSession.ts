@@ -38,6 +38,16 @@ export interface Endpoint {
 export const WORKER_INFLIGHT_BYTES = 512 * 1024;
 /** Least time between two renders of a pane fed by the worker (a burst posts a batch per ~16 ms). */
 export const RENDER_GAP_MS = 50;
+/**
+ * During a burst a pane renders again only after RENDER_SHARE times what its last render took
+ * (React, style, layout, paint, measured to the next task), at most RENDER_GAP_MAX_MS apart: so
+ * rendering takes at most about a fifth of the main thread, and the rest is left to receiving the
+ * stream. On 2 cores shared with kube-apiserver and the proxy, a render that costs 10 ms of CPU
+ * took 40–90 ms of wall time in the catch-up bench's traces, and rendering every 50 ms kept the
+ * main thread waiting for a core most of the time.
+ */
+export const RENDER_SHARE = 4;
+export const RENDER_GAP_MAX_MS = 250;
 /** Most bytes per message to the worker, and longest a frame waits for others to go with it. */
 const WORKER_CHUNK_BYTES = 128 * 1024;
 const FLUSH_MS = 8;
@@ -240,6 +250,8 @@ export class WorkerWatchSession implements WatchSessionHandle {
   private readonly sid: number;
   private stopped = false;
   private notifiedAt = -Infinity;
+  /** Wall time of the last render, from notifying to the next task (see RENDER_SHARE). */
+  private renderMs = 0;
 
   constructor(
     readonly spec: WatchSpec,
@@ -266,13 +278,18 @@ export class WorkerWatchSession implements WatchSessionHandle {
     this.mirror.apply(b);
     if (this.scheduled) return;
     this.scheduled = true;
-    const wait = Math.max(0, this.notifiedAt + RENDER_GAP_MS - performance.now());
+    const gap = Math.min(RENDER_GAP_MAX_MS, Math.max(RENDER_GAP_MS, RENDER_SHARE * this.renderMs));
+    const wait = Math.max(0, this.notifiedAt + gap - performance.now());
     const notify = () =>
       this.schedule(() => {
         this.scheduled = false;
-        this.notifiedAt = performance.now();
+        const t0 = performance.now();
+        this.notifiedAt = t0;
         this.snapshot = this.mirror.snapshot;
         for (const l of this.listeners) l();
+        // React renders in a microtask after this; style, layout and paint follow in the frame.
+        // A task posted now runs after all of that.
+        afterRender(() => (this.renderMs = performance.now() - t0));
       });
     if (wait > 0) setTimeout(notify, wait);
     else notify();
@@ -307,6 +324,17 @@ export class WorkerWatchSession implements WatchSessionHandle {
   entryDetail(seq: number): Promise<EventEntry | undefined> {
     return this.conn.ask<EventEntry | undefined>((req) => ({ t: 'detail', sid: this.sid, req, seq }));
   }
+}
+
+/** Runs `f` in a new task (after the microtasks and the rendering already queued). */
+function afterRender(f: () => void): void {
+  if (typeof MessageChannel === 'undefined') return void setTimeout(f, 0);
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => {
+    ch.port1.close();
+    f();
+  };
+  ch.port2.postMessage(null);
 }
 
 let pageWorker: WorkerConnection | null | undefined;

@@ -20,6 +20,8 @@ export const CONNECT_TIMEOUT_MS = 15_000;
  * upstream socket would otherwise be held for good.
  */
 export const UPSTREAM_RESPONSE_TIMEOUT_MS = 90_000;
+/** Bytes a response may hold unsent before the upstream is paused (per response; see forwardHttp). */
+export const RESPONSE_HIGH_WATER = 1024 * 1024;
 /** Upstream requests open at once, per launch (HTTP and mux together). */
 export const MAX_UPSTREAMS = 512;
 
@@ -302,8 +304,13 @@ export function forwardHttp(
       if (up.headers['content-length'] === undefined) res.flushHeaders();
       // pipe() without its bookkeeping (listeners for unpipe, errors, finish on both sides, set up
       // and torn down per response): write, pause upstream while the client's socket is full.
+      // "Full" is RESPONSE_HIGH_WATER, not the socket's 16 KiB highWaterMark: a TLS record is up to
+      // 16 KiB, so pausing whenever write() says so stopped and restarted the upstream read after
+      // nearly every record of a large list (a readStop/readStart pair and a turn of the event
+      // loop each), which cost more than the bytes.
       up.on('data', (chunk: Buffer) => {
-        if (!res.write(chunk)) up.pause();
+        res.write(chunk);
+        if (res.writableLength > RESPONSE_HIGH_WATER) up.pause();
       });
       res.on('drain', () => up.resume());
       up.on('end', () => res.end());

@@ -5,7 +5,7 @@ import { testCluster } from '../../../proxy/cluster/testing';
 import { KubeApiError, kubeFetch } from '../client';
 import { TEST_CONTEXT, useRealProxy } from '../testing';
 import { decodeContinueToken } from './continueToken';
-import { fetchListPage, GENERIC_COLUMNS, type ListPage, pageFromBody } from './listClient';
+import { fetchListPage, GENERIC_COLUMNS, type ListPage, listMetaFromPrefix, pageFromBody } from './listClient';
 
 const cluster = testCluster(inject('controlPlane'));
 const ns = `lists-${randomBytes(3).toString('hex')}`;
@@ -36,6 +36,34 @@ afterAll(async () => {
 });
 
 describe('fetchListPage', () => {
+  it("tells the next chunk's token from the body's first bytes, in each mode, the same token the page ends with", async () => {
+    for (const mode of ['table', 'metadata', 'full'] as const) {
+      const heard: string[] = [];
+      const page = await fetchListPage({ context: TEST_CONTEXT, ref: cm, mode, limit: 10 }, undefined, (t) => heard.push(t));
+      expect(page.metadata.continue, mode).toBeTruthy();
+      expect(heard, mode).toEqual([page.metadata.continue]);
+    }
+    // The last chunk has no token: nothing is heard.
+    const first = await fetchListPage({ context: TEST_CONTEXT, ref: cm, mode: 'table', limit: 20 });
+    const heard: string[] = [];
+    const last = await fetchListPage({ context: TEST_CONTEXT, ref: cm, mode: 'table', limit: 20, continueToken: first.metadata.continue }, undefined, (t) => heard.push(t));
+    expect(last.metadata.continue ?? '').toBe('');
+    expect(heard).toEqual([]);
+  });
+
+  it('reads ListMeta from a prefix only when kube-apiserver wrote the list metadata first', async () => {
+    // A built-in list (kind, apiVersion, metadata first), as the server sent it.
+    const r = await kubeFetch({ context: TEST_CONTEXT, path: `/api/v1/namespaces/${ns}/configmaps?limit=3`, headers: { Accept: 'application/json' } });
+    const text = await r.text();
+    const token = (JSON.parse(text) as { metadata: { continue: string } }).metadata.continue;
+    expect(listMetaFromPrefix(text.slice(0, text.indexOf('"items"')))).toEqual({ continue: token });
+    // Cut inside the metadata: not yet.
+    expect(listMetaFromPrefix(text.slice(0, text.indexOf('"continue"') + 12))).toBeUndefined();
+    // Custom resources are written with the keys sorted (apiVersion, items, kind, metadata): the
+    // metadata comes last, so nothing is read from the prefix and the pager asks after the body.
+    expect(listMetaFromPrefix('{"apiVersion":"wire.example.com/v1","items":[{"apiVersion":"wire.example.com/v1"')).toBeUndefined();
+  });
+
   it('gets a server Table with includeObject=None: server columns, cells only, names from the name column', async () => {
     const page = await fetchListPage({ context: TEST_CONTEXT, ref: cm, mode: 'table' });
     expect(page.table).toBe(true);

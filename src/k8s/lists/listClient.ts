@@ -73,15 +73,77 @@ export function listPath(req: Omit<ListPageRequest, 'context' | 'signal'>): stri
   });
 }
 
-/** Fetches one chunk. Throws KubeApiError on failure; a 410 Expired's Status carries the server's inconsistent-continue token in metadata.continue. */
-export async function fetchListPage(req: ListPageRequest, interner?: Interner): Promise<ListPage> {
+/**
+ * Fetches one chunk. Throws KubeApiError on failure; a 410 Expired's Status carries the server's
+ * inconsistent-continue token in metadata.continue. `onContinue` hears the next chunk's token as
+ * soon as the body's first bytes hold it (see continueFromPrefix), before the rest has arrived.
+ */
+export async function fetchListPage(req: ListPageRequest, interner?: Interner, onContinue?: (token: string) => void): Promise<ListPage> {
   const path = listPath(req);
   const accept = ACCEPT_BY_MODE[req.mode];
   const res = await kubeFetch({ context: req.context, path, headers: { Accept: accept }, signal: req.signal });
   if (!res.ok) throw await errorFromResponse(res);
-  const buf = await res.arrayBuffer();
+  const buf = onContinue && res.body ? await readPeeking(res.body, onContinue) : new Uint8Array(await res.arrayBuffer());
   const body: unknown = JSON.parse(new TextDecoder().decode(buf));
   return { ...pageFromBody(body, req.mode, interner), bytes: buf.byteLength, path, accept };
+}
+
+/** How far into a body the list's metadata is looked for; ListMeta is a few hundred bytes. */
+const PREFIX_BYTES = 8 * 1024;
+// kube-apiserver writes a list or Table as kind, apiVersion, metadata, then the rows or items;
+// ListMeta holds only strings and a number (resourceVersion, continue, remainingItemCount), so
+// it is the first brace-free object after "metadata".
+const LIST_PREFIX = /^\{"kind":"[^"]*","apiVersion":"[^"]*","metadata":(\{[^{}]*\})/;
+
+/**
+ * The ListMeta of a list body from its first bytes, when they hold all of it; undefined when they
+ * do not (yet), or the body is not shaped as kube-apiserver writes a list.
+ */
+export function listMetaFromPrefix(prefix: string): { continue?: string } | undefined {
+  const m = LIST_PREFIX.exec(prefix);
+  if (!m) return undefined;
+  try {
+    const meta = JSON.parse(m[1]!) as { continue?: unknown };
+    return typeof meta.continue === 'string' && meta.continue !== '' ? { continue: meta.continue } : {};
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The whole body, telling `onContinue` the next token once its first bytes hold it: loading all,
+ * the next chunk is then asked for while this one is still arriving, so the server prepares it
+ * while the page receives, parses and renders this one.
+ */
+async function readPeeking(stream: ReadableStream<Uint8Array>, onContinue: (token: string) => void): Promise<Uint8Array> {
+  const reader = stream.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let looking = true;
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) break;
+    parts.push(r.value);
+    size += r.value.byteLength;
+    if (!looking) continue;
+    const meta = listMetaFromPrefix(new TextDecoder().decode(concat(parts, Math.min(size, PREFIX_BYTES))));
+    if (meta || size >= PREFIX_BYTES) looking = false;
+    if (meta?.continue) onContinue(meta.continue);
+  }
+  return concat(parts, size);
+}
+
+function concat(parts: readonly Uint8Array[], n: number): Uint8Array {
+  if (parts.length === 1 && parts[0]!.byteLength === n) return parts[0]!;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    if (o >= n) break;
+    const take = p.subarray(0, n - o);
+    out.set(take, o);
+    o += take.byteLength;
+  }
+  return out;
 }
 
 /**

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testCluster } from '../../../proxy/cluster/testing';
 import { TEST_CONTEXT, useRealProxy } from '../testing';
-import { ListPager } from './pager';
+import { LOAD_ALL_NOTIFY_MS, ListPager } from './pager';
 
 const cluster = testCluster(inject('controlPlane'));
 const ns = `pager-${randomBytes(3).toString('hex')}`;
@@ -40,9 +40,27 @@ describe('ListPager', () => {
     // With a selector, no page says how many remain.
     expect(snap.pages.every((p) => p.remainingItemCount === undefined)).toBe(true);
     expect(snap.totalBytes).toBe(snap.pages.reduce((n, p) => n + p.bytes, 0));
-    // Rows appeared chunk by chunk.
+    // Rows appeared as chunks came (loading all, the view hears at most every LOAD_ALL_NOTIFY_MS,
+    // so counts in between may be skipped), never going back, and the end was heard.
     expect(seen).toContain(5);
-    expect(seen).toContain(10);
+    expect(seen).toEqual([...seen].sort((x, y) => x - y));
+    expect(seen.at(-1)).toBe(12);
+  });
+
+  it('loading all, tells the view at most every LOAD_ALL_NOTIFY_MS, and the end at once', async () => {
+    const pager = new ListPager({ context: TEST_CONTEXT, ref, mode: 'table', limit: 1, labelSelector: 'pager=yes', includeObject: 'None' });
+    const notices: { at: number; rows: number; done: boolean }[] = [];
+    pager.subscribe(() => notices.push({ at: performance.now(), rows: pager.getSnapshot().rowCount, done: pager.getSnapshot().done }));
+    await pager.start({ all: true });
+    await expect.poll(() => pager.getSnapshot().done, { timeout: 30_000 }).toBe(true);
+    // The view heard the end: the last notice has every row.
+    expect(notices.at(-1)).toMatchObject({ rows: 12, done: true });
+    // Twelve chunks of one row each, answered in a few ms each: without the limit, a notice per
+    // chunk (and per loading flag) a few ms apart.
+    const during = notices.filter((n) => !n.done);
+    for (let i = 1; i < during.length; i++) expect(during[i]!.at - during[i - 1]!.at).toBeGreaterThanOrEqual(LOAD_ALL_NOTIFY_MS - 2);
+    expect(pager.rows.toArray().map((r) => r.name)).toEqual(Array.from({ length: 12 }, (_, i) => `cm-${String(i).padStart(2, '0')}`));
+    pager.dispose();
   });
 
   it('loading all from the start asks for each chunk exactly once, in order, the next one while the previous is applied', async () => {

@@ -7,7 +7,7 @@
 // LISTS_BENCH_LARGE=150000 adds one more namespace of that many ConfigMaps (several minutes to
 // create): one timed load of each, plus the frame time of scrolling through all the rows.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from '@playwright/test';
 import { startControlPlane } from '../proxy/cluster/controlplane';
 import { startExplorerServer } from '../proxy/src/server';
+import { type CpuProfile, summariseProfile } from './profile';
 import type { BenchResult } from './run';
 
 const CONFIGMAPS = 10_000;
@@ -63,6 +64,8 @@ const MARKS = `
   new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
 `;
 
+/** LISTS_BENCH_PROFILE=1: a CPU profile of the page's main thread from navigation to the first row. */
+const PROFILE = process.env.LISTS_BENCH_PROFILE === '1';
 /** LISTS_BENCH_WATERFALL=1: print every request of each explorer run, from navigation start. */
 const WATERFALL = process.env.LISTS_BENCH_WATERFALL === '1';
 
@@ -73,8 +76,21 @@ interface Marks {
 }
 
 async function timeExplorer(page: Page, url: string, rows: number): Promise<{ first: number; done: number }> {
+  const cdp = PROFILE ? await page.context().newCDPSession(page) : undefined;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   const start = Date.now();
   await page.goto(url);
+  if (cdp) {
+    await page.waitForFunction(() => (window as unknown as { __lists: Marks }).__lists.first !== undefined, undefined, { timeout: 600_000, polling: 10 });
+    const profile = (await cdp.send('Profiler.stop')).profile as CpuProfile;
+    writeFileSync(join(tmpdir(), 'lists-first-row-profile.cpuprofile'), JSON.stringify(profile));
+    console.log(summariseProfile(profile, 'main thread from navigation to the first row'));
+    await cdp.detach();
+  }
   try {
     await page.waitForFunction(() => (window as unknown as { __lists: Marks }).__lists.all !== undefined, undefined, { timeout: 600_000, polling: 100 });
   } catch (e) {

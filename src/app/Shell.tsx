@@ -7,17 +7,28 @@ import { ConnectionStatus } from '../features/status';
 import { contextsQuery, namespacesQuery } from '../k8s/cluster';
 
 // Each feature is its own chunk: the console's Monaco editor, for one, is large.
-const views: Record<View, React.LazyExoticComponent<(p: { route: Route; context: string }) => ReactNode>> = {
-  discovery: lazy(() => import('../features/discovery/DiscoveryView').then((m) => ({ default: m.DiscoveryView }))),
-  console: lazy(() => import('../features/console/ConsoleView').then((m) => ({ default: m.ConsoleView }))),
-  lists: lazy(() => import('../features/lists/ListsView').then((m) => ({ default: m.ListsView }))),
-  watch: lazy(() => import('../features/watch/WatchView').then((m) => ({ default: m.WatchView }))),
-  edit: lazy(() => import('../features/edit/EditView').then((m) => ({ default: m.EditView }))),
-  ownership: lazy(() => import('../features/ownership/OwnershipView').then((m) => ({ default: m.OwnershipView }))),
-  lessons: lazy(() => import('../features/lessons/LessonsView').then((m) => ({ default: m.LessonsView }))),
-  encodings: lazy(() => import('../features/encodings/EncodingsView').then((m) => ({ default: m.EncodingsView }))),
-  welcome: lazy(() => import('../features/welcome/WelcomeView').then((m) => ({ default: m.WelcomeView }))),
-};
+const loaders = {
+  discovery: () => import('../features/discovery/DiscoveryView').then((m) => ({ default: m.DiscoveryView })),
+  console: () => import('../features/console/ConsoleView').then((m) => ({ default: m.ConsoleView })),
+  lists: () => import('../features/lists/ListsView').then((m) => ({ default: m.ListsView })),
+  watch: () => import('../features/watch/WatchView').then((m) => ({ default: m.WatchView })),
+  edit: () => import('../features/edit/EditView').then((m) => ({ default: m.EditView })),
+  ownership: () => import('../features/ownership/OwnershipView').then((m) => ({ default: m.OwnershipView })),
+  lessons: () => import('../features/lessons/LessonsView').then((m) => ({ default: m.LessonsView })),
+  encodings: () => import('../features/encodings/EncodingsView').then((m) => ({ default: m.EncodingsView })),
+  welcome: () => import('../features/welcome/WelcomeView').then((m) => ({ default: m.WelcomeView })),
+} satisfies Record<View, () => Promise<{ default: (p: { route: Route; context: string }) => ReactNode }>>;
+
+const views = Object.fromEntries(Object.entries(loaders).map(([v, load]) => [v, lazy(load)])) as Record<View, React.LazyExoticComponent<(p: { route: Route; context: string }) => ReactNode>>;
+
+/**
+ * Starts loading a view's chunk now (the module loader keeps it: the lazy view then finds it
+ * loaded or on its way). Called at boot for the URL's view, so that its code arrives while React
+ * renders the shell instead of after.
+ */
+export function preloadView(view: View): void {
+  void loaders[view]().catch(() => undefined);
+}
 
 const LABELS: Record<View, string> = {
   discovery: 'Discovery',

@@ -472,7 +472,10 @@ function cpuByProgram(): Map<string, number> {
   for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      let name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      // Chromium's processes by role: the browser, the renderer (the page and its worker), the GPU
+      // process (compositing), utilities (the network service).
+      if (name.startsWith('chrom')) name = `chromium ${/--type=([\w-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser'}`;
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       out.set(name, (out.get(name) ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / 100);
     } catch {

@@ -36,14 +36,11 @@ interface Stream {
   credit?: number;
   /** Paused because the page's credit ran out (as opposed to the socket backing up). */
   starved: boolean;
-  /** Body chunks read from upstream and not yet sent: they go out together as one frame. */
-  pending?: Buffer[];
-  pendingBytes?: number;
 }
 
 /**
- * Upstream chunks of one stream read in the same turn of the event loop go out as one frame, up
- * to this many bytes. Over TLS, Node emits a 'data' event per TLS record, and kube-apiserver
+ * Consecutive upstream chunks of one stream read in the same turn of the event loop go out as one
+ * frame, up to this many bytes. Over TLS, Node emits a 'data' event per TLS record, and kube-apiserver
  * flushes a watch event by event, so a streaming list of 20,000 small objects arrived as thousands
  * of chunks of a few hundred bytes; a WebSocket message each cost the page more than its bytes.
  * Coalescing waits for nothing: what is pending is sent at the end of the same turn (setImmediate).
@@ -54,6 +51,50 @@ export const MUX_COALESCE_BYTES = 64 * 1024;
 const MAX_CREDIT = 1024 * 1024 * 1024;
 /** The server pings the page this often; a page that answered no ping in two rounds is gone. */
 const PING_INTERVAL_MS = 20_000;
+
+/**
+ * The run of consecutive chunks of one stream read since the last frame went out: sent as one
+ * frame at the end of the turn (setImmediate), at MUX_COALESCE_BYTES, or as soon as a chunk of
+ * another stream comes (or the caller flushes before a message), so that frames, and so the
+ * page's processing of them (a WebSocket message is a task of its own), keep the order in which
+ * the chunks arrived, across streams too: the deletion view shows a ReplicaSet's DELETED before
+ * its Deployment's by that order.
+ */
+export class RunCoalescer<S> {
+  private run: { s: S; parts: Buffer[]; bytes: number } | undefined;
+  private queued = false;
+
+  constructor(
+    private readonly send: (s: S, parts: Buffer[], bytes: number) => void,
+    private readonly maxBytes = MUX_COALESCE_BYTES,
+    private readonly later: (f: () => void) => void = setImmediate,
+  ) {}
+
+  push(s: S, chunk: Buffer): void {
+    if (this.run && this.run.s !== s) this.flush();
+    this.run ??= { s, parts: [], bytes: 0 };
+    this.run.parts.push(chunk);
+    this.run.bytes += chunk.length;
+    if (this.run.bytes >= this.maxBytes) return this.flush();
+    if (this.queued) return;
+    this.queued = true;
+    this.later(() => {
+      this.queued = false;
+      this.flush();
+    });
+  }
+
+  flush(): void {
+    const r = this.run;
+    this.run = undefined;
+    if (r) this.send(r.s, r.parts, r.bytes);
+  }
+
+  /** Forgets what is pending (for `s` only, when given): a closed stream sends nothing more. */
+  drop(s?: S): void {
+    if (s === undefined || this.run?.s === s) this.run = undefined;
+  }
+}
 
 export interface Mux {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -96,7 +137,10 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
   pingTimer.unref?.();
   const authTimer = setTimeout(() => ws.close(MUX_CLOSE_UNAUTHORIZED, 'no auth message in time'), opts.authTimeoutMs);
 
+  // Every message goes after the bytes read before it (RunCoalescer): order on the socket is the
+  // order of arrival, across streams too.
   const sendJson = (m: MuxServerMessage) => {
+    flushRun();
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
   };
   // Resumes paused upstreams once the socket has drained; called from send callbacks, which fire
@@ -109,8 +153,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
     clearInterval(resumeTimer);
     resumeTimer = undefined;
   };
-  const sendFrame = (s: Stream, chunk: Buffer) => sendFrameOf(s, [chunk], chunk.length);
-  const sendFrameOf = (s: Stream, parts: readonly Buffer[], bytes: number) => {
+  const sendFrame = (s: Stream, parts: readonly Buffer[], bytes: number) => {
     if (ws.readyState !== ws.OPEN) return;
     const frame = Buffer.allocUnsafe(MUX_ID_BYTES + bytes);
     frame.writeUInt32BE(s.id, 0);
@@ -118,36 +161,15 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
     for (const p of parts) o += p.copy(frame, o);
     ws.send(frame, { binary: true }, maybeResume);
   };
-  // Streams with chunks pending, sent together once the current turn's reads are done.
-  const coalescing = new Set<Stream>();
-  let flushQueued = false;
-  const flushPending = (s: Stream) => {
-    const parts = s.pending;
-    if (!parts) return;
-    const bytes = s.pendingBytes ?? 0;
-    s.pending = undefined;
-    s.pendingBytes = 0;
-    coalescing.delete(s);
-    if (!s.closed) sendFrameOf(s, parts, bytes);
-  };
-  const flushAll = () => {
-    flushQueued = false;
-    for (const s of coalescing) flushPending(s);
-  };
-  const queueChunk = (s: Stream, chunk: Buffer) => {
-    (s.pending ??= []).push(chunk);
-    s.pendingBytes = (s.pendingBytes ?? 0) + chunk.length;
-    if (s.pendingBytes >= MUX_COALESCE_BYTES) return flushPending(s);
-    coalescing.add(s);
-    if (!flushQueued) {
-      flushQueued = true;
-      setImmediate(flushAll);
-    }
-  };
+  const coalescer = new RunCoalescer<Stream>((st, parts, bytes) => {
+    if (!st.closed) sendFrame(st, parts, bytes);
+  });
+  const flushRun = () => coalescer.flush();
+  const queueChunk = (s: Stream, chunk: Buffer) => coalescer.push(s, chunk);
   const finish = (s: Stream, error?: string) => {
     if (s.closed) return;
     // Every byte of the stream goes out before its end.
-    flushPending(s);
+    flushRun();
     s.closed = true;
     streams.delete(s.id);
     sendJson(error ? { type: 'end', id: s.id, error } : { type: 'end', id: s.id });
@@ -156,7 +178,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
     if (s.closed) return;
     const body = Buffer.from(JSON.stringify(err.toStatus()));
     sendJson({ type: 'response', id: s.id, status: err.code, headers: proxyErrorHeaders(body) });
-    sendFrame(s, body);
+    sendFrame(s, [body], body.length);
     finish(s);
   };
   const protocolError = (why: string) => ws.close(MUX_CLOSE_PROTOCOL_ERROR, why.slice(0, 120));
@@ -263,7 +285,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
         if (!s) return;
         s.closed = true;
         streams.delete(s.id);
-        coalescing.delete(s);
+        coalescer.drop(s);
         s.upstream?.abort();
         return;
       }
@@ -299,7 +321,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
       s.upstream?.abort();
     }
     streams.clear();
-    coalescing.clear();
+    coalescer.drop();
     opts.stats.muxPaused -= paused.size;
     paused.clear();
     clearInterval(resumeTimer);

@@ -2,13 +2,14 @@
 // and through `kubectl proxy` (the tool users would pick instead, from the same build): latency of
 // a small GET, and throughput of a large list.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startControlPlane } from '../proxy/cluster/controlplane';
+import { cpuMs } from './cpu';
 import type { BenchResult } from './run';
 
 const SMALL_REQUESTS = 1000;
@@ -100,16 +101,6 @@ function startFloorProxy(server: string, creds: { ca: string; cert: string; key:
     child.once('error', fail);
     child.once('exit', (code) => fail(new Error(`the floor proxy exited (${code})`)));
   });
-}
-
-/** CPU time (user + system, ms) a process has used so far; undefined where /proc is not there. */
-function cpuMs(pid: number | undefined): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Starts `kubectl proxy` on a free loopback port; resolves with its base URL once it serves. */

@@ -13,13 +13,14 @@
 // kube-apiserver, the proxy, Chromium and the generator, so the main phase runs 25 s
 // (WATCH_BENCH_SECONDS to change it).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { startControlPlane } from '../proxy/cluster/controlplane';
 import { startExplorerServer } from '../proxy/src/server';
+import { cpuByProgram } from './cpu';
 import { type CpuProfile, summariseProfile } from './profile';
 import type { BenchResult } from './run';
 
@@ -458,29 +459,4 @@ function summariseTrace(buf: Buffer, firstMs: number, lastMs: number): string {
     lines.push(`  ${names.get(k) ?? k}: ${top.map(([n, d]) => `${n} ${(d / 1000).toFixed(0)}`).join(', ')} (ms, nested events overlap)`);
   }
   return lines.join('\n');
-}
-
-/** CPU time (user + system, ms) used so far by each program on the machine (by /proc/PID/comm), summed over its processes. */
-function cpuByProgram(): Map<string, number> {
-  const out = new Map<string, number>();
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  } catch {
-    return out;
-  }
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      let name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      // Chromium's processes by role: the browser, the renderer (the page and its worker), the GPU
-      // process (compositing), utilities (the network service).
-      if (name.startsWith('chrom')) name = `chromium ${/--type=([\w-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser'}`;
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(name, (out.get(name) ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / 100);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return out;
 }

@@ -76,7 +76,7 @@ export function listPath(req: Omit<ListPageRequest, 'context' | 'signal'>): stri
 /**
  * Fetches one chunk. Throws KubeApiError on failure; a 410 Expired's Status carries the server's
  * inconsistent-continue token in metadata.continue. `onContinue` hears the next chunk's token as
- * soon as the body's first bytes hold it (see continueFromPrefix), before the rest has arrived.
+ * soon as the body's first bytes hold it (see listMetaFromPrefix), before the rest has arrived.
  */
 export async function fetchListPage(req: ListPageRequest, interner?: Interner, onContinue?: (token: string) => void): Promise<ListPage> {
   const path = listPath(req);

@@ -240,21 +240,22 @@ const SLICE_MS = 12;
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
+/** Runs `f` in a new task: after the microtasks, and the rendering, already queued. */
+export function nextTask(f: () => void): void {
+  if (typeof MessageChannel === 'undefined') return void setTimeout(f, 0);
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => {
+    ch.port1.close();
+    f();
+  };
+  ch.port2.postMessage(null);
+}
+
 /** Lets queued tasks (input, rendering, timers) run: a macrotask, not a microtask. */
 function yieldToPage(): Promise<void> {
   const sched = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   if (sched?.yield) return sched.yield();
-  if (typeof MessageChannel !== 'undefined') {
-    return new Promise((resolve) => {
-      const ch = new MessageChannel();
-      ch.port1.onmessage = () => {
-        ch.port1.close();
-        resolve();
-      };
-      ch.port2.postMessage(null);
-    });
-  }
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => nextTask(resolve));
 }
 
 export function defaultSchedule(flush: () => void): void {

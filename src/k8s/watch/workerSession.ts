@@ -4,7 +4,7 @@
 // an in-page WatchSession instead: the same engine, the same snapshot.
 import { errorFromResponse, kubeFetch, type MuxClient, type MuxStream } from '../client';
 import { type FromWorker, type RemoteSessionOptions, SessionMirror, type SessionBatch, toWire, type ToWorker } from './remote';
-import { defaultSchedule, type EventEntry, type SessionSnapshot, type WatchSpec, WatchSession } from './session';
+import { defaultSchedule, type EventEntry, nextTask, type SessionSnapshot, type WatchSpec, WatchSession } from './session';
 
 /** What a watch pane uses of a session, wherever it runs. */
 export interface WatchSessionHandle {
@@ -289,7 +289,7 @@ export class WorkerWatchSession implements WatchSessionHandle {
         for (const l of this.listeners) l();
         // React renders in a microtask after this; style, layout and paint follow in the frame.
         // A task posted now runs after all of that.
-        afterRender(() => (this.renderMs = performance.now() - t0));
+        nextTask(() => (this.renderMs = performance.now() - t0));
       });
     if (wait > 0) setTimeout(notify, wait);
     else notify();
@@ -324,17 +324,6 @@ export class WorkerWatchSession implements WatchSessionHandle {
   entryDetail(seq: number): Promise<EventEntry | undefined> {
     return this.conn.ask<EventEntry | undefined>((req) => ({ t: 'detail', sid: this.sid, req, seq }));
   }
-}
-
-/** Runs `f` in a new task (after the microtasks and the rendering already queued). */
-function afterRender(f: () => void): void {
-  if (typeof MessageChannel === 'undefined') return void setTimeout(f, 0);
-  const ch = new MessageChannel();
-  ch.port1.onmessage = () => {
-    ch.port1.close();
-    f();
-  };
-  ch.port2.postMessage(null);
 }
 
 let pageWorker: WorkerConnection | null | undefined;

@@ -1,0 +1,41 @@
+// CPU time of processes from /proc, for the benches' per-process figures (Linux only).
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** User + system CPU (ms) in the text of /proc/PID/stat (fields 14 and 15, in clock ticks of 10 ms). */
+function statCpuMs(stat: string): number {
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+}
+
+/** CPU time (user + system, ms) a process has used so far; undefined where /proc is not there. */
+export function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time (user + system, ms) used so far by each program on the machine (by /proc/PID/comm), summed over its processes. */
+export function cpuByProgram(): Map<string, number> {
+  const out = new Map<string, number>();
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      let name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      // Chromium's processes by role: the browser, the renderer (the page and its worker), the GPU
+      // process (compositing), utilities (the network service).
+      if (name.startsWith('chrom')) name = `chromium ${/--type=([\w-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser'}`;
+      out.set(name, (out.get(name) ?? 0) + statCpuMs(stat));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
+}

@@ -28,7 +28,10 @@ const bootRoute = parseRoute(location.search);
 preloadView(bootRoute.view);
 if (bootRoute.context && bootRoute.view !== 'welcome') {
   const context = bootRoute.context;
-  void import('../k8s/discovery').then(({ discoveryQuery }) => queryClient.prefetchQuery(discoveryQuery(context)));
+  const discovery = import('../k8s/discovery').then(({ discoveryQuery }) => queryClient.fetchQuery(discoveryQuery(context)));
+  discovery.catch(() => undefined);
+  // A Lists URL asks for its first chunk now too (features/lists/boot.ts); the view adopts it.
+  if (bootRoute.view === 'lists') void import('../features/lists/boot').then((m) => m.bootList(bootRoute, context, discovery)).catch(() => undefined);
 }
 
 createRoot(document.getElementById('root')!).render(

@@ -6,6 +6,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, use
 import { hrefFor, navigate, type Route } from '../../routing';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { type ListMode, ListPager, type ListRow, type PagerRequest, rowKey } from '../../k8s/lists';
+import { claimBootPager } from './boot';
+import { DEFAULT_LIMIT, listModeOf, listNamespaceOf, pagerRequestFor, parseLimit } from './listRequest';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { ObjectView } from './ObjectView';
 import { PagesPanel } from './PagesPanel';
@@ -21,22 +23,13 @@ const MODES: { mode: ListMode; label: string; help: string }[] = [
   { mode: 'full', label: 'Full objects', help: 'Accept: application/json — every object whole' },
 ];
 
-const DEFAULT_LIMIT = 500;
-
-function parseLimit(s: string | undefined): number | undefined {
-  if (s === undefined) return DEFAULT_LIMIT;
-  if (s === '0' || s === 'none') return undefined;
-  const n = Number(s);
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_LIMIT;
-}
-
 export function ListsView({ route, context }: { route: Route; context: string }) {
   // The list waits for discovery (is the resource namespaced?): ask for it while this first
   // renders, not after the first paint as useQuery alone would.
   usePrefetchQuery(discoveryQuery(context));
   const discovery = useQuery(discoveryQuery(context));
   const x = route.extra;
-  const mode: ListMode = x.mode === 'metadata' || x.mode === 'full' ? x.mode : 'table';
+  const mode = listModeOf(route);
   const limit = parseLimit(x.limit);
   const labelSelector = x.labelSelector || undefined;
   const fieldSelector = x.fieldSelector || undefined;
@@ -44,7 +37,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
   const api = findResource(discovery.data, route.group, route.version, route.resource);
   // Opening an object from an all-namespaces list puts the object's namespace into the route;
   // listScope=all keeps the list itself across all namespaces meanwhile.
-  const listNamespace = x.listScope === 'all' && route.name ? undefined : route.namespace;
+  const listNamespace = listNamespaceOf(route);
 
   // Until discovery answers, what it said last time in this tab (a reload, a shared link): the
   // first chunk need not wait for it. Discovery decides once it is in; a different answer
@@ -57,30 +50,21 @@ export function ListsView({ route, context }: { route: Route; context: string })
   const known = discovery.data ? !!api : !!cached;
   const namespaced = api?.namespaced ?? cached?.namespaced ?? false;
   const kind = api?.kind ?? cached?.kind;
-  const request: PagerRequest | null = useMemo(() => {
-    if (!known || route.group === undefined || !route.version || !route.resource) return null;
-    const namespace = namespaced ? listNamespace : undefined;
-    return {
-      context,
-      ref: { group: route.group, version: route.version, resource: route.resource, namespace },
-      mode,
-      limit,
-      labelSelector,
-      fieldSelector,
-      // A Table row has no namespace column: across namespaces we need each object's metadata for
-      // it (and drop the rest at once); otherwise cells are all we keep.
-      includeObject: namespaced && !namespace ? 'Metadata' : 'None',
-    };
-  }, [known, namespaced, context, route.group, route.version, route.resource, listNamespace, mode, limit, labelSelector, fieldSelector]);
+  const request: PagerRequest | null = useMemo(
+    () => (known ? pagerRequestFor(route, context, namespaced) : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the primitives pagerRequestFor reads, not on the route object
+    [known, namespaced, context, route.group, route.version, route.resource, listNamespace, mode, limit, labelSelector, fieldSelector],
+  );
 
-  const pager = useMemo(() => (request ? new ListPager(request) : null), [request]);
+  // The boot's pager when it started this very list (boot.ts), else a new one.
+  const pager = useMemo(() => (request ? (claimBootPager(request) ?? new ListPager(request)) : null), [request]);
   // Read when a list starts only (through a ref): changing it later must not restart the list.
   const autoAll = useRef(false);
   autoAll.current = x.load === 'all';
   // A layout effect: the first chunk is asked for before the browser lays out and paints the view.
   useLayoutEffect(() => {
     if (!pager) return;
-    void pager.start({ all: autoAll.current });
+    if (!pager.running) void pager.start({ all: autoAll.current });
     return () => pager.dispose();
   }, [pager]);
   const snap = useSyncExternalStore(pager?.subscribe ?? noSubscribe, pager?.getSnapshot ?? noSnapshot);

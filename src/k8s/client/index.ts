@@ -1,4 +1,5 @@
 export * from './kubeFetch';
+export * from './kubeRead';
 export * from './token';
 export * from './mux';
 export * from './health';

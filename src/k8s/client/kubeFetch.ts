@@ -82,11 +82,16 @@ export function statusOf(code: number, bodyText: string, fallbackMessage?: strin
 
 /** The proxy URL for a request; exported so that "copy as" and the console can show it. */
 export function proxyUrl(context: string, path: string, query?: KubeRequest['query']): string {
+  return `${proxyOrigin()}/k8s/${encodeURIComponent(context)}${apiPathWithQuery(path, query)}`;
+}
+
+/** The API path of a request with `query` merged into the query it already has. */
+export function apiPathWithQuery(path: string, query?: KubeRequest['query']): string {
   const url = new URL(path.startsWith('/') ? path : `/${path}`, 'http://x');
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
   }
-  return `${proxyOrigin()}/k8s/${encodeURIComponent(context)}${url.pathname}${url.search}`;
+  return `${url.pathname}${url.search}`;
 }
 
 /** Raw fetch through the proxy: the Response is returned whatever its status. */

@@ -83,6 +83,7 @@ export class ListPager {
   private ahead = new Map<string, Promise<ListPage>>();
   private notifiedAt = -Infinity;
   private notifyTimer: ReturnType<typeof setTimeout> | undefined;
+  private started = false;
 
   constructor(readonly request: PagerRequest) {}
 
@@ -122,6 +123,7 @@ export class ListPager {
    * first one renders.
    */
   start(opts: { all?: boolean } = {}): Promise<void> {
+    this.started = true;
     this.abort.abort();
     this.abort = new AbortController();
     this.inflight = null;
@@ -134,7 +136,13 @@ export class ListPager {
     return first;
   }
 
+  /** Started and not disposed since: a view that adopts this pager (boot.ts) must not start it again. */
+  get running(): boolean {
+    return this.started;
+  }
+
   dispose(): void {
+    this.started = false;
     clearTimeout(this.notifyTimer);
     this.notifyTimer = undefined;
     this.abort.abort();

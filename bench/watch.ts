@@ -309,7 +309,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
           await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
           await cdp.send('Profiler.start');
         }
-        if (TRACE) await browser.startTracing(p2, { categories: ['toplevel', 'devtools.timeline', 'v8.execute', 'blink', 'disabled-by-default-devtools.timeline'] });
+        if (TRACE) await browser.startTracing(p2, { categories: ['toplevel', 'devtools.timeline', 'v8.execute', 'blink', 'blink.user_timing', 'disabled-by-default-devtools.timeline'] });
         const cpu0 = cpuByProgram();
         const self0 = process.cpuUsage();
         const panes2 = JSON.stringify([{ id: 'catchup', group: '', version: 'v1', resource: 'configmaps', namespace: CNS, mode: 'stream', bookmarks: true, asTable: false, max: 2000 }]);
@@ -328,7 +328,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
           const tasks = w.__longTasks.filter((_, i) => w.__longTaskStarts[i]! >= from);
           // Where they fell: ms after the first commit with events (negative: before it), and how long.
           const when = w.__longTasks.flatMap((d, i) => (w.__longTaskStarts[i]! >= from ? [`${Math.round(w.__longTaskStarts[i]! - w.__watchBench.firstAddedPerf)}+${Math.round(d)}`] : []));
-          return { first: w.__watchBench.firstAddedAt, last: w.__watchBench.lastCommitAt, added: w.__watchBench.addedOnScreen, tasks, when };
+          return { first: w.__watchBench.firstAddedAt, last: w.__watchBench.lastCommitAt, firstPerf: w.__watchBench.firstAddedPerf, added: w.__watchBench.addedOnScreen, tasks, when };
         });
         const rate = st.added / Math.max(0.001, (st.last - st.first) / 1000);
         const long = st.tasks.length ? Math.max(...st.tasks) : 0;
@@ -347,7 +347,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         if (trace) {
           const file = join(tmpdir(), 'watch-catchup-trace.json');
           writeFileSync(file, trace);
-          log(`${summariseTrace(trace, st.first, st.last)}\n  (the whole trace: ${file}, for chrome://tracing or Perfetto)`);
+          log(`${summariseTrace(trace, st.firstPerf, st.firstPerf + (st.last - st.first))}\n  (the whole trace: ${file}, for chrome://tracing or Perfetto)`);
         }
         await p2.close();
       }
@@ -402,7 +402,7 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
-  args?: { name?: string };
+  args?: { name?: string; data?: { isLoadingMainFrame?: boolean; documentLoaderURL?: string; functionName?: string; url?: string } };
 }
 
 /**
@@ -415,9 +415,9 @@ function summariseTrace(buf: Buffer, firstMs: number, lastMs: number): string {
   const events = (JSON.parse(buf.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
   const names = new Map<string, string>();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
-  // Trace timestamps are µs on a monotonic clock; the page's marks are Date.now(): align on the
-  // last __explorerWatchRendered commit is not possible here, so take the window from the first to
-  // the last RunTask that touched the watch (the busiest stretch) by the page's own length.
+  // Trace timestamps are µs on a monotonic clock whose zero is not the page's: the page's marks
+  // (performance.now(), from its navigation) are placed after the trace's navigationStart of the
+  // main frame, so the window is the catch-up itself, first to last commit.
   const span = (lastMs - firstMs) * 1000;
   const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && e.dur !== undefined);
   const byThread = new Map<string, TraceEvent[]>();
@@ -425,23 +425,10 @@ function summariseTrace(buf: Buffer, firstMs: number, lastMs: number): string {
     const k = `${t.pid}:${t.tid}`;
     (byThread.get(k) ?? byThread.set(k, []).get(k)!).push(t);
   }
-  // The window: where the renderer's main thread was busiest for `span` µs (a sliding window).
-  const mainKey = [...names.entries()].find(([k, n]) => n === 'CrRendererMain' && byThread.has(k))?.[0];
-  let from = 0;
-  if (mainKey) {
-    const m = byThread.get(mainKey)!.sort((a, b) => a.ts - b.ts);
-    let best = -1;
-    let j = 0;
-    let sum = 0;
-    for (let i = 0; i < m.length; i++) {
-      sum += m[i]!.dur!;
-      while (m[i]!.ts - m[j]!.ts > span) sum -= m[j++]!.dur!;
-      if (sum > best) {
-        best = sum;
-        from = m[j]!.ts;
-      }
-    }
-  }
+  const navs = events.filter((e) => e.name === 'navigationStart' && e.args?.data?.isLoadingMainFrame && e.args.data.documentLoaderURL?.startsWith('http'));
+  const nav = navs.at(-1);
+  if (!nav) return 'trace: no navigationStart of the page (is the blink.user_timing category on?)';
+  const from = nav.ts + firstMs * 1000;
   const to = from + span;
   const lines = [`trace over the catch-up (${(span / 1000).toFixed(0)} ms): busy time per thread (top-level tasks)`];
   const rows = [...byThread.entries()]
@@ -453,9 +440,11 @@ function summariseTrace(buf: Buffer, firstMs: number, lastMs: number): string {
     const inside = new Map<string, number>();
     for (const e of events) {
       if (e.ph !== 'X' || e.name === 'RunTask' || `${e.pid}:${e.tid}` !== k || e.ts < from || e.ts >= to || e.dur === undefined) continue;
-      inside.set(e.name, (inside.get(e.name) ?? 0) + e.dur);
+      // A script's entry point by name: which of the page's functions the time went to.
+      const name = e.name === 'FunctionCall' ? `FunctionCall ${e.args?.data?.functionName || '(anonymous)'} ${e.args?.data?.url?.split('/').pop() ?? ''}` : e.name;
+      inside.set(name, (inside.get(name) ?? 0) + e.dur);
     }
-    const top = [...inside.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    const top = [...inside.entries()].sort((a, b) => b[1] - a[1]).slice(0, 14);
     lines.push(`  ${names.get(k) ?? k}: ${top.map(([n, d]) => `${n} ${(d / 1000).toFixed(0)}`).join(', ')} (ms, nested events overlap)`);
   }
   return lines.join('\n');

@@ -12,6 +12,13 @@ export interface NdjsonFrame {
   text: string;
 }
 
+/** A line as text and its size in bytes, for readers that keep no bytes (pushLines). */
+export interface NdjsonLine {
+  text: string;
+  /** Bytes of the line as sent, without the newline. */
+  size: number;
+}
+
 /** Splits a byte stream into lines. Feed chunks with push(); call end() when the stream ends. */
 export class NdjsonFramer {
   private pending: Uint8Array[] = [];
@@ -32,6 +39,42 @@ export class NdjsonFramer {
       this.pendingLength += chunk.length - start;
     }
     return frames;
+  }
+
+  /**
+   * Like push(), for a reader that needs each line's text and size but not its bytes (a watch
+   * pane): the chunk's complete lines are decoded with one call and split on "\n", instead of a
+   * copy and a decode per line, which in a catch-up of 20,000 events were a good part of the
+   * worker's time. A newline byte is never part of a multi-byte UTF-8 sequence, and the decoder
+   * turns every 0x0A into "\n" (an invalid sequence before it becomes U+FFFD, the newline stays),
+   * so the split falls exactly where the newline bytes are. Use one of push() and pushLines() per stream.
+   */
+  pushLines(chunk: Uint8Array): NdjsonLine[] {
+    const lines: NdjsonLine[] = [];
+    let start = 0;
+    const first = chunk.indexOf(NEWLINE);
+    if (first !== -1 && this.pendingLength > 0) {
+      // The line that began in an earlier chunk.
+      const bytes = this.take(chunk.subarray(0, first));
+      addLine(lines, this.decoder.decode(bytes), bytes.length);
+      start = first + 1;
+    }
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last >= start) {
+      const texts = this.decoder.decode(chunk.subarray(start, last)).split('\n');
+      let from = start;
+      for (const text of texts) {
+        const nl = chunk.indexOf(NEWLINE, from);
+        addLine(lines, text, nl - from);
+        from = nl + 1;
+      }
+      start = last + 1;
+    }
+    if (start < chunk.length) {
+      this.pending.push(chunk.slice(start));
+      this.pendingLength += chunk.length - start;
+    }
+    return lines;
   }
 
   /** Bytes received after the last newline (a stream that ended mid-event leaves some). */
@@ -77,4 +120,10 @@ export class NdjsonFramer {
     this.pendingLength = 0;
     return out;
   }
+}
+
+/** Keeps a line unless it is empty or a lone "\r" (as emit does). */
+function addLine(lines: NdjsonLine[], text: string, size: number): void {
+  if (size === 0 || (size === 1 && text === '\r')) return;
+  lines.push({ text, size });
 }

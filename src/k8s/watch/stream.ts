@@ -2,7 +2,7 @@
 // WebSocket; the JSON watch body is newline-delimited WatchEvents (API concepts: "Efficient
 // detection of changes"). A non-200 answer becomes a KubeApiError carrying the server's Status,
 // so a caller tells an HTTP 410 Gone from a 200 stream that later sends an ERROR event.
-import { NdjsonFramer } from '../../codecs/ndjson';
+import { type NdjsonLine, NdjsonFramer } from '../../codecs/ndjson';
 import { KubeApiError, parseRetryAfter, statusOf } from '../client';
 import type { MuxClient } from '../client/mux';
 import type { KubeObject, WatchEvent } from './types';
@@ -28,6 +28,12 @@ export interface OpenWatch {
   /** Response headers (lower-case names). */
   headers: Record<string, string>;
   events: AsyncIterable<ReceivedEvent>;
+  /**
+   * The same stream as the lines of each chunk, not yet decoded (decodeWatchLine): for a reader
+   * that goes through many events (a watch pane catching up), one step of the iteration per
+   * chunk instead of one per event. Read either this or `events`, not both.
+   */
+  lines: AsyncIterable<LineBatch>;
   close(): void;
 }
 
@@ -45,23 +51,35 @@ export async function openWatch(req: WatchRequest): Promise<OpenWatch> {
     const status = statusOf(stream.status, text);
     throw new KubeApiError(status, stream.status, stream.fromProxy, parseRetryAfter(stream.headers['retry-after']) ?? status.details?.retryAfterSeconds);
   }
-  async function* events(): AsyncGenerator<ReceivedEvent> {
+  async function* lines(): AsyncGenerator<LineBatch> {
     const framer = new NdjsonFramer();
     try {
       for await (const chunk of stream.body) {
-        for (const f of framer.push(chunk)) yield decode(f.text, f.bytes.length);
+        const ls = framer.pushLines(chunk);
+        if (ls.length > 0) yield { lines: ls, receivedAt: Date.now() };
       }
-      for (const f of framer.end()) yield decode(f.text, f.bytes.length);
+      const rest = framer.end();
+      if (rest.length > 0) yield { lines: rest.map((f) => ({ text: f.text, size: f.bytes.length })), receivedAt: Date.now() };
     } finally {
       stream.close();
     }
   }
-  return { headers: stream.headers, events: events(), close: stream.close };
+  async function* events(): AsyncGenerator<ReceivedEvent> {
+    for await (const b of lines()) for (const l of b.lines) yield decodeWatchLine(l, b.receivedAt);
+  }
+  return { headers: stream.headers, events: events(), lines: lines(), close: stream.close };
 }
 
-function decode(text: string, size: number): ReceivedEvent {
-  const e = JSON.parse(text) as { type: WatchEvent['type']; object: KubeObject };
-  return { type: e.type, object: e.object, raw: text, size, receivedAt: Date.now() };
+/** The lines of one chunk of a watch body, and when the page framed them. */
+export interface LineBatch {
+  lines: NdjsonLine[];
+  receivedAt: number;
+}
+
+/** One line of a JSON watch body as its event; throws SyntaxError when the line is not JSON. */
+export function decodeWatchLine(line: NdjsonLine, receivedAt: number): ReceivedEvent {
+  const e = JSON.parse(line.text) as { type: WatchEvent['type']; object: KubeObject };
+  return { type: e.type, object: e.object, raw: line.text, size: line.size, receivedAt };
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {

@@ -309,7 +309,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
           await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
           await cdp.send('Profiler.start');
         }
-        if (TRACE) await browser.startTracing(p2, { categories: ['toplevel', 'devtools.timeline', 'v8.execute', 'blink', 'blink.user_timing', 'disabled-by-default-devtools.timeline'] });
+        if (TRACE) await browser.startTracing(p2, { categories: ['toplevel', 'devtools.timeline', 'v8.execute', 'blink', 'blink.user_timing', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler'] });
         const cpu0 = cpuByProgram();
         const self0 = process.cpuUsage();
         const panes2 = JSON.stringify([{ id: 'catchup', group: '', version: 'v1', resource: 'configmaps', namespace: CNS, mode: 'stream', bookmarks: true, asTable: false, max: 2000 }]);

@@ -60,6 +60,27 @@ describe('WatchSession resilience', () => {
     }
   });
 
+  it('a watch that hears events more often than its idle timeout is never taken for dead, however long it runs', async () => {
+    const s = new WatchSession(
+      { context: TEST_CONTEXT, group: '', version: 'v1', resource: 'configmaps', namespace: ns, labelSelector: 'busy=yes', mode: 'list-watch', bookmarks: true, asTable: false },
+      { mux, idleTimeoutMs: 1000, schedule: (f) => setTimeout(f, 0) },
+    );
+    s.start();
+    try {
+      await until(s, (x) => x.state === 'watching' && notes(x).some((n) => n.note === 'open'));
+      // Four idle timeouts long, an event every 300 ms: each one moves the deadline.
+      for (let i = 0; i < 13; i++) {
+        expect((await cluster().request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `busy-${i}`, labels: { busy: 'yes' } } })).status).toBe(201);
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      const snap = await until(s, (x) => x.objects.has(`${ns}/busy-12`));
+      expect(notes(snap).filter((n) => n.note === 'idle')).toEqual([]);
+      expect(notes(snap).filter((n) => n.note === 'open')).toHaveLength(1);
+    } finally {
+      s.stop();
+    }
+  });
+
   it('a watch without bookmarks has no idle timer: silence is all a quiet collection sends', async () => {
     const s = new WatchSession(
       { context: TEST_CONTEXT, group: '', version: 'v1', resource: 'configmaps', namespace: ns, labelSelector: 'quiet=yes', mode: 'list-watch', bookmarks: false, asTable: false },

@@ -447,5 +447,42 @@ function summariseTrace(buf: Buffer, firstMs: number, lastMs: number): string {
     const top = [...inside.entries()].sort((a, b) => b[1] - a[1]).slice(0, 14);
     lines.push(`  ${names.get(k) ?? k}: ${top.map(([n, d]) => `${n} ${(d / 1000).toFixed(0)}`).join(', ')} (ms, nested events overlap)`);
   }
+  // The V8 samples in the trace (disabled-by-default-v8.cpu_profiler), per thread: self time by
+  // function over the catch-up, the worker's included (a CDP profile reaches the page only).
+  for (const [thread, self] of sampledSelfTime(events, from, to)) {
+    const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12);
+    lines.push(`  ${names.get(thread) ?? thread} samples: ${top.map(([n, ms]) => `${n} ${ms.toFixed(0)}`).join(', ')} (ms, self time)`);
+  }
   return lines.join('\n');
+}
+
+interface ProfileChunkData {
+  cpuProfile?: { nodes?: { id: number; callFrame: { functionName?: string; url?: string } }[]; samples?: number[] };
+  timeDeltas?: number[];
+}
+
+/** Self time by function (ms) between `from` and `to` (trace µs), per thread with samples. */
+function sampledSelfTime(events: TraceEvent[], from: number, to: number): Map<string, Map<string, number>> {
+  const profiles = new Map<string, { thread: string; t: number; nodes: Map<number, string> }>();
+  const out = new Map<string, Map<string, number>>();
+  for (const e of events as (TraceEvent & { id?: string; args?: { data?: ProfileChunkData & { startTime?: number } } })[]) {
+    const key = `${e.pid}:${e.id}`;
+    if (e.name === 'Profile') profiles.set(key, { thread: `${e.pid}:${e.tid}`, t: e.args?.data?.startTime ?? e.ts, nodes: new Map() });
+    if (e.name !== 'ProfileChunk') continue;
+    const p = profiles.get(key);
+    const data = e.args?.data;
+    if (!p || !data) continue;
+    for (const n of data.cpuProfile?.nodes ?? []) p.nodes.set(n.id, `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url?.split('/').pop() ?? ''}`.trim());
+    const samples = data.cpuProfile?.samples ?? [];
+    const deltas = data.timeDeltas ?? [];
+    for (let i = 0; i < samples.length; i++) {
+      p.t += deltas[i] ?? 0;
+      const next = deltas[i + 1] ?? 0;
+      if (p.t < from || p.t >= to) continue;
+      const self = out.get(p.thread) ?? out.set(p.thread, new Map()).get(p.thread)!;
+      const name = p.nodes.get(samples[i]!) ?? '?';
+      self.set(name, (self.get(name) ?? 0) + next / 1000);
+    }
+  }
+  return out;
 }

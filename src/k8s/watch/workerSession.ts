@@ -252,6 +252,8 @@ export class WorkerWatchSession implements WatchSessionHandle {
   private notifiedAt = -Infinity;
   /** Wall time of the last render, from notifying to the next task (see RENDER_SHARE). */
   private renderMs = 0;
+  /** The timer of a notice held back by the render gap. */
+  private waiting: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly spec: WatchSpec,
@@ -275,24 +277,39 @@ export class WorkerWatchSession implements WatchSessionHandle {
    * burst no more often than every RENDER_GAP_MS, so that rendering leaves the main thread room.
    */
   applyBatch(b: SessionBatch): void {
+    const wasComplete = this.mirror.snapshot.initialEventsDone;
     this.mirror.apply(b);
-    if (this.scheduled) return;
+    // The batch that completes a streaming list (its initial-events-end bookmark) shows at once,
+    // not after the burst's render gap: the state is whole now, and the gap (up to
+    // RENDER_GAP_MAX_MS) would only keep the user from seeing it.
+    const complete = !wasComplete && this.mirror.snapshot.initialEventsDone;
+    if (this.scheduled) {
+      if (complete && this.waiting !== undefined) {
+        clearTimeout(this.waiting);
+        this.notify();
+      }
+      return;
+    }
     this.scheduled = true;
     const gap = Math.min(RENDER_GAP_MAX_MS, Math.max(RENDER_GAP_MS, RENDER_SHARE * this.renderMs));
-    const wait = Math.max(0, this.notifiedAt + gap - performance.now());
-    const notify = () =>
-      this.schedule(() => {
-        this.scheduled = false;
-        const t0 = performance.now();
-        this.notifiedAt = t0;
-        this.snapshot = this.mirror.snapshot;
-        for (const l of this.listeners) l();
-        // React renders in a microtask after this; style, layout and paint follow in the frame.
-        // A task posted now runs after all of that.
-        nextTask(() => (this.renderMs = performance.now() - t0));
-      });
-    if (wait > 0) setTimeout(notify, wait);
-    else notify();
+    const wait = complete ? 0 : Math.max(0, this.notifiedAt + gap - performance.now());
+    if (wait > 0) this.waiting = setTimeout(() => this.notify(), wait);
+    else this.notify();
+  }
+
+  /** Listeners hear of the mirror's state at the next frame (`schedule`); the render is timed. */
+  private notify(): void {
+    this.waiting = undefined;
+    this.schedule(() => {
+      this.scheduled = false;
+      const t0 = performance.now();
+      this.notifiedAt = t0;
+      this.snapshot = this.mirror.snapshot;
+      for (const l of this.listeners) l();
+      // React renders in a microtask after this; style, layout and paint follow in the frame.
+      // A task posted now runs after all of that.
+      nextTask(() => (this.renderMs = performance.now() - t0));
+    });
   }
 
   private cmd(cmd: 'start' | 'pause' | 'resume' | 'stop' | 'clear'): void {

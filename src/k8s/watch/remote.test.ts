@@ -258,8 +258,9 @@ describe('rendering a pane fed by the worker', () => {
     const conn = new WorkerConnection(endpoint, { open: () => Promise.reject(new Error('no network here')) });
     const s = new WorkerWatchSession(spec, conn, {}, (f) => setTimeout(f, 0));
     const RENDER_MS = 60;
+    let heavy = true;
     s.subscribe(() => {
-      const end = performance.now() + RENDER_MS;
+      const end = performance.now() + (heavy ? RENDER_MS : 0);
       while (performance.now() < end);
     });
     // A burst with costly renders: the gap grows to RENDER_GAP_MAX_MS.
@@ -271,6 +272,8 @@ describe('rendering a pane fed by the worker', () => {
     // Right after a render, the initial-events-end bookmark's batch.
     s.applyBatch(batch(61));
     await new Promise((r) => setTimeout(r, 20));
+    // The next render is cheap, so that what is timed below is the wait before it, not its cost.
+    heavy = false;
     const t0 = performance.now();
     s.applyBatch({ ...batch(62), head: { ...batch(62).head, initialEventsDone: true } });
     await new Promise<void>((resolve) => {

@@ -37,14 +37,23 @@ function until(s: WatchSession, ok: (snap: SessionSnapshot) => boolean): Promise
 }
 const notes = (snap: SessionSnapshot) => snap.entries.toArray().filter((e): e is NoteEntry => e.kind === 'note');
 
+/** A started list-then-watch session on this file's namespace; stopped after `body`, whatever happens. */
+async function withSession(labelSelector: string, bookmarks: boolean, idleTimeoutMs: number, body: (s: WatchSession) => Promise<void>): Promise<void> {
+  const s = new WatchSession(
+    { context: TEST_CONTEXT, group: '', version: 'v1', resource: 'configmaps', namespace: ns, labelSelector, mode: 'list-watch', bookmarks, asTable: false },
+    { mux, idleTimeoutMs, schedule: (f) => setTimeout(f, 0) },
+  );
+  s.start();
+  try {
+    await body(s);
+  } finally {
+    s.stop();
+  }
+}
+
 describe('WatchSession resilience', () => {
   it('a watch with bookmarks that hears nothing for the idle timeout is taken for dead and watched again from its resourceVersion, losing nothing', async () => {
-    const s = new WatchSession(
-      { context: TEST_CONTEXT, group: '', version: 'v1', resource: 'configmaps', namespace: ns, labelSelector: 'idle=yes', mode: 'list-watch', bookmarks: true, asTable: false },
-      { mux, idleTimeoutMs: 1500, schedule: (f) => setTimeout(f, 0) },
-    );
-    s.start();
-    try {
+    await withSession('idle=yes', true, 1500, async (s) => {
       const first = await until(s, (x) => x.state === 'watching' && notes(x).some((n) => n.note === 'open'));
       const rv = first.lastResourceVersion;
       expect(first.lastHeardAt).toBeGreaterThan(0);
@@ -55,18 +64,11 @@ describe('WatchSession resilience', () => {
       // And it still works: an object created now arrives.
       expect((await cluster().request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'late', labels: { idle: 'yes' } } })).status).toBe(201);
       await until(s, (x) => x.objects.has(`${ns}/late`));
-    } finally {
-      s.stop();
-    }
+    });
   });
 
   it('a watch that hears events more often than its idle timeout is never taken for dead, however long it runs', async () => {
-    const s = new WatchSession(
-      { context: TEST_CONTEXT, group: '', version: 'v1', resource: 'configmaps', namespace: ns, labelSelector: 'busy=yes', mode: 'list-watch', bookmarks: true, asTable: false },
-      { mux, idleTimeoutMs: 1000, schedule: (f) => setTimeout(f, 0) },
-    );
-    s.start();
-    try {
+    await withSession('busy=yes', true, 1000, async (s) => {
       await until(s, (x) => x.state === 'watching' && notes(x).some((n) => n.note === 'open'));
       // Four idle timeouts long, an event every 300 ms: each one moves the deadline.
       for (let i = 0; i < 13; i++) {
@@ -76,26 +78,17 @@ describe('WatchSession resilience', () => {
       const snap = await until(s, (x) => x.objects.has(`${ns}/busy-12`));
       expect(notes(snap).filter((n) => n.note === 'idle')).toEqual([]);
       expect(notes(snap).filter((n) => n.note === 'open')).toHaveLength(1);
-    } finally {
-      s.stop();
-    }
+    });
   });
 
   it('a watch without bookmarks has no idle timer: silence is all a quiet collection sends', async () => {
-    const s = new WatchSession(
-      { context: TEST_CONTEXT, group: '', version: 'v1', resource: 'configmaps', namespace: ns, labelSelector: 'quiet=yes', mode: 'list-watch', bookmarks: false, asTable: false },
-      { mux, idleTimeoutMs: 500, schedule: (f) => setTimeout(f, 0) },
-    );
-    s.start();
-    try {
+    await withSession('quiet=yes', false, 500, async (s) => {
       await until(s, (x) => x.state === 'watching' && notes(x).some((n) => n.note === 'open'));
       await new Promise((r) => setTimeout(r, 2000));
       const snap = s.getSnapshot();
       expect(snap.idleTimeoutMs).toBeUndefined();
       expect(notes(snap).filter((n) => n.note === 'idle')).toEqual([]);
       expect(snap.state).toBe('watching');
-    } finally {
-      s.stop();
-    }
+    });
   });
 });

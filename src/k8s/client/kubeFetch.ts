@@ -96,9 +96,7 @@ export function apiPathWithQuery(path: string, query?: KubeRequest['query']): st
 
 /** Raw fetch through the proxy: the Response is returned whatever its status. */
 export async function kubeFetch(req: KubeRequest): Promise<Response> {
-  // Never send a path the browser would rewrite (dot segments, also encoded): see paths/safety.ts.
-  const problem = pathProblem(req.path.startsWith('/') ? req.path : `/${req.path}`);
-  if (problem) throw new RefusedPathError(req.path, problem);
+  refuseRewrittenPath(req.path);
   const send = () => {
     const headers = new Headers(req.headers);
     headers.set('X-Explorer-Token', explorerToken());
@@ -129,6 +127,22 @@ export async function kubeFetch(req: KubeRequest): Promise<Response> {
   return res;
 }
 
+/**
+ * Throws RefusedPathError for a path the browser would rewrite (dot segments, also encoded: see
+ * paths/safety.ts). Checked before anything parses the path, which would resolve them quietly.
+ */
+export function refuseRewrittenPath(path: string): void {
+  const problem = pathProblem(path.startsWith('/') ? path : `/${path}`);
+  if (problem) throw new RefusedPathError(path, problem);
+}
+
+/** Tells connectionHealth how the proxy answered a request (over HTTP or the mux). */
+export function reportAnswer(context: string, answer: { status: number; statusText?: string; fromProxy: boolean }, ms: number): void {
+  if (!answer.fromProxy) connectionHealth.clusterAnswered(context, ms);
+  else if (answer.status >= 500) connectionHealth.clusterFailed(context, `${answer.status} ${answer.statusText || 'from the proxy'}`);
+  else connectionHealth.serverAnswered();
+}
+
 /** Reports the outcome to connectionHealth; the response is untouched. */
 async function observed(pending: Promise<Response>, context: string, started: number): Promise<Response> {
   let res: Response;
@@ -138,10 +152,7 @@ async function observed(pending: Promise<Response>, context: string, started: nu
     if (!(e instanceof DOMException && e.name === 'AbortError')) connectionHealth.serverUnreachable(e instanceof Error ? e.message : String(e));
     throw e;
   }
-  const ms = performance.now() - started;
-  if (res.headers.get('X-Explorer-Proxy-Error') === null) connectionHealth.clusterAnswered(context, ms);
-  else if (res.status >= 500) connectionHealth.clusterFailed(context, `${res.status} ${res.statusText || 'from the proxy'}`);
-  else connectionHealth.serverAnswered();
+  reportAnswer(context, { status: res.status, statusText: res.statusText, fromProxy: res.headers.get('X-Explorer-Proxy-Error') !== null }, performance.now() - started);
   return res;
 }
 

@@ -10,9 +10,7 @@
 // process, CORS and cache checks, the response's trip back through the browser process).
 // The request is the same GET through the same proxy filter (protocol/mux.ts), with the same
 // upstream timeout; only the way to the proxy differs.
-import { pathProblem, RefusedPathError } from '../paths/safety';
-import { connectionHealth } from './health';
-import { apiPathWithQuery, kubeFetch, type KubeRequest } from './kubeFetch';
+import { apiPathWithQuery, kubeFetch, type KubeRequest, refuseRewrittenPath, reportAnswer } from './kubeFetch';
 import { type MuxClient, type MuxStream, MuxStreamError, sharedMux } from './mux';
 
 /** Statuses whose Response may not have a body (the Fetch standard's null body statuses). */
@@ -26,9 +24,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  */
 export async function kubeRead(req: KubeRequest, mux: MuxClient | undefined = defaultMux()): Promise<Response> {
   if (!mux || (req.method !== undefined && req.method !== 'GET') || req.body != null) return kubeFetch(req);
-  // Checked before the URL parser below would quietly resolve dot segments, as kubeFetch checks.
-  const problem = pathProblem(req.path.startsWith('/') ? req.path : `/${req.path}`);
-  if (problem) throw new RefusedPathError(req.path, problem);
+  refuseRewrittenPath(req.path);
   const path = apiPathWithQuery(req.path, req.query);
   const started = performance.now();
   let stream: MuxStream;
@@ -38,9 +34,7 @@ export async function kubeRead(req: KubeRequest, mux: MuxClient | undefined = de
     if (req.signal?.aborted || !(e instanceof MuxStreamError)) throw e;
     return kubeFetch(req);
   }
-  if (!stream.fromProxy) connectionHealth.clusterAnswered(req.context, performance.now() - started);
-  else if (stream.status >= 500) connectionHealth.clusterFailed(req.context, `${stream.status} from the proxy`);
-  else connectionHealth.serverAnswered();
+  reportAnswer(req.context, stream, performance.now() - started);
   const headers = new Headers(stream.headers);
   if (NULL_BODY.has(stream.status)) {
     stream.close();

@@ -21,7 +21,7 @@ import { chromium } from '@playwright/test';
 import { startControlPlane } from '../proxy/cluster/controlplane';
 import { startExplorerServer } from '../proxy/src/server';
 import { cpuByProgram } from './cpu';
-import { type CpuProfile, summariseProfile } from './profile';
+import { type CpuProfile, selfTimes, summariseProfile } from './profile';
 import type { BenchResult } from './run';
 
 const NS = 'bench-watch';
@@ -457,32 +457,34 @@ function summariseTrace(buf: Buffer, firstMs: number, lastMs: number): string {
 }
 
 interface ProfileChunkData {
-  cpuProfile?: { nodes?: { id: number; callFrame: { functionName?: string; url?: string } }[]; samples?: number[] };
+  cpuProfile?: { nodes?: CpuProfile['nodes']; samples?: number[] };
   timeDeltas?: number[];
 }
 
-/** Self time by function (ms) between `from` and `to` (trace µs), per thread with samples. */
+/**
+ * Self time by function (ms) between `from` and `to` (trace µs), per thread with samples: each
+ * thread's ProfileChunk events put together as one CPU profile of the samples in the window.
+ */
 function sampledSelfTime(events: TraceEvent[], from: number, to: number): Map<string, Map<string, number>> {
-  const profiles = new Map<string, { thread: string; t: number; nodes: Map<number, string> }>();
-  const out = new Map<string, Map<string, number>>();
+  const profiles = new Map<string, { thread: string; t: number; profile: Required<CpuProfile> }>();
   for (const e of events as (TraceEvent & { id?: string; args?: { data?: ProfileChunkData & { startTime?: number } } })[]) {
     const key = `${e.pid}:${e.id}`;
-    if (e.name === 'Profile') profiles.set(key, { thread: `${e.pid}:${e.tid}`, t: e.args?.data?.startTime ?? e.ts, nodes: new Map() });
+    if (e.name === 'Profile') profiles.set(key, { thread: `${e.pid}:${e.tid}`, t: e.args?.data?.startTime ?? e.ts, profile: { nodes: [], samples: [], timeDeltas: [] } });
     if (e.name !== 'ProfileChunk') continue;
     const p = profiles.get(key);
     const data = e.args?.data;
     if (!p || !data) continue;
-    for (const n of data.cpuProfile?.nodes ?? []) p.nodes.set(n.id, `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url?.split('/').pop() ?? ''}`.trim());
+    p.profile.nodes.push(...(data.cpuProfile?.nodes ?? []));
     const samples = data.cpuProfile?.samples ?? [];
     const deltas = data.timeDeltas ?? [];
     for (let i = 0; i < samples.length; i++) {
       p.t += deltas[i] ?? 0;
-      const next = deltas[i + 1] ?? 0;
       if (p.t < from || p.t >= to) continue;
-      const self = out.get(p.thread) ?? out.set(p.thread, new Map()).get(p.thread)!;
-      const name = p.nodes.get(samples[i]!) ?? '?';
-      self.set(name, (self.get(name) ?? 0) + next / 1000);
+      p.profile.samples.push(samples[i]!);
+      p.profile.timeDeltas.push(deltas[i] ?? 0);
     }
   }
+  const out = new Map<string, Map<string, number>>();
+  for (const { thread, profile } of profiles.values()) if (profile.samples.length > 0) out.set(thread, selfTimes(profile));
   return out;
 }

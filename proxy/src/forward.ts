@@ -33,6 +33,8 @@ export interface ProxyStats {
   upstreamTotal: number;
   /** Mux streams currently paused because their WebSocket has too much unsent data. */
   muxPaused: number;
+  /** Binary frames sent on mux sockets since launch (the watch bench reports frames per catch-up). */
+  muxFrames: number;
 }
 
 /** Limits of one launch; set once per launch with {@link setUpstreamLimits}. */

@@ -159,6 +159,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
     frame.writeUInt32BE(s.id, 0);
     let o = MUX_ID_BYTES;
     for (const p of parts) o += p.copy(frame, o);
+    opts.stats.muxFrames++;
     ws.send(frame, { binary: true }, maybeResume);
   };
   const coalescer = new RunCoalescer<Stream>((st, parts, bytes) => {

@@ -78,7 +78,7 @@ function hostCount(raw: readonly string[]): number {
 export async function startExplorerServer(opts: ExplorerServerOptions = {}): Promise<ExplorerServer> {
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const token = randomBytes(32).toString('hex');
-  const stats: ProxyStats = { upstreamOpen: 0, upstreamTotal: 0, muxPaused: 0 };
+  const stats: ProxyStats = { upstreamOpen: 0, upstreamTotal: 0, muxPaused: 0, muxFrames: 0 };
   setUpstreamLimits(stats, { maxUpstreams: opts.limits?.maxUpstreams, responseTimeoutMs: opts.limits?.upstreamResponseMs });
   const allowExec = opts.allowExec ?? false;
 

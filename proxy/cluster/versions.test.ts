@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KUBERNETES_VERSION, OLDER_KUBERNETES_VERSION, RELEASES, releaseFor } from './versions';
+import { ETCD_VERSION, KUBERNETES_VERSION, OLDER_KUBERNETES_VERSION, RELEASES, releaseFor } from './versions';
 
 describe('releaseFor', () => {
   it('gives the default release when no version is asked for', () => {
@@ -16,8 +16,8 @@ describe('releaseFor', () => {
     expect(() => releaseFor('1.30')).toThrow(/add a wrapper module/);
   });
 
-  it('pairs each release with its own etcd and wrapper modules', () => {
+  it('pairs each release with its own Kubernetes wrapper module, on the one etcd', () => {
     expect(new Set(RELEASES.map((r) => r.kubeModule)).size).toBe(RELEASES.length);
-    expect(releaseFor('v1.33')).toMatchObject({ etcd: 'v3.5.24', featureGates: '' });
+    expect(releaseFor('v1.33')).toMatchObject({ etcd: ETCD_VERSION, etcdModule: 'etcd', featureGates: '' });
   });
 });

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from '@playwright/test';
 import { startControlPlane } from '../proxy/cluster/controlplane';
+import { kubectlOf } from '../proxy/cluster/build';
 import { startExplorerServer } from '../proxy/src/server';
 import { type CpuProfile, summariseProfile } from './profile';
 import type { BenchResult } from './run';
@@ -253,7 +254,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     await context.addInitScript(MARKS);
     const page = await context.newPage();
 
-    await timeKubectl(cp.binaries.kubectl, kubectlArgs(NS), env);
+    await timeKubectl(kubectlOf(cp.binaries), kubectlArgs(NS), env);
     await timeExplorer(page, urlFor(NS, true), CONFIGMAPS);
     if (srvB) await timeExplorer(page, urlFor(NS, true, srvB.url), CONFIGMAPS);
     const bFirst: number[] = [];
@@ -267,7 +268,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     let lines = 0;
     // Interleaved, so that both see the same machine load.
     for (let i = 0; i < REPEATS; i++) {
-      const k = await timeKubectl(cp.binaries.kubectl, kubectlArgs(NS), env);
+      const k = await timeKubectl(kubectlOf(cp.binaries), kubectlArgs(NS), env);
       kFirst.push(k.first);
       kDone.push(k.done);
       lines = k.lines;
@@ -326,7 +327,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     if (LARGE > 0) {
       const big = 'bench-lists-large';
       await createConfigMaps(big, LARGE);
-      const k = await timeKubectl(cp.binaries.kubectl, kubectlArgs(big), env);
+      const k = await timeKubectl(kubectlOf(cp.binaries), kubectlArgs(big), env);
       const e = await timeExplorer(page, urlFor(big, true), LARGE);
       const heap = await heapAfterGc(context, page);
       const f = await scrollFrames(page);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startControlPlane } from '../proxy/cluster/controlplane';
+import { kubectlOf } from '../proxy/cluster/build';
 import { cpuMs } from './cpu';
 import type { BenchResult } from './run';
 
@@ -125,7 +126,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
   // No controller manager: nothing else loads the API server while we measure.
   const cp = await startControlPlane({ dir, controllerManager: false, log });
   const srv = await startExplorer(cp.kubeconfig, dir);
-  const kp = await startKubectlProxy(cp.binaries.kubectl, cp.kubeconfig);
+  const kp = await startKubectlProxy(kubectlOf(cp.binaries), cp.kubeconfig);
   const floor = await startFloorProxy(cp.server, cp.credentials('admin'));
   try {
     const creds = cp.credentials('admin');

@@ -10,7 +10,6 @@ export interface E2EFixtures {
   explorerUrl: string;
   /** The real local control plane, reached directly (not through the proxy). */
   kube: TestCluster & {
-    kubectl: string;
     restartApiServer(): Promise<void>;
     /** Kills kube-apiserver and returns at once; it comes back (supervised restart, or a start) on its own. */
     killApiServer(): Promise<void>;
@@ -41,7 +40,6 @@ export const test = base.extend<E2EFixtures>({
     const cluster = testCluster({ dir: env('KUBE_TEST_DIR'), server: env('KUBE_TEST_SERVER'), etcdUrl: env('KUBE_TEST_ETCD'), kubeconfig: env('KUBE_TEST_KUBECONFIG'), kubernetesVersion: process.env.KUBE_TEST_VERSION ?? KUBERNETES_VERSION });
     await use({
       ...cluster,
-      kubectl: env('KUBE_TEST_KUBECTL'),
       async restartApiServer() {
         const r = await fetch(`${env('KUBE_TEST_CONTROL')}/restart-apiserver`, { method: 'POST' });
         if (!r.ok) throw new Error(`restart-apiserver: ${r.status} ${await r.text()}`);

@@ -5,13 +5,20 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embeddedGoDir } from '../package/embedded';
-import { BINARIES, type BinaryName, type Release, releaseFor } from './versions';
+import { type BinaryName, type Release, releaseFor } from './versions';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The packaged executable carries the go/ folder as assets and writes it out when asked for it.
 const goDir = embeddedGoDir() ?? join(here, 'go');
 
-export type Binaries = Record<BinaryName, string> & { dir: string; source: 'cache' | 'built' | 'KUBEBUILDER_ASSETS' };
+/** Paths of a release's binaries; kubectl only where the release builds it (versions.ts). */
+export type Binaries = Record<Exclude<BinaryName, 'kubectl'>, string> & { kubectl?: string; dir: string; source: 'cache' | 'built' | 'KUBEBUILDER_ASSETS' };
+
+/** kubectl of a release that builds it (the default one); a clear error for one that does not. */
+export function kubectlOf(b: Binaries): string {
+  if (!b.kubectl) throw new Error(`no kubectl in ${b.dir}: only the default release (${releaseFor().kubernetes}) builds it`);
+  return b.kubectl;
+}
 
 export class BuildError extends Error {
   constructor(message: string, readonly hint: string) {
@@ -40,13 +47,13 @@ function sourceStamp(release: Release): string {
   return `${release.kubernetes} ${release.etcd} ${h.digest('hex').slice(0, 16)}`;
 }
 
-function complete(dir: string): boolean {
-  return BINARIES.every((b) => existsSync(join(dir, b)));
+function complete(dir: string, release: Release): boolean {
+  return release.binaries.every((b) => existsSync(join(dir, b)));
 }
 
-function withPaths(dir: string, source: Binaries['source']): Binaries {
+function withPaths(dir: string, source: Binaries['source'], release: Release): Binaries {
   const out = { dir, source } as Binaries;
-  for (const b of BINARIES) out[b] = join(dir, b);
+  for (const b of release.binaries) out[b] = join(dir, b);
   return out;
 }
 
@@ -67,18 +74,18 @@ export async function ensureBinaries(opts: EnsureOptions = {}): Promise<Binaries
   const release = releaseFor(opts.kubernetesVersion);
   const assets = release === releaseFor() ? process.env.KUBEBUILDER_ASSETS : undefined;
   if (assets) {
-    if (complete(assets)) return withPaths(assets, 'KUBEBUILDER_ASSETS');
-    const missing = BINARIES.filter((b) => !existsSync(join(assets, b)));
+    if (complete(assets, release)) return withPaths(assets, 'KUBEBUILDER_ASSETS', release);
+    const missing = release.binaries.filter((b) => !existsSync(join(assets, b)));
     log(`KUBEBUILDER_ASSETS=${assets} lacks ${missing.join(', ')}; building our own instead.`);
   }
   const dir = cacheDir(release);
   const stampFile = join(dir, 'STAMP');
   const stamp = sourceStamp(release);
-  if (complete(dir) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
-    return withPaths(dir, 'cache');
+  if (complete(dir, release) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
+    return withPaths(dir, 'cache', release);
   }
   await buildAll(release, dir, stamp, log);
-  return withPaths(dir, 'built');
+  return withPaths(dir, 'built', release);
 }
 
 async function buildAll(release: Release, dir: string, stamp: string, log: (l: string) => void): Promise<void> {
@@ -90,7 +97,8 @@ async function buildAll(release: Release, dir: string, stamp: string, log: (l: s
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   const started = Date.now();
-  log(`Building Kubernetes ${KUBERNETES_VERSION} (kube-apiserver, kube-controller-manager, kubectl) and etcd ${ETCD_VERSION} from Go modules.`);
+  const commands = release.binaries.filter((b) => b !== 'etcd');
+  log(`Building Kubernetes ${KUBERNETES_VERSION} (${commands.join(', ')}) and etcd ${ETCD_VERSION} from Go modules.`);
   log('A first build takes several minutes (about 10 to 20 on 2 cores); later starts reuse the cache:');
   log(`  ${dir}`);
   const [major, minor] = KUBERNETES_VERSION.replace(/^v/, '').split('.');
@@ -106,7 +114,7 @@ async function buildAll(release: Release, dir: string, stamp: string, log: (l: s
       `-X ${pkg}.buildDate=${buildDate}`,
     ]),
   ].join(' ');
-  await goBuild(join(goDir, release.kubeModule), ['-ldflags', kubeLdflags, '-o', `${tmp}/`, 'k8s.io/kubernetes/cmd/kube-apiserver', 'k8s.io/kubernetes/cmd/kube-controller-manager', 'k8s.io/kubernetes/cmd/kubectl'], 'Kubernetes', log);
+  await goBuild(join(goDir, release.kubeModule), ['-ldflags', kubeLdflags, '-o', `${tmp}/`, ...commands.map((c) => `k8s.io/kubernetes/cmd/${c}`)], 'Kubernetes', log);
   await goBuild(join(goDir, release.etcdModule), ['-ldflags', '-s -w', '-o', join(tmp, 'etcd'), '.'], 'etcd', log);
   writeFileSync(join(tmp, 'STAMP'), stamp);
   rmSync(dir, { recursive: true, force: true });

@@ -48,6 +48,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGHUP', () => stop('SIGHUP'));
+  // The older release builds no kubectl: any kubectl on the PATH will do for these.
+  const kubectl = cp.binaries.kubectl ?? 'kubectl';
   console.log(`
 Local control plane is ready (Kubernetes ${cp.kubernetesVersion}, etcd ${cp.etcdVersion}, binaries from ${cp.binaries.source}) in ${((Date.now() - started) / 1000).toFixed(1)} s.
   API server:  ${cp.server}
@@ -57,8 +59,8 @@ Local control plane is ready (Kubernetes ${cp.kubernetesVersion}, etcd ${cp.etcd
 
 Use it with kubectl:
   export KUBECONFIG=${cp.kubeconfig}
-  ${cp.binaries.kubectl} get --raw /version
-  ${cp.binaries.kubectl} --context ${cp.contexts.viewer} auth can-i create configmaps   # no
+  ${kubectl} get --raw /version
+  ${kubectl} --context ${cp.contexts.viewer} auth can-i create configmaps   # no
 
 Press Ctrl-C to stop.`);
 }

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { type Binaries, ensureBinaries } from './build';
 import { ensurePki, pem, type Pki, USERS, type UserName } from './pki';
 import { StartError, type SupervisionOptions, Supervisor, type SupervisorEvent, type SupervisorStatus } from './supervisor';
-import { BINARIES, type Release, releaseFor } from './versions';
+import { CONTROL_PLANE_BINARIES, type Release, releaseFor } from './versions';
 
 export interface StartOptions {
   /** State folder: PKI, etcd data, logs, kubeconfig. `.cluster/` for `npm run cluster`, a temp folder in tests. */
@@ -235,7 +235,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
   const release = releaseFor(opts.kubernetesVersion);
   const DATA_STAMP = dataStamp(release);
   const binaries = opts.binaries ?? (await ensureBinaries({ log, kubernetesVersion: release.kubernetes }));
-  const missing = BINARIES.filter((b) => b !== 'kubectl' && !existsSync(binaries[b]));
+  const missing = CONTROL_PLANE_BINARIES.filter((b) => !existsSync(binaries[b]));
   if (missing.length) {
     throw new StartError(`missing binaries in ${binaries.dir}: ${missing.join(', ')}; run \`npm run cluster:build\` (or fix KUBEBUILDER_ASSETS)`);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ETCD_VERSION, KUBERNETES_VERSION, OLDER_KUBERNETES_VERSION, RELEASES, releaseFor } from './versions';
+import { CONTROL_PLANE_BINARIES, ETCD_VERSION, KUBERNETES_VERSION, OLDER_KUBERNETES_VERSION, RELEASES, releaseFor } from './versions';
 
 describe('releaseFor', () => {
   it('gives the default release when no version is asked for', () => {
@@ -19,5 +19,11 @@ describe('releaseFor', () => {
   it('pairs each release with its own Kubernetes wrapper module, on the one etcd', () => {
     expect(new Set(RELEASES.map((r) => r.kubeModule)).size).toBe(RELEASES.length);
     expect(releaseFor('v1.33')).toMatchObject({ etcd: ETCD_VERSION, etcdModule: 'etcd', featureGates: '' });
+  });
+
+  it('builds kubectl for the default release only (the plugin test and the benches run it); every release can start a control plane', () => {
+    expect(releaseFor().binaries).toContain('kubectl');
+    expect(releaseFor('v1.33').binaries).not.toContain('kubectl');
+    for (const r of RELEASES) expect(r.binaries).toEqual(expect.arrayContaining([...CONTROL_PLANE_BINARIES]));
   });
 });

@@ -13,6 +13,8 @@ export const OLDER_KUBERNETES_VERSION = 'v1.33.13';
 
 export const BINARIES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kubectl'] as const;
 export type BinaryName = (typeof BINARIES)[number];
+/** What a control plane needs to start; kubectl is for people, the benches and the plugin test. */
+export const CONTROL_PLANE_BINARIES = ['etcd', 'kube-apiserver', 'kube-controller-manager'] as const satisfies readonly BinaryName[];
 
 /** One buildable Kubernetes release: its wrapper modules in ./go/ and how kube-apiserver is started. */
 export interface Release {
@@ -24,18 +26,21 @@ export interface Release {
   etcdModule: string;
   /** kube-apiserver's --feature-gates value ('' for none: the release's defaults). */
   featureGates: string;
+  /** The binaries built for it (BINARIES, or CONTROL_PLANE_BINARIES: without kubectl). */
+  binaries: readonly BinaryName[];
 }
 
 export const RELEASES: readonly Release[] = [
   // CBOR is alpha and off by default; WatchList (streaming lists) is on by default and stays on.
-  { kubernetes: KUBERNETES_VERSION, etcd: ETCD_VERSION, kubeModule: 'kube', etcdModule: 'etcd', featureGates: 'CBORServingAndStorage=true' },
+  { kubernetes: KUBERNETES_VERSION, etcd: ETCD_VERSION, kubeModule: 'kube', etcdModule: 'etcd', featureGates: 'CBORServingAndStorage=true', binaries: BINARIES },
   // Started as the release ships: what a person meets on a cluster of that version. On the default
   // release's etcd, not the v3.5.24 v1.33 ships with: the explorer never talks to etcd, and
   // etcd v3.6 serves the v3 API that v1.33's client (etcd client v3.5) speaks (the skew suite and
   // the capability probes run on it). One etcd build instead of two saves a brand-new machine
   // about 2 minutes (etcd v3.5.24 compiled 303 packages of its own); the second build of the same
-  // etcd module is only a link, from Go's build cache.
-  { kubernetes: OLDER_KUBERNETES_VERSION, etcd: ETCD_VERSION, kubeModule: 'kube-v1.33', etcdModule: 'etcd', featureGates: '' },
+  // etcd module is only a link, from Go's build cache. No kubectl either: nothing runs it against
+  // this release, and it is 196 packages of its own and a 60 MB link.
+  { kubernetes: OLDER_KUBERNETES_VERSION, etcd: ETCD_VERSION, kubeModule: 'kube-v1.33', etcdModule: 'etcd', featureGates: '', binaries: CONTROL_PLANE_BINARIES },
 ];
 
 /**

@@ -135,7 +135,12 @@ async function checkGo(kubernetesVersion: string): Promise<void> {
 }
 
 async function goBuild(cwd: string, args: string[], what: string, log: (l: string) => void): Promise<void> {
-  const env = { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod -buildvcs=false', GOTOOLCHAIN: 'local' };
+  // GOGC=400 (unless set): the compiler and linker collect garbage a quarter as often. Measured
+  // here, from an empty build cache, building client-go and k8s.io/apiserver/pkg/server: 553 s at
+  // the default GOGC, 427 s at 400 (-23 %); the largest compile (k8s.io/api/core/v1) peaked at
+  // 0.72 GB instead of 0.45 GB and the link of kube-apiserver at 2.5 GB instead of 2.4 GB. GOGC
+  // changes no output, so built packages stay valid in Go's cache.
+  const env = { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod -buildvcs=false', GOTOOLCHAIN: 'local', GOGC: process.env.GOGC ?? '400' };
   let packages = 0;
   let last = '';
   const began = Date.now();

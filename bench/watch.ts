@@ -294,10 +294,10 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
       // WATCH_BENCH_CATCHUP_RUNS=N repeats the page's catch-up; WATCH_BENCH_COMPARE=<dir> also
       // serves another build of the SPA (vite build --outDir <dir>) and alternates the two, so a
       // change is measured side by side under the same load. The ratios take the median of dist/.
-      const runs: { label: string; url: string }[] = [];
+      const runs: { label: string; url: string; server: typeof srv }[] = [];
       for (let i = 0; i < CATCHUP_RUNS; i++) {
-        runs.push({ label: srvB ? 'dist' : '', url: srv.url });
-        if (srvB) runs.push({ label: COMPARE!, url: srvB.url });
+        runs.push({ label: srvB ? 'dist' : '', url: srv.url, server: srv });
+        if (srvB) runs.push({ label: COMPARE!, url: srvB.url, server: srvB });
       }
       const results: { label: string; rate: number; long: number }[] = [];
       for (const run of runs) {
@@ -312,7 +312,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         if (TRACE) await browser.startTracing(p2, { categories: ['toplevel', 'devtools.timeline', 'v8.execute', 'blink', 'blink.user_timing', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler'] });
         const cpu0 = cpuByProgram();
         const self0 = process.cpuUsage();
-        const frames0 = (run.url === srv.url ? srv : srvB!).stats().muxFrames;
+        const frames0 = run.server.stats().muxFrames;
         const panes2 = JSON.stringify([{ id: 'catchup', group: '', version: 'v1', resource: 'configmaps', namespace: CNS, mode: 'stream', bookmarks: true, asTable: false, max: 2000 }]);
         await p2.goto(new URL(`/?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes: panes2 }).toString()}`, run.url).toString());
         await p2.waitForFunction(() => (window as unknown as { __watchBench: PageStats }).__watchBench.addedOnScreen > 0, undefined, { timeout: 300_000, polling: 10 });
@@ -332,7 +332,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
           return { first: w.__watchBench.firstAddedAt, last: w.__watchBench.lastCommitAt, firstPerf: w.__watchBench.firstAddedPerf, added: w.__watchBench.addedOnScreen, tasks, when };
         });
         const rate = st.added / Math.max(0.001, (st.last - st.first) / 1000);
-        const frames = (run.url === srv.url ? srv : srvB!).stats().muxFrames - frames0;
+        const frames = run.server.stats().muxFrames - frames0;
         const long = st.tasks.length ? Math.max(...st.tasks) : 0;
         results.push({ label: run.label, rate, long });
         log(`catch-up${run.label ? ` [${run.label}]` : ''}: a streaming list of ${st.added} initial ADDED events on screen in ${st.last - st.first} ms (first to last commit): ${rate.toFixed(0)} events/s (${frames} mux frames); main-thread tasks over 50 ms meanwhile: ${st.tasks.length} (longest ${long.toFixed(0)} ms)${st.when.length ? ` at [start+duration ms] ${st.when.join(' ')}` : ''}`);

@@ -197,7 +197,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         const t = performance.now();
         const r = await senders[which]('GET', list);
         time[which] += performance.now() - t;
-        if (r.status !== 200) throw new Error(`GET ${list} (${which}): ${r.status}`);
+        if (r.status !== 200) throw new Error(`GET ${list} (${which}): ${r.status} after ${(performance.now() - t).toFixed(0)} ms`);
         if (which === 'direct') bytes = r.bytes;
       }
     }

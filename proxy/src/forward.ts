@@ -1,13 +1,14 @@
 // Forwarding to the API server with node:http(s) directly: fetch would decompress gzip and buffer
 // differently; here bytes pass through as sent, chunk by chunk, with backpressure both ways.
-import { type ClientRequest, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import { type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { ProxyError, sendProxyError, upstreamFailure } from './errors';
 import { appendClientResponseHeaders, proxiedLocation, upstreamRequestHeaders } from './headers';
 import type { UpstreamTarget } from './kubeconfig';
+import { checkPath, headerLines } from './upstream';
 
 /** The API server's own limit on request bodies (apiserver MaxRequestBodyBytes). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -78,14 +79,30 @@ export function isLongRunning(pathAndQuery: string): boolean {
 const BODYLESS_METHODS = new Set(['GET', 'HEAD']);
 const BODY_FRAMING = new Set(['content-length', 'transfer-encoding', 'content-encoding', 'content-type']);
 
+/** What the forwarders read of a response: node:http's IncomingMessage, or the lean client's UpstreamResponse. */
+export interface UpstreamReply {
+  statusCode?: number;
+  statusMessage?: string;
+  rawHeaders: string[];
+  headers: Record<string, string | string[] | undefined>;
+  complete: boolean;
+  pause(): unknown;
+  resume(): unknown;
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+}
+
 export interface Upstream {
-  req: ClientRequest;
+  /** Where a request body is written, for methods that may carry one (not GET or HEAD). */
+  body?: Writable;
+  /** Sends the request without a body (or ends the body written so far). */
+  end(): void;
   /** Destroys the upstream request on purpose: no onError follows. */
   abort(): void;
 }
 
 export interface UpstreamHandlers {
-  onResponse(res: IncomingMessage, ttfbMs: number): void;
+  onResponse(res: UpstreamReply, ttfbMs: number): void;
   /** A failure before any response arrived. */
   onError(err: ProxyError): void;
 }
@@ -107,6 +124,7 @@ export function openUpstream(
   // A GET or HEAD carries no body whoever asks (the mux's headers included): with Content-Length
   // the server would wait for one, holding the connection.
   const bodyless = BODYLESS_METHODS.has(method);
+  if (bodyless && target.pool) return openLean(target, method as 'GET' | 'HEAD', pathAndQuery, clientHeaders, stats, limits, handlers);
   const headers = upstreamHeaderObject(clientHeaders, bodyless);
   for (const k in target.headers) headers[k.toLowerCase()] = target.headers[k]!;
   const started = performance.now();
@@ -156,10 +174,70 @@ export function openUpstream(
     handlers.onError(err instanceof ProxyError ? err : upstreamFailure(err, target.context, target.server));
   });
   return {
-    req,
+    body: req,
+    end: () => req.end(),
     abort() {
       failed = true;
       req.destroy();
+    },
+  };
+}
+
+/**
+ * A GET or HEAD through the target's lean client (upstream.ts): the same limits, timeouts, counters
+ * and error mapping as the node:https path, with less work per request.
+ */
+function openLean(
+  target: UpstreamTarget,
+  method: 'GET' | 'HEAD',
+  pathAndQuery: string,
+  clientHeaders: [string, string][],
+  stats: ProxyStats,
+  limits: UpstreamLimits | undefined,
+  handlers: UpstreamHandlers,
+): Upstream {
+  const path = target.basePath + pathAndQuery;
+  // Checked before anything is sent, as node:http's request() checks (and throws) too.
+  checkPath(path);
+  const lines = headerLines(clientHeaders.filter(([k]) => !BODY_FRAMING.has(k.toLowerCase())), target.headers);
+  const started = performance.now();
+  let sent = false;
+  let waiting: AwaitingHead | undefined;
+  const send = () => {
+    if (sent) return;
+    sent = true;
+    stats.upstreamOpen++;
+    stats.upstreamTotal++;
+    const exchange = target.pool!.request(method, path, lines, {
+      onResponse(res) {
+        if (waiting) awaitingHead.delete(waiting);
+        handlers.onResponse(res, performance.now() - started);
+      },
+      onError(err) {
+        handlers.onError(err instanceof ProxyError ? err : upstreamFailure(err as NodeJS.ErrnoException, target.context, target.server));
+      },
+      onClose() {
+        stats.upstreamOpen--;
+        if (waiting) awaitingHead.delete(waiting);
+      },
+    });
+    const timeoutMs = limits?.responseTimeoutMs ?? UPSTREAM_RESPONSE_TIMEOUT_MS;
+    if (timeoutMs > 0 && !isLongRunning(pathAndQuery)) {
+      waiting = awaitHead(started + timeoutMs, () => {
+        exchange.fail(new ProxyError(504, 'Timeout', 'UpstreamTimeout', `the API server of context "${target.context}" (${target.server}) did not answer within ${timeoutMs / 1000} s`, target.context));
+      });
+    }
+    current = exchange;
+  };
+  let current: { abort(): void } | undefined;
+  let aborted = false;
+  return {
+    end: () => {
+      if (!aborted) send();
+    },
+    abort() {
+      aborted = true;
+      current?.abort();
     },
   };
 }
@@ -227,13 +305,13 @@ function refuseUpstream(handlers: UpstreamHandlers, err: ProxyError): Upstream {
   const sink = new PassThrough();
   // Whatever a caller pipes in (a request body) is read and dropped.
   sink.resume();
-  const req = sink as unknown as ClientRequest;
   let aborted = false;
   process.nextTick(() => {
     if (!aborted) handlers.onError(err);
   });
   return {
-    req,
+    body: sink,
+    end: () => undefined,
     abort() {
       aborted = true;
     },
@@ -336,7 +414,7 @@ export function forwardHttp(
     // A body sent with a GET anyway is read and dropped (within the request timeout and 3 MiB);
     // without Content-Length or Transfer-Encoding an HTTP/1.1 request has none.
     if (bodyless && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)) discardBody(req, res);
-    upstream.req.end();
+    upstream.end();
     return;
   }
   // Content-Length was checked before; this counts what actually arrives (chunked bodies, liars).
@@ -346,12 +424,12 @@ export function forwardHttp(
     bytes += chunk.length;
     if (bytes > MAX_BODY_BYTES && !tooBig) {
       tooBig = true;
-      req.unpipe(upstream.req);
+      req.unpipe(upstream.body!);
       upstream.abort();
       fail(tooLarge(), { close: true });
     }
   });
-  req.pipe(upstream.req);
+  req.pipe(upstream.body!);
 }
 
 function discardBody(req: IncomingMessage, res: ServerResponse): void {

@@ -13,6 +13,8 @@ import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/c
 // js-yaml directly: proxy/ imports nothing from src/ (the SPA's codec is src/codecs/yaml.ts).
 import { load as parseYaml } from 'js-yaml';
 import { ProxyError } from './errors';
+import { CONNECT_TIMEOUT_MS } from './forward';
+import { UpstreamPool } from './upstream';
 
 import type { ContextList, ContextSummary } from '../../protocol/contexts';
 export type { ContextList, ContextSummary };
@@ -27,6 +29,12 @@ export interface UpstreamTarget {
   /** Path prefix of the server URL (Rancher-style `https://host/k8s/clusters/c-1`), without trailing `/`. */
   basePath: string;
   agent: HttpAgent;
+  /**
+   * The lean client's connections for GET and HEAD (upstream.ts), beside the agent that serves
+   * requests with a body; absent when the cluster is reached through a proxy-url, which only the
+   * agent knows how to use.
+   */
+  pool?: UpstreamPool;
   /** Authorization and Impersonate-User from the kubeconfig. */
   headers: Record<string, string>;
 }
@@ -141,7 +149,7 @@ export class Kubeconfig {
   private readonly perContext = new Map<string, KubeConfig>();
   private readonly optionsCache = new Map<string, CachedOptions>();
   private readonly targetCache = new Map<string, { target: UpstreamTarget; at: number }>();
-  private readonly agents = new Map<string, HttpAgent>();
+  private readonly agents = new Map<string, { agent: HttpAgent; pool: UpstreamPool }>();
 
   /** Merges files as kubectl does: the first definition of a name wins, and the first current-context set. */
   constructor(readonly files: string[]) {
@@ -235,7 +243,7 @@ export class Kubeconfig {
       hostname: url.hostname.replace(/^\[|\]$/g, ''),
       port: url.port ? Number(url.port) : secure ? 443 : 80,
       basePath: url.pathname.replace(/\/+$/, ''),
-      agent: cluster.proxyUrl && opts.agent ? (opts.agent as HttpAgent) : this.agentFor(context, secure, opts),
+      ...(cluster.proxyUrl && opts.agent ? { agent: opts.agent as HttpAgent } : this.agentFor(context, secure, opts, url)),
       headers,
     };
   }
@@ -260,37 +268,44 @@ export class Kubeconfig {
     return opts;
   }
 
-  /** One keep-alive Agent per context and TLS material, so rotated exec certificates get new sockets. */
-  private agentFor(context: string, secure: boolean, opts: RequestOptions): HttpAgent {
-    const h = createHash('sha256').update(context).update(secure ? 'https' : 'http');
+  /**
+   * One keep-alive Agent and one lean pool per context and TLS material, so rotated exec
+   * certificates get new sockets.
+   */
+  private agentFor(context: string, secure: boolean, opts: RequestOptions, url: URL): { agent: HttpAgent; pool: UpstreamPool } {
+    const h = createHash('sha256').update(context).update(secure ? 'https' : 'http').update(url.host);
     for (const v of [opts.ca, opts.cert, opts.key, opts.pfx, opts.passphrase, opts.servername, String(opts.rejectUnauthorized)]) {
       h.update('\0');
       if (v !== undefined) h.update(Array.isArray(v) ? v.map(String).join('\n') : String(v));
     }
     const key = h.digest('hex');
-    let agent = this.agents.get(key);
-    if (!agent) {
+    let pair = this.agents.get(key);
+    if (!pair) {
+      const tls = {
+        ca: opts.ca,
+        cert: opts.cert,
+        key: opts.key,
+        pfx: opts.pfx,
+        passphrase: opts.passphrase,
+        servername: opts.servername,
+        ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
+      };
       // Keep-alive: a small GET then costs no TCP+TLS handshake. No socket timeout: watches idle for minutes.
-      agent = secure
-        ? new ContextHttpsAgent({
-            keepAlive: true,
-            ca: opts.ca,
-            cert: opts.cert,
-            key: opts.key,
-            pfx: opts.pfx,
-            passphrase: opts.passphrase,
-            servername: opts.servername,
-            ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
-          })
-        : new HttpAgent({ keepAlive: true });
-      this.agents.set(key, agent);
+      pair = {
+        agent: secure ? new ContextHttpsAgent({ keepAlive: true, ...tls }) : new HttpAgent({ keepAlive: true }),
+        pool: new UpstreamPool({ secure, host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port ? Number(url.port) : secure ? 443 : 80, tls: secure ? tls : undefined, connectTimeoutMs: CONNECT_TIMEOUT_MS }),
+      };
+      this.agents.set(key, pair);
     }
-    return agent;
+    return pair;
   }
 
   /** Closes pooled upstream sockets. */
   destroy(): void {
-    for (const a of this.agents.values()) a.destroy();
+    for (const a of this.agents.values()) {
+      a.agent.destroy();
+      a.pool.destroy();
+    }
     this.agents.clear();
   }
 }

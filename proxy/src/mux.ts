@@ -6,7 +6,7 @@ import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { ProxyError, proxyErrorHeaders } from './errors';
 import { normalizeApiPath, refusal } from './filter';
-import { openUpstream, type ProxyStats, serverTiming, type Upstream } from './forward';
+import { openUpstream, type ProxyStats, serverTiming, type Upstream, type UpstreamReply } from './forward';
 import { tokenMatches } from './guard';
 import { clientResponseHeaders, recordToRaw, upstreamRequestHeaders } from './headers';
 import type { Kubeconfig } from './kubeconfig';
@@ -30,7 +30,7 @@ export interface MuxOptions {
 interface Stream {
   id: number;
   upstream?: Upstream;
-  response?: IncomingMessage;
+  response?: UpstreamReply;
   closed: boolean;
   /** Flow control: body bytes the page still allows (undefined: the page set no window). */
   credit?: number;
@@ -246,7 +246,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
       },
     });
     s.upstream = upstream;
-    upstream.req.end();
+    upstream.end();
   };
 
   ws.on('message', (data, isBinary) => {

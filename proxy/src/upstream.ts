@@ -265,7 +265,6 @@ export class UpstreamResponse extends EventEmitter {
   private held: Buffer[] = [];
   private ended = false;
   private closed = false;
-  private scheduled = false;
 
   constructor(
     head: ResponseHead,
@@ -300,33 +299,15 @@ export class UpstreamResponse extends EventEmitter {
     this.socket.resume();
   }
 
-  /** @internal Body bytes, handed on by drain(): at the end of the body, or once per turn of the event loop. */
+  /** @internal Body bytes: handed on at once, or held while paused. */
   deliver(b: Buffer): void {
-    this.held.push(b);
+    if (this.paused) this.held.push(b);
+    else this.emit('data', b);
   }
 
-  /**
-   * @internal Called after each read of the socket. What is held goes out once the reads of this
-   * turn of the event loop are done (setImmediate runs right after the poll phase): a TLS socket
-   * emits one read per TLS record (16 KiB at most), several per turn during a large list, and each
-   * would be a write (and a chunk header) of its own downstream.
-   */
-  afterRead(): void {
-    if (this.scheduled || this.held.length === 0 || this.paused || this.closed) return;
-    this.scheduled = true;
-    setImmediate(this.drainLater);
-  }
-
-  private readonly drainLater = (): void => {
-    this.scheduled = false;
-    if (!this.paused && !this.closed) this.drain();
-  };
-
+  /** Hands on what was held, piece by piece (each at most one read of the socket), until paused again. */
   private drain(): void {
-    if (this.held.length === 0) return;
-    const held = this.held;
-    this.held = [];
-    this.emit('data', held.length === 1 ? held[0]! : Buffer.concat(held));
+    while (this.held.length && !this.paused && !this.closed) this.emit('data', this.held.shift()!);
   }
 
   /** @internal The body is complete; 'end' and 'close' follow once nothing is held. */
@@ -463,7 +444,6 @@ export class UpstreamPool {
           this.discard(c);
           return failBefore(e as Error);
         }
-        res?.afterRead();
       };
       c.onGone = (err) => {
         this.discard(c);

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { ProxyError, sendProxyError, upstreamFailure } from './errors';
 import { appendClientResponseHeaders, proxiedLocation, upstreamRequestHeaders } from './headers';
 import type { UpstreamTarget } from './kubeconfig';
-import { checkPath, headerLines } from './upstream';
+import { checkPath, type CredentialLines, credentialLines, headerLines } from './upstream';
 
 /** The API server's own limit on request bodies (apiserver MaxRequestBodyBytes). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -199,7 +199,7 @@ function openLean(
   const path = target.basePath + pathAndQuery;
   // Checked before anything is sent, as node:http's request() checks (and throws) too.
   checkPath(path);
-  const lines = headerLines(clientHeaders.filter(([k]) => !BODY_FRAMING.has(k.toLowerCase())), target.headers);
+  const lines = headerLines(clientHeaders, credentialsOf(target), BODY_FRAMING);
   const started = performance.now();
   let sent = false;
   let waiting: AwaitingHead | undefined;
@@ -240,6 +240,15 @@ function openLean(
       current?.abort();
     },
   };
+}
+
+// Per resolved target (cached per context while its credentials are): checked once, not per request.
+const credentialCache = new WeakMap<UpstreamTarget, CredentialLines>();
+
+function credentialsOf(target: UpstreamTarget): CredentialLines {
+  let c = credentialCache.get(target);
+  if (!c) credentialCache.set(target, (c = credentialLines(target.headers)));
+  return c;
 }
 
 interface AwaitingHead {
@@ -372,8 +381,17 @@ export function forwardHttp(
       const out = appendClientResponseHeaders(up.rawHeaders, [...security]);
       out.push('Server-Timing', serverTiming(ttfbMs));
       if (streaming) out.push('X-Explorer-Encoding', 'identity: the proxy asked the API server not to compress this stream');
+      // What the response head says of its body and of a redirect, read from the raw list: the
+      // header map of IncomingMessage (or of the lean client's response) is built on first read.
+      let hasLength = false;
+      let hasLocation = false;
+      for (let i = 0; i < up.rawHeaders.length; i += 2) {
+        const n = up.rawHeaders[i]!;
+        if (n.length === 14 && n.toLowerCase() === 'content-length') hasLength = true;
+        else if (n.length === 8 && n.toLowerCase() === 'location') hasLocation = true;
+      }
       // A redirect names a path on the API server; the browser must follow it through the proxy.
-      if (up.headers.location !== undefined) {
+      if (hasLocation) {
         for (let i = 0; i < out.length; i += 2) if (out[i]!.toLowerCase() === 'location') out[i + 1] = proxiedLocation(out[i + 1]!, target);
       }
       if (up.statusMessage) res.writeHead(up.statusCode ?? 502, up.statusMessage, out);
@@ -381,7 +399,7 @@ export function forwardHttp(
       // A streamed body (watch, chunked list) gets its headers now, not with the first body chunk:
       // a quiet watch is still an open watch. A body of known length goes out with its headers in
       // one write, which saves a packet on every small GET.
-      if (up.headers['content-length'] === undefined) res.flushHeaders();
+      if (!hasLength) res.flushHeaders();
       // pipe() without its bookkeeping (listeners for unpipe, errors, finish on both sides, set up
       // and torn down per response): write, pause upstream while the client's socket is full.
       // "Full" is RESPONSE_HIGH_WATER, not the socket's 16 KiB highWaterMark: a TLS record is up to

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testCluster } from '../cluster/testing';
 import { createNamespace, deleteNamespace } from './test-support';
-import { headerLines, type LeanHandlers, UpstreamPool, type UpstreamResponse } from './upstream';
+import { credentialLines, headerLines, type LeanHandlers, UpstreamPool, type UpstreamResponse } from './upstream';
 
 const cluster = testCluster(inject('controlPlane'));
 const url = new URL(cluster.server);
@@ -34,7 +34,7 @@ function get(p: UpstreamPool, path: string, onResponse?: (res: UpstreamResponse)
       onError: fail,
       onClose: () => undefined,
     };
-    p.request('GET', path, headerLines([['Accept', 'application/json']], {}), handlers);
+    p.request('GET', path, headerLines([['Accept', 'application/json']], credentialLines({})), handlers);
   });
 }
 
@@ -104,7 +104,7 @@ describe('UpstreamPool', () => {
     try {
       let events = '';
       const first = new Promise<void>((ok) => {
-        const x = p.request('GET', `/api/v1/namespaces/${ns}/configmaps?labelSelector=lean%3Dtest&watch=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan`, headerLines([['Accept', 'application/json']], {}), {
+        const x = p.request('GET', `/api/v1/namespaces/${ns}/configmaps?labelSelector=lean%3Dtest&watch=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan`, headerLines([['Accept', 'application/json']], credentialLines({})), {
           onResponse(res) {
             res.on('data', (c: Buffer) => {
               events += c.toString();

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HttpFixture } from './fixtures/capture-http';
-import { FramingError, headerLines, ResponseFramer, type ResponseHead } from './upstream';
+import { credentialLines, FramingError, headerLines, ResponseFramer, type ResponseHead } from './upstream';
 
 const dir = join(import.meta.dirname, 'fixtures');
 const manifest = JSON.parse(readFileSync(join(dir, 'http-manifest.json'), 'utf8')) as { fixtures: HttpFixture[] };
@@ -203,11 +203,12 @@ describe('ResponseFramer refuses what does not frame (derived from captured byte
 
 describe('headerLines', () => {
   it('lets the kubeconfig credentials win over a header of the same name, whatever its case', () => {
-    expect(headerLines([['Accept', 'application/json'], ['authorization', 'Bearer page']], { Authorization: 'Bearer kubeconfig' })).toBe('Accept: application/json\r\nAuthorization: Bearer kubeconfig\r\n');
+    expect(headerLines([['Accept', 'application/json'], ['authorization', 'Bearer page']], credentialLines({ Authorization: 'Bearer kubeconfig' }))).toBe('Accept: application/json\r\nAuthorization: Bearer kubeconfig\r\n');
   });
 
   it('refuses a value with CR or LF, and a name that is not a token, before anything is sent', () => {
-    expect(() => headerLines([['Accept', 'a\r\nX-Evil: 1']], {})).toThrow(TypeError);
-    expect(() => headerLines([['Bad Name', 'x']], {})).toThrow(TypeError);
+    expect(() => headerLines([['Accept', 'a\r\nX-Evil: 1']], credentialLines({}))).toThrow(TypeError);
+    expect(() => headerLines([['Bad Name', 'x']], credentialLines({}))).toThrow(TypeError);
+    expect(() => credentialLines({ Authorization: 'Bearer a\nb' })).toThrow(TypeError);
   });
 });

@@ -258,9 +258,8 @@ export class UpstreamResponse extends EventEmitter {
   readonly statusCode: number;
   readonly statusMessage: string;
   readonly rawHeaders: string[];
-  /** Lower-case names; repeated ones joined with ", " (as IncomingMessage does for most). */
-  readonly headers: Record<string, string | undefined> = {};
   complete = false;
+  private headerMap: Record<string, string | undefined> | undefined;
   private paused = false;
   private held: Buffer[] = [];
   private ended = false;
@@ -274,11 +273,18 @@ export class UpstreamResponse extends EventEmitter {
     this.statusCode = head.statusCode;
     this.statusMessage = head.statusMessage;
     this.rawHeaders = head.rawHeaders;
-    for (let i = 0; i < head.rawHeaders.length; i += 2) {
-      const k = head.rawHeaders[i]!.toLowerCase();
-      const prev = this.headers[k];
-      this.headers[k] = prev === undefined ? head.rawHeaders[i + 1]! : `${prev}, ${head.rawHeaders[i + 1]!}`;
+  }
+
+  /** Lower-case names; repeated ones joined with ", " (as IncomingMessage does for most). Built when first read. */
+  get headers(): Record<string, string | undefined> {
+    if (this.headerMap) return this.headerMap;
+    const map: Record<string, string | undefined> = {};
+    for (let i = 0; i < this.rawHeaders.length; i += 2) {
+      const k = this.rawHeaders[i]!.toLowerCase();
+      const prev = map[k];
+      map[k] = prev === undefined ? this.rawHeaders[i + 1]! : `${prev}, ${this.rawHeaders[i + 1]!}`;
     }
+    return (this.headerMap = map);
   }
 
   /** Stops 'data' events; bytes already read are held until resume(). The socket stops reading. */
@@ -565,21 +571,37 @@ export class UpstreamPool {
 
 const HEADER_VALUE_OK = /^[\t\x20-\x7e\x80-\xff]*$/;
 
+/** The kubeconfig's credential headers of a target, as request lines, with the names they replace. */
+export interface CredentialLines {
+  /** Lower-case names: a header of the page with one of them is left out. */
+  names: ReadonlySet<string>;
+  lines: string;
+}
+
+export function credentialLines(override: Readonly<Record<string, string>>): CredentialLines {
+  const names = new Set<string>();
+  let lines = '';
+  for (const k in override) {
+    names.add(k.toLowerCase());
+    lines += checkedLine(k, override[k]!);
+  }
+  return { names, lines };
+}
+
 /**
  * Header pairs as request lines, checked as node:http checks them (a token for a name; no CR, LF
- * or NUL in a value): what fails is refused before anything is sent. Later pairs with a name
- * that `override` has are replaced by its value (the kubeconfig's credentials win).
+ * or NUL in a value): what fails is refused before anything is sent. Pairs with a name that
+ * `credentials` has are left out: the kubeconfig's own come last, and win. `skip` names (lower
+ * case) are left out too.
  */
-export function headerLines(pairs: readonly [string, string][], override: Readonly<Record<string, string>>): string {
-  const overridden = new Set<string>();
-  for (const k in override) overridden.add(k.toLowerCase());
+export function headerLines(pairs: readonly [string, string][], credentials: CredentialLines, skip?: ReadonlySet<string>): string {
   let out = '';
   for (const [k, v] of pairs) {
-    if (overridden.has(k.toLowerCase())) continue;
+    const lower = k.toLowerCase();
+    if (credentials.names.has(lower) || skip?.has(lower)) continue;
     out += checkedLine(k, v);
   }
-  for (const k in override) out += checkedLine(k, override[k]!);
-  return out;
+  return out + credentials.lines;
 }
 
 function checkedLine(name: string, value: string): string {

@@ -1,0 +1,2 @@
+/** The bundle of `entry` (a path from the repository root) for plain node, built again when a source is newer; its path. */
+export function freshBundle(entry: string, name: string): Promise<string>;

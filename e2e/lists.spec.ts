@@ -43,9 +43,13 @@ async function collectNames(page: Page, table: Locator, total: number): Promise<
     await scroller.evaluate((el, y) => {
       el.scrollTop = y;
     }, top);
-    // Rendered rows follow the scroll: wait for the row at the new top (row index 1 is the header).
+    // Rendered rows follow the scroll: wait for the rows at the new top and at the new bottom (row
+    // index 1 is the header). The top row alone may still be there from the previous render's
+    // overscan, whose rows then end short of this step's bottom, and a step's rows go unseen.
     const firstIndex = Math.min(Math.floor(top / 28), total - 1) + 2;
+    const lastIndex = Math.min(Math.floor((top + height) / 28), total - 1) + 2;
     await expect(table.locator(`[role="row"][aria-rowindex="${firstIndex}"]`)).toBeAttached();
+    await expect(table.locator(`[role="row"][aria-rowindex="${lastIndex}"]`)).toBeAttached();
     const rows = await table.getByRole('row').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('aria-rowindex')), e.querySelector('[role="cell"]')?.textContent ?? ''] as const));
     for (const [i, name] of rows) if (i > 1) seen.set(i, name);
     if (top > total * 28) break;

@@ -1,6 +1,8 @@
 // The lean client's connection pool against the real local control plane: kept-alive connections
 // reused, a response held back by its reader never holding up the next request on its connection,
-// a watch aborted mid-stream, and TLS refused with the wrong CA.
+// a watch aborted mid-stream, TLS refused with the wrong CA, and kept-alive connections that the
+// other side closes (through a TCP relay in front of kube-apiserver that cuts them on cue).
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testCluster } from '../cluster/testing';
 import { createNamespace, deleteNamespace } from './test-support';
@@ -11,8 +13,60 @@ const url = new URL(cluster.server);
 const creds = cluster.credentials('admin');
 let ns: string;
 
-function pool(tls = { ca: creds.ca, cert: creds.cert, key: creds.key }): UpstreamPool {
-  return new UpstreamPool({ secure: true, host: url.hostname, port: Number(url.port), tls: { ...tls, servername: 'localhost' }, connectTimeoutMs: 5_000 });
+function pool(tls = { ca: creds.ca, cert: creds.cert, key: creds.key }, port = Number(url.port)): UpstreamPool {
+  return new UpstreamPool({ secure: true, host: url.hostname, port, tls: { ...tls, servername: 'localhost' }, connectTimeoutMs: 5_000 });
+}
+
+/**
+ * A TCP relay to kube-apiserver (TLS passes through it untouched). `cutNextRequest` makes it close
+ * each connection open now as soon as it sends again, before passing the bytes on: to the client,
+ * as if the server had closed a kept-alive connection just as a request went out. `cutIdle` closes
+ * every connection now.
+ */
+async function relay(): Promise<{ port: number; connections: () => number; cutNextRequest(): void; cutIdle(): void; close(): Promise<void> }> {
+  const open = new Set<Socket>();
+  const doomed = new WeakSet<Socket>();
+  let accepted = 0;
+  const server: Server = createServer((client: Socket) => {
+    accepted++;
+    open.add(client);
+    const up = connect(Number(url.port), url.hostname);
+    client.on('data', (b: Buffer) => {
+      // A connection that was idle when the cut was asked for: what it sends now is a request.
+      if (doomed.has(client)) {
+        client.destroy();
+        up.destroy();
+        return;
+      }
+      up.write(b);
+    });
+    up.on('data', (b: Buffer) => client.write(b));
+    const end = () => {
+      open.delete(client);
+      client.destroy();
+      up.destroy();
+    };
+    client.on('close', end);
+    up.on('close', end);
+    client.on('error', end);
+    up.on('error', end);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    port: (server.address() as { port: number }).port,
+    connections: () => accepted,
+    cutNextRequest: () => {
+      for (const c of open) doomed.add(c);
+    },
+    cutIdle: () => {
+      for (const c of open) c.destroy();
+    },
+    close: () =>
+      new Promise((ok) => {
+        for (const c of open) c.destroy();
+        server.close(() => ok());
+      }),
+  };
 }
 
 interface Result {
@@ -138,6 +192,41 @@ describe('UpstreamPool', () => {
       expect(p.size).toBe(0);
     } finally {
       p.destroy();
+    }
+  });
+
+  it('sends a GET again, once, on a new connection when a kept-alive one closes as the request goes out', async () => {
+    const r = await relay();
+    const p = pool(undefined, r.port);
+    try {
+      expect((await get(p, '/api/v1/namespaces/default')).status).toBe(200);
+      expect(r.connections()).toBe(1);
+      r.cutNextRequest();
+      const again = await get(p, '/api/v1/namespaces/default');
+      expect(again.status).toBe(200);
+      expect(JSON.parse(again.body.toString())).toMatchObject({ kind: 'Namespace' });
+      // The first connection was cut with the request on it; the answer came on a second one.
+      expect(r.connections()).toBe(2);
+      expect(p.size).toBe(1);
+    } finally {
+      p.destroy();
+      await r.close();
+    }
+  });
+
+  it('drops a kept-alive connection the other side closed while idle, and opens a new one', async () => {
+    const r = await relay();
+    const p = pool(undefined, r.port);
+    try {
+      expect((await get(p, '/api/v1/namespaces/default')).status).toBe(200);
+      r.cutIdle();
+      await new Promise((ok) => setTimeout(ok, 200));
+      expect(p.size).toBe(0);
+      expect((await get(p, '/api/v1/namespaces/default')).status).toBe(200);
+      expect(r.connections()).toBe(2);
+    } finally {
+      p.destroy();
+      await r.close();
     }
   });
 });

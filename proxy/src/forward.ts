@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { ProxyError, sendProxyError, upstreamFailure } from './errors';
 import { appendClientResponseHeaders, proxiedLocation, upstreamRequestHeaders } from './headers';
 import type { UpstreamTarget } from './kubeconfig';
-import { checkPath, type CredentialLines, credentialLines, headerLines } from './upstream';
+import { checkPath, type CredentialLines, credentialLines, headerLines, type LeanExchange } from './upstream';
 
 /** The API server's own limit on request bodies (apiserver MaxRequestBodyBytes). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -201,43 +201,39 @@ function openLean(
   checkPath(path);
   const lines = headerLines(clientHeaders, credentialsOf(target), BODY_FRAMING);
   const started = performance.now();
-  let sent = false;
-  let waiting: AwaitingHead | undefined;
-  const send = () => {
-    if (sent) return;
-    sent = true;
-    stats.upstreamOpen++;
-    stats.upstreamTotal++;
-    const exchange = target.pool!.request(method, path, lines, {
-      onResponse(res) {
-        if (waiting) awaitingHead.delete(waiting);
-        handlers.onResponse(res, performance.now() - started);
-      },
-      onError(err) {
-        handlers.onError(err instanceof ProxyError ? err : upstreamFailure(err as NodeJS.ErrnoException, target.context, target.server));
-      },
-      onClose() {
-        stats.upstreamOpen--;
-        if (waiting) awaitingHead.delete(waiting);
-      },
-    });
-    const timeoutMs = limits?.responseTimeoutMs ?? UPSTREAM_RESPONSE_TIMEOUT_MS;
-    if (timeoutMs > 0 && !isLongRunning(pathAndQuery)) {
-      waiting = awaitHead(started + timeoutMs, () => {
-        exchange.fail(new ProxyError(504, 'Timeout', 'UpstreamTimeout', `the API server of context "${target.context}" (${target.server}) did not answer within ${timeoutMs / 1000} s`, target.context));
-      });
-    }
-    current = exchange;
-  };
-  let current: { abort(): void } | undefined;
+  let exchange: LeanExchange | undefined;
   let aborted = false;
   return {
     end: () => {
-      if (!aborted) send();
+      if (exchange || aborted) return;
+      stats.upstreamOpen++;
+      stats.upstreamTotal++;
+      // Registered before the request goes out, so that an exchange ending at once (a pool being
+      // shut down) also takes its entry out of the sweep.
+      const timeoutMs = limits?.responseTimeoutMs ?? UPSTREAM_RESPONSE_TIMEOUT_MS;
+      const waiting =
+        timeoutMs > 0 && !isLongRunning(pathAndQuery)
+          ? awaitHead(started + timeoutMs, () => {
+              exchange?.fail(new ProxyError(504, 'Timeout', 'UpstreamTimeout', `the API server of context "${target.context}" (${target.server}) did not answer within ${timeoutMs / 1000} s`, target.context));
+            })
+          : undefined;
+      exchange = target.pool!.request(method, path, lines, {
+        onResponse(res) {
+          if (waiting) awaitingHead.delete(waiting);
+          handlers.onResponse(res, performance.now() - started);
+        },
+        onError(err) {
+          handlers.onError(err instanceof ProxyError ? err : upstreamFailure(err as NodeJS.ErrnoException, target.context, target.server));
+        },
+        onClose() {
+          stats.upstreamOpen--;
+          if (waiting) awaitingHead.delete(waiting);
+        },
+      });
     },
     abort() {
       aborted = true;
-      current?.abort();
+      exchange?.abort();
     },
   };
 }

@@ -99,7 +99,8 @@ export function parseK8sUrl(url: string): K8sRoute {
   const rawContext = rest.slice(0, slash);
   if (!rawContext) throw badRequest('InvalidPath', 'the context name is empty: expected /k8s/<context>/<path>');
   const context = decodeSegment(rawContext, 'the context name');
-  return { context, ...normalizeApiPath(rest.slice(slash)) };
+  const { segments, path, query } = normalizeApiPath(rest.slice(slash));
+  return { context, segments, path, query };
 }
 
 /** Subresources that reach into workloads and nodes rather than the API: refused by default. */

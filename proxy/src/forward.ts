@@ -88,6 +88,8 @@ export interface UpstreamReply {
   complete: boolean;
   pause(): unknown;
   resume(): unknown;
+  /** The lean client's: the entire body when it came with the head (see UpstreamResponse.takeBody). */
+  takeBody?(): Buffer | undefined;
   on(event: 'data', listener: (chunk: Buffer) => void): unknown;
   on(event: 'end' | 'close', listener: () => void): unknown;
 }
@@ -208,28 +210,32 @@ function openLean(
       if (exchange || aborted) return;
       stats.upstreamOpen++;
       stats.upstreamTotal++;
-      // Registered before the request goes out, so that an exchange ending at once (a pool being
-      // shut down) also takes its entry out of the sweep.
-      const timeoutMs = limits?.responseTimeoutMs ?? UPSTREAM_RESPONSE_TIMEOUT_MS;
-      const waiting =
-        timeoutMs > 0 && !isLongRunning(pathAndQuery)
-          ? awaitHead(started + timeoutMs, () => {
-              exchange?.fail(new ProxyError(504, 'Timeout', 'UpstreamTimeout', `the API server of context "${target.context}" (${target.server}) did not answer within ${timeoutMs / 1000} s`, target.context));
-            })
-          : undefined;
+      let waiting: AwaitingHead | undefined;
+      let over = false;
       exchange = target.pool!.request(method, path, lines, {
         onResponse(res) {
           if (waiting) awaitingHead.delete(waiting);
+          waiting = undefined;
           handlers.onResponse(res, performance.now() - started);
         },
         onError(err) {
           handlers.onError(err instanceof ProxyError ? err : upstreamFailure(err as NodeJS.ErrnoException, target.context, target.server));
         },
         onClose() {
+          over = true;
           stats.upstreamOpen--;
           if (waiting) awaitingHead.delete(waiting);
         },
       });
+      // The response-head timeout is set up once the request is on its way (that work then
+      // overlaps with the API server's); an exchange that already ended (a pool being shut down)
+      // needs none. No response can have come yet: socket events come on later turns.
+      const timeoutMs = limits?.responseTimeoutMs ?? UPSTREAM_RESPONSE_TIMEOUT_MS;
+      if (!over && timeoutMs > 0 && !isLongRunning(pathAndQuery)) {
+        waiting = awaitHead(started + timeoutMs, () => {
+          exchange?.fail(new ProxyError(504, 'Timeout', 'UpstreamTimeout', `the API server of context "${target.context}" (${target.server}) did not answer within ${timeoutMs / 1000} s`, target.context));
+        });
+      }
     },
     abort() {
       aborted = true;
@@ -346,6 +352,8 @@ export function forwardHttp(
   log: (l: string) => void,
   observe?: (context: string, outcome: { ttfbMs: number } | { error: ProxyError }) => void,
   security: readonly string[] = [],
+  /** The request's body framing headers, when the caller read them already (readDoorHeaders). */
+  framing: { 'content-length'?: string; 'transfer-encoding'?: string | string[] } = req.headers,
 ): void {
   const bodyless = BODYLESS_METHODS.has(req.method ?? 'GET');
   // The proxy's own answers carry the security headers too (set first, then the Status).
@@ -360,13 +368,13 @@ export function forwardHttp(
   const streaming = isStreamingRequest(pathAndQuery);
   if (streaming) headers = [...headers.filter(([k]) => k.toLowerCase() !== 'accept-encoding'), ['Accept-Encoding', 'identity']];
   // Transfer-Encoding is hop-by-hop, but a chunked body still needs chunked framing upstream.
-  const hasBody = !bodyless && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
-  if (hasBody && req.headers['content-length'] === undefined) headers.push(['Transfer-Encoding', 'chunked']);
+  const hasBody = !bodyless && (framing['content-length'] !== undefined || framing['transfer-encoding'] !== undefined);
+  if (hasBody && framing['content-length'] === undefined) headers.push(['Transfer-Encoding', 'chunked']);
 
   const upstream = openUpstream(target, req.method ?? 'GET', pathAndQuery, headers, stats, {
     onResponse(up, ttfbMs) {
-      observe?.(target.context, { ttfbMs });
       if (res.destroyed) {
+        observe?.(target.context, { ttfbMs });
         upstream.abort();
         return;
       }
@@ -392,6 +400,15 @@ export function forwardHttp(
       }
       if (up.statusMessage) res.writeHead(up.statusCode ?? 502, up.statusMessage, out);
       else res.writeHead(up.statusCode ?? 502, out);
+      // The whole body came with the head (a small object, a Status): one end() with it, no
+      // listeners or events per piece; the connection's bookkeeping comes after the answer is out.
+      const whole = up.takeBody?.();
+      if (whole) {
+        res.end(whole);
+        observe?.(target.context, { ttfbMs });
+        return;
+      }
+      observe?.(target.context, { ttfbMs });
       // A streamed body (watch, chunked list) gets its headers now, not with the first body chunk:
       // a quiet watch is still an open watch. A body of known length goes out with its headers in
       // one write, which saves a packet on every small GET.
@@ -420,17 +437,21 @@ export function forwardHttp(
     },
   });
 
-  res.on('close', () => {
+  const abandoned = () => {
     if (!res.writableFinished) upstream.abort();
-  });
+  };
 
   if (!hasBody) {
+    // The request goes out first; what follows overlaps with the API server's work. (A client
+    // gone meanwhile is seen by the listener below: 'close' comes on a later turn.)
+    upstream.end();
+    res.on('close', abandoned);
     // A body sent with a GET anyway is read and dropped (within the request timeout and 3 MiB);
     // without Content-Length or Transfer-Encoding an HTTP/1.1 request has none.
-    if (bodyless && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)) discardBody(req, res);
-    upstream.end();
+    if (bodyless && (framing['content-length'] !== undefined || framing['transfer-encoding'] !== undefined)) discardBody(req, res);
     return;
   }
+  res.on('close', abandoned);
   // Content-Length was checked before; this counts what actually arrives (chunked bodies, liars).
   let bytes = 0;
   let tooBig = false;

@@ -1,5 +1,7 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { checkHost, checkOrigin, checkToken, tokenMatches } from './guard';
+import { checkHost, checkOrigin, checkToken, readDoorHeaders, tokenMatches } from './guard';
 import { appendClientResponseHeaders, clientResponseHeaders, proxiedLocation, recordToRaw, securityHeaders, toHeaderObject, upstreamRequestHeaders } from './headers';
 
 const names = (pairs: [string, string][]) => pairs.map(([k]) => k.toLowerCase());
@@ -118,12 +120,65 @@ describe('guard', () => {
   it('compares tokens', () => {
     expect(tokenMatches('abc', 'abc')).toBe(true);
     expect(tokenMatches('abd', 'abc')).toBe(false);
+    expect(tokenMatches('bbc', 'abc')).toBe(false);
+    expect(tokenMatches('ABC', 'abc')).toBe(false);
+    expect(tokenMatches('abc ', 'abc')).toBe(false);
     expect(tokenMatches('ab', 'abc')).toBe(false);
     expect(tokenMatches(undefined, 'abc')).toBe(false);
     expect(checkToken(undefined, 'abc')?.proxyCause).toBe('MissingToken');
     expect(checkToken('x', 'abc')?.proxyCause).toBe('WrongToken');
     expect(checkToken(['abc', 'abc'], 'abc')?.proxyCause).toBe('WrongToken');
     expect(checkToken('abc', 'abc')).toBeNull();
+  });
+});
+
+describe('readDoorHeaders', () => {
+  /** What node:http parses of a raw request head: its rawHeaders and the req.headers it builds from them. */
+  async function parsed(headLines: string[]): Promise<IncomingMessage> {
+    // Without a Host line node:http refuses HTTP/1.1 requests before the door sees them (HTTP/1.0
+    // ones pass); here the head is parsed either way, to compare.
+    const server = createServer({ requireHostHeader: false });
+    const got = new Promise<IncomingMessage>((ok) =>
+      server.on('request', (req: IncomingMessage, res) => {
+        ok(req);
+        res.end();
+      }),
+    );
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const socket = connect((server.address() as { port: number }).port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write(`GET /k8s/x/api HTTP/1.1\r\n${headLines.map((l) => `${l}\r\n`).join('')}\r\n`);
+    try {
+      return await got;
+    } finally {
+      socket.destroy();
+      server.close();
+    }
+  }
+
+  // Each head as a browser or an attacker could send it; what the door reads must be what node:http's
+  // req.headers says, repeated lines included (first Host and Content-Length; the rest joined).
+  it.each([
+    ['a page request', ['Host: localhost:7780', 'Origin: http://localhost:7780', 'Sec-Fetch-Site: same-origin', 'Sec-Fetch-Mode: cors', 'Sec-Fetch-Dest: empty', 'X-Explorer-Token: abc', 'Accept: application/json']],
+    ['names in any case', ['hOsT: 127.0.0.1:1', 'ORIGIN: http://x', 'SEC-FETCH-SITE: cross-site', 'x-EXPLORER-token: t', 'content-LENGTH: 0']],
+    ['two Host lines', ['Host: localhost:7780', 'Host: evil.test']],
+    ['two tokens', ['X-Explorer-Token: abc', 'X-Explorer-Token: abc']],
+    ['two origins', ['Origin: http://localhost:7780', 'Origin: http://evil.test']],
+    ['two Sec-Fetch-Site lines', ['Sec-Fetch-Site: same-origin', 'Sec-Fetch-Site: cross-site']],
+    ['a body', ['Host: localhost:1', 'Content-Length: 5']],
+    ['chunked', ['Host: localhost:1', 'Transfer-Encoding: chunked']],
+    ['no Host', ['Accept: */*']],
+    ['names of the same lengths that are not ours', ['Hose: x', 'Origim: y', 'Sec-Fetch-User: ?1', 'X-Explorer-Tokem: z', 'Transfer-Encodinx: w', 'Content-Lengtx: 9']],
+  ])('reads %s as req.headers does', async (_, lines) => {
+    const req = await parsed(lines);
+    const door = readDoorHeaders(req.rawHeaders);
+    const want = req.headers;
+    expect(door).toEqual({
+      hosts: lines.filter((l) => /^host:/i.test(l)).length,
+      ...Object.fromEntries(
+        (['host', 'origin', 'sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest', 'x-explorer-token', 'content-length', 'transfer-encoding'] as const).filter((k) => want[k] !== undefined).map((k) => [k, want[k]]),
+      ),
+    });
   });
 });
 

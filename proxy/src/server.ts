@@ -8,7 +8,7 @@ import type { ControlPlane } from '../cluster/controlplane';
 import { badRequest, ProxyError, sendProxyError } from './errors';
 import { parseK8sUrl, refusal } from './filter';
 import { forwardHttp, MAX_BODY_BYTES, type ProxyStats, setUpstreamLimits, tooLarge } from './forward';
-import { checkHost, checkOrigin, checkToken } from './guard';
+import { checkHost, checkOrigin, checkToken, readDoorHeaders } from './guard';
 import { securityHeaders } from './headers';
 import { type ContextList, findKubeconfig, Kubeconfig } from './kubeconfig';
 import { createMux } from './mux';
@@ -67,12 +67,6 @@ export interface ExplorerServer {
   controlPlane?: ControlPlane;
   stats(): ProxyStats;
   close(): Promise<void>;
-}
-
-function hostCount(raw: readonly string[]): number {
-  let n = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') n++;
-  return n;
 }
 
 export async function startExplorerServer(opts: ExplorerServerOptions = {}): Promise<ExplorerServer> {
@@ -135,10 +129,11 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   // Synchronous unless the context's credentials must be fetched: no promise per request.
   const handle = (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const url = req.url ?? '/';
+    const h = readDoorHeaders(req.rawHeaders);
     // Two Host headers: Node keeps the first, a front proxy might route by the other.
-    if (hostCount(req.rawHeaders) > 1) return fail(res, badRequest('DuplicateHost', 'the request has more than one Host header'), { close: true });
+    if (h.hosts > 1) return fail(res, badRequest('DuplicateHost', 'the request has more than one Host header'), { close: true });
     const api = url.startsWith('/k8s/') || url === '/k8s' || url.startsWith('/proxy/') || url === '/proxy';
-    const door = checkHost(req.headers.host, port) ?? checkOrigin(req.headers, port, !api);
+    const door = checkHost(h.host, port) ?? checkOrigin(h, port, !api);
     if (door) return fail(res, door, { close: true });
     // Absolute-form targets (`GET http://evil/ HTTP/1.1`) and `*` are not paths of ours.
     if (!url.startsWith('/')) return fail(res, badRequest('InvalidPath', 'only origin-form request targets ("/path") are accepted'), { close: true });
@@ -147,7 +142,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
       return pages!.handle(req, res);
     }
 
-    const denied = checkToken(req.headers['x-explorer-token'], token);
+    const denied = checkToken(h['x-explorer-token'], token);
     if (denied) return fail(res, denied, { close: true });
 
     if (url.startsWith('/proxy/')) {
@@ -174,12 +169,12 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
       const refused = refusal(route.segments);
       if (refused) return fail(res, refused, { close: true });
     }
-    const length = req.headers['content-length'];
+    const length = h['content-length'];
     if (length !== undefined && Number(length) > MAX_BODY_BYTES) return fail(res, tooLarge(), { close: true });
     const cached = kubeconfig.cachedTarget(route.context);
-    if (cached) return forwardHttp(req, res, cached, route.path + route.query, stats, log, status.observe, security);
+    if (cached) return forwardHttp(req, res, cached, route.path + route.query, stats, log, status.observe, security, h);
     return kubeconfig.target(route.context).then((target) => {
-      if (!res.destroyed) forwardHttp(req, res, target, route.path + route.query, stats, log, status.observe, security);
+      if (!res.destroyed) forwardHttp(req, res, target, route.path + route.query, stats, log, status.observe, security, h);
     });
   };
 

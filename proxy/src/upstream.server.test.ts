@@ -119,6 +119,29 @@ describe('UpstreamPool', () => {
     }
   });
 
+  it('hands over a small body whole with its head: no data events for it, then end and close, and the connection serves the next request', async () => {
+    const p = pool();
+    try {
+      for (let i = 0; i < 3; i++) {
+        const events: string[] = [];
+        let taken: Buffer | undefined;
+        const r = await get(p, '/api/v1/namespaces/default', (res) => {
+          taken = res.takeBody();
+          res.on('data', () => events.push('data'));
+          res.on('end', () => events.push('end'));
+        });
+        expect(JSON.parse(taken!.toString())).toMatchObject({ kind: 'Namespace', metadata: { name: 'default' } });
+        // get() collects 'data' too: the taken bytes must not come again as pieces.
+        expect(r.body.length).toBe(0);
+        expect(events).toEqual(['end']);
+        expect(r.complete).toBe(true);
+      }
+      expect(p.size).toBe(1);
+    } finally {
+      p.destroy();
+    }
+  });
+
   it('opens a second connection for a request sent while the first is busy', async () => {
     const p = pool();
     try {

@@ -13,6 +13,8 @@ const bytesOf = (file: string) => readFileSync(join(dir, file));
 
 interface Framed {
   heads: ResponseHead[];
+  /** The entire body as handed over with each head, when it was (copied: the framer's are slices). */
+  wholes: (Buffer | undefined)[];
   bodies: Buffer[];
   /** Bytes left after the last complete response. */
   rest: Buffer[];
@@ -21,13 +23,16 @@ interface Framed {
 
 /** Frames `bytes` fed in the given pieces, one response after another as a connection would. */
 function frame(pieces: Buffer[], head: boolean): Framed {
-  const out: Framed = { heads: [], bodies: [], rest: [], finished: false };
+  const out: Framed = { heads: [], wholes: [], bodies: [], rest: [], finished: false };
   let body: Buffer[] = [];
   let framer: ResponseFramer;
   const next = () => {
     framer = new ResponseFramer(
       {
-        head: (h) => out.heads.push(h),
+        head: (h, whole) => {
+          out.heads.push(h);
+          out.wholes.push(whole && Buffer.from(whole));
+        },
         body: (b) => body.push(Buffer.from(b)),
         done: (rest) => {
           out.bodies.push(Buffer.concat(body));
@@ -85,9 +90,30 @@ describe('ResponseFramer on captured kube-apiserver responses', () => {
         const split = frame(cuts(bytes, at), f.head);
         expect(split.heads.map((h) => h.statusCode)).toEqual(whole.heads.map((h) => h.statusCode));
         expect(split.bodies.map((b) => b.toString('base64'))).toEqual(whole.bodies.map((b) => b.toString('base64')));
+        // A body handed over with its head is the whole body, never a part of it.
+        split.wholes.forEach((w, i) => {
+          if (w) expect(w.toString('base64')).toBe(split.bodies[i]!.toString('base64'));
+        });
       }
     });
   }
+
+  it('hands over the entire body with the head when it came in the same bytes, and only then', () => {
+    // One read with head and body: the forwarder answers with it in one end() (takeBody).
+    const small = bytesOf('small-get.http');
+    const once = frame([small], false);
+    expect(once.wholes[0]?.toString('base64')).toBe(once.bodies[0]!.toString('base64'));
+    // The last byte of the body in a later read: the head comes without it.
+    expect(frame([small.subarray(0, small.length - 1), small.subarray(small.length - 1)], false).wholes).toEqual([undefined]);
+    // A chunked body never comes whole with its head (its end is only known at the last chunk).
+    expect(frame([bytesOf('chunked-list.http')], false).wholes).toEqual([undefined]);
+    // No body at all (HEAD, 304): an empty one.
+    expect(frame([bytesOf('head.http')], true).wholes).toEqual([Buffer.alloc(0)]);
+    expect(frame([bytesOf('not-modified.http')], false).wholes).toEqual([Buffer.alloc(0)]);
+    // Two responses in one read: each head gets its own body, not the bytes of the next.
+    const two = frame([bytesOf('keep-alive-two.http')], false);
+    expect(two.wholes[0]?.toString('base64')).toBe(two.bodies[0]!.toString('base64'));
+  });
 
   it('reads a Content-Length body as exactly that many bytes: the Namespace', () => {
     const r = frame([bytesOf('small-get.http')], false);

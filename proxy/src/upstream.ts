@@ -42,7 +42,11 @@ export interface ResponseHead {
 }
 
 interface FramerSink {
-  head(h: ResponseHead): void;
+  /**
+   * The response head; `whole` is its entire body when that came with the head (a body of known
+   * length within the bytes pushed, or no body at all): the body() calls for it still follow.
+   */
+  head(h: ResponseHead, whole: Buffer | undefined): void;
   body(b: Buffer): void;
   /** The message ended where its framing says; `rest` are bytes after it (none expected). */
   done(rest: Buffer | undefined): void;
@@ -51,6 +55,7 @@ interface FramerSink {
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/;
 const CRLF_CRLF = Buffer.from('\r\n\r\n');
+const EMPTY = Buffer.alloc(0);
 
 type BodyMode = { kind: 'none' } | { kind: 'length'; left: number } | { kind: 'chunked' } | { kind: 'close' };
 
@@ -109,8 +114,9 @@ export class ResponseFramer {
           }
           const mode = this.bodyMode(head);
           if (mode.kind === 'close') head.keepAlive = false;
-          this.sink.head(head);
-          if (mode.kind === 'none' || (mode.kind === 'length' && mode.left === 0)) return this.finish(buf, at);
+          const none = mode.kind === 'none' || (mode.kind === 'length' && mode.left === 0);
+          this.sink.head(head, none ? EMPTY : mode.kind === 'length' && mode.left <= buf.length - at ? buf.subarray(at, at + mode.left) : undefined);
+          if (none) return this.finish(buf, at);
           if (mode.kind === 'length') {
             this.state = 'length';
             this.left = mode.left;
@@ -264,15 +270,32 @@ export class UpstreamResponse extends EventEmitter {
   private held: Buffer[] = [];
   private ended = false;
   private closed = false;
+  private bodyTaken = false;
 
   constructor(
     head: ResponseHead,
     private readonly socket: Socket,
+    /** The entire body, when it came with the head (see takeBody). */
+    private whole?: Buffer,
   ) {
     super();
     this.statusCode = head.statusCode;
     this.statusMessage = head.statusMessage;
     this.rawHeaders = head.rawHeaders;
+  }
+
+  /**
+   * The entire body, when it arrived in the same read as the head (a small object, a Status, an
+   * empty body): the caller answers with it in one go, and no 'data' events follow ('end' and
+   * 'close' still do). Undefined when the body is still to come; call it before any 'data'.
+   */
+  takeBody(): Buffer | undefined {
+    const w = this.whole;
+    if (w) {
+      this.whole = undefined;
+      this.bodyTaken = true;
+    }
+    return w;
   }
 
   /** Lower-case names; repeated ones joined with ", " (as IncomingMessage does for most). Built when first read. */
@@ -307,6 +330,7 @@ export class UpstreamResponse extends EventEmitter {
 
   /** @internal Body bytes: handed on at once, or held while paused. */
   deliver(b: Buffer): void {
+    if (this.bodyTaken) return;
     if (this.paused) this.held.push(b);
     else this.emit('data', b);
   }
@@ -421,10 +445,14 @@ export class UpstreamPool {
       if (this.destroyed) return failBefore(Object.assign(new Error('the proxy is shutting down'), { code: 'ECONNRESET' }));
       conn = this.take();
       const c = conn;
+      // The head goes out before anything else is set up: that work then overlaps with the API
+      // server's, instead of adding to the latency of every request. No bytes or errors can be
+      // handed to us before this function returns (socket events come on later turns).
+      c.socket.write(head);
       const framer = new ResponseFramer(
         {
-          head: (h) => {
-            res = new UpstreamResponse(h, c.socket);
+          head: (h, whole) => {
+            res = new UpstreamResponse(h, c.socket, whole);
             keepAlive = h.keepAlive;
             handlers.onResponse(res);
           },
@@ -470,7 +498,6 @@ export class UpstreamPool {
         }
         failBefore(err);
       };
-      c.socket.write(head);
     };
     start();
     return {

@@ -46,6 +46,9 @@ describe('normalizeApiPath', () => {
     ['a NUL byte', '/api/v1/%00'],
     ['a raw space', '/api/v1/a b'],
     ['non-ASCII', '/api/v1/é'],
+    ['a space in the query', '/api/v1/pods?labelSelector=a b'],
+    ['a "#" in the query', '/api/v1/pods?watch=1#x'],
+    ['non-ASCII in the query', '/api/v1/pods?x=é'],
   ])('rejects %s', (_name, input) => {
     const e = rejection(() => normalizeApiPath(input));
     expect(e.code).toBe(400);
@@ -59,6 +62,9 @@ describe('normalizeApiPath', () => {
     '/api/v1/namespaces/x/configmaps/.hidden',
     '/api/v1/namespaces/x/configmaps/[a]',
     "/apis/rbac.authorization.k8s.io/v1/clusterroles/system:a~b!$&'()*+,;=@",
+    '/api/v1/pods?',
+    '/api?watch=1&labelSelector=a%3Db',
+    '/api/v1/namespaces/x/configmaps/a.b./c',
   ])('treats plain %s as the full check does (the same path with an encoded letter takes the full check)', (input) => {
     const fullCheck = normalizeApiPath(input.replace('/api', '/%61pi'));
     expect(normalizeApiPath(input)).toEqual(fullCheck);
@@ -125,6 +131,13 @@ describe('refusal', () => {
     const e = refusal(segs(path));
     expect(e?.code).toBe(403);
     expect(e?.proxyCause).toBe('RefusedSubresource');
+  });
+
+  it('names what it refuses', () => {
+    expect(refusal(segs('/api/v1/namespaces/default/pods/web/Exec'))?.message).toMatch(/refuses pods\/exec: it runs commands inside containers.*kubectl proxy refuses it by default too/);
+    expect(refusal(segs('/API/v1/watch/proxy/nodes/n1'))?.message).toMatch(/refuses proxy \(legacy \/api\/v1\/proxy\/\.\.\.\)/);
+    expect(refusal(segs('/apis/example.io/v1/redirect/x'))?.message).toMatch(/refuses redirect \(legacy \/apis\/example\.io\/v1\/redirect\/\.\.\.\)/);
+    expect(refusal(segs('/api/v1/nodes/n1/proxy/configz'))?.message).toMatch(/refuses nodes\/proxy:/);
   });
 
   it.each([

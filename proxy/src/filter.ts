@@ -41,8 +41,37 @@ function decodeSegment(raw: string, what: string): string {
 }
 
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
-/** One or more non-empty segments of pchar without `%`, an optional trailing slash. */
-const PLAIN_PATH = /^(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@]+)+\/?$/;
+
+/** The characters of PCHAR, by code: a path made of them needs no decoding or re-encoding. */
+const PLAIN_CHAR = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@") PLAIN_CHAR[c.charCodeAt(0)] = 1;
+
+/**
+ * The common case, in one pass over the characters: a path of one or more non-empty segments of
+ * PCHAR (no `%`, so nothing to decode), none starting with a dot, an optional trailing slash; and a
+ * query of printable ASCII without `#`. Anything else takes the full check (and its error messages).
+ * One loop instead of several regular expressions and scans: this runs on every API request.
+ */
+function isPlain(pathAndQuery: string): boolean {
+  const n = pathAndQuery.length;
+  if (n < 2 || pathAndQuery.charCodeAt(0) !== 47 /* / */) return false;
+  let prev = 47;
+  let i = 1;
+  for (; i < n; i++) {
+    const c = pathAndQuery.charCodeAt(i);
+    if (c === 63 /* ? */) break;
+    if (c === 47) {
+      if (prev === 47) return false;
+    } else if (c >= 128 || PLAIN_CHAR[c] === 0 || (c === 46 /* . */ && prev === 47)) return false;
+    prev = c;
+  }
+  if (i === 1) return false;
+  for (i++; i < n; i++) {
+    const c = pathAndQuery.charCodeAt(i);
+    if (c < 0x21 || c > 0x7e || c === 35 /* # */) return false;
+  }
+  return true;
+}
 
 /**
  * Normalizes an API path with optional query (`/api/v1/pods?watch=1`). Throws a 400 ProxyError for
@@ -50,6 +79,15 @@ const PLAIN_PATH = /^(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@]+)+\/?$/;
  * or backslashes, empty segments, double encoding, control characters, absolute URLs.
  */
 export function normalizeApiPath(pathAndQuery: string): ApiPath {
+  // Nearly every path is plain segments of unreserved characters: nothing to decode or re-encode,
+  // so it is forwarded as is.
+  if (isPlain(pathAndQuery)) {
+    const q = pathAndQuery.indexOf('?');
+    const rawPath = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
+    const segments = rawPath.slice(1).split('/');
+    if (segments[segments.length - 1] === '') segments.pop();
+    return { segments, path: rawPath, query: q < 0 ? '' : pathAndQuery.slice(q) };
+  }
   if (!PRINTABLE_ASCII.test(pathAndQuery)) throw badRequest('InvalidPath', 'the path contains spaces, control or non-ASCII characters; percent-encode them');
   const q = pathAndQuery.indexOf('?');
   const rawPath = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
@@ -57,14 +95,6 @@ export function normalizeApiPath(pathAndQuery: string): ApiPath {
   if (query.includes('#')) throw badRequest('InvalidPath', 'the query contains "#"');
   if (!rawPath.startsWith('/')) throw badRequest('InvalidPath', `an API path must start with "/": ${JSON.stringify(rawPath.slice(0, 100))}`);
   if (rawPath.includes('\\')) throw badRequest('InvalidPath', 'backslashes are not allowed in API paths');
-  // Nearly every path is plain segments of unreserved characters: nothing to decode or re-encode,
-  // so it is forwarded as is. A `/.` (a dot segment, or a segment that merely starts with a dot)
-  // takes the full check below.
-  if (PLAIN_PATH.test(rawPath) && !rawPath.includes('/.')) {
-    const segments = rawPath.slice(1).split('/');
-    if (segments[segments.length - 1] === '') segments.pop();
-    return { segments, path: rawPath, query };
-  }
   const rawSegments = rawPath.slice(1).split('/');
   const segments: string[] = [];
   rawSegments.forEach((raw, i) => {
@@ -98,7 +128,8 @@ export function parseK8sUrl(url: string): K8sRoute {
   if (slash < 0 || (q >= 0 && q < slash)) throw badRequest('InvalidPath', 'expected /k8s/<context>/<path>');
   const rawContext = rest.slice(0, slash);
   if (!rawContext) throw badRequest('InvalidPath', 'the context name is empty: expected /k8s/<context>/<path>');
-  const context = decodeSegment(rawContext, 'the context name');
+  // decodeURIComponent returns a name without `%` as it is (most context names).
+  const context = rawContext.includes('%') ? decodeSegment(rawContext, 'the context name') : rawContext;
   const { segments, path, query } = normalizeApiPath(rest.slice(slash));
   return { context, segments, path, query };
 }
@@ -118,18 +149,23 @@ const REFUSED_SUBRESOURCES: Record<string, string> = {
  * Returns null when the path may pass.
  */
 export function refusal(segments: readonly string[]): ProxyError | null {
-  const s = segments.map((x) => x.toLowerCase());
-  let rest: string[];
-  if (s[0] === 'api' && s.length >= 2) rest = s.slice(2);
-  else if (s[0] === 'apis' && s.length >= 3) rest = s.slice(3);
+  // Segments are lower-cased as they are looked at (this runs on every API request).
+  const at = (i: number): string | undefined => segments[i]?.toLowerCase();
+  const group = at(0);
+  let base: number;
+  if (group === 'api' && segments.length >= 2) base = 2;
+  else if (group === 'apis' && segments.length >= 3) base = 3;
   else return null;
-  if (rest[0] === 'watch') rest = rest.slice(1);
-  if (rest[0] === 'proxy' || rest[0] === 'redirect') {
-    return refused(`${rest[0]} (legacy /${s.slice(0, s[0] === 'api' ? 2 : 3).join('/')}/${rest[0]}/...)`, REFUSED_SUBRESOURCES.proxy!);
+  if (at(base) === 'watch') base++;
+  const first = at(base);
+  if (first === 'proxy' || first === 'redirect') {
+    return refused(`${first} (legacy /${segments.slice(0, group === 'api' ? 2 : 3).map((x) => x.toLowerCase()).join('/')}/${first}/...)`, REFUSED_SUBRESOURCES.proxy!);
   }
   // namespaces/<ns>/<resource>/<name>/<sub>; or <resource>/<name>/<sub> (cluster-scoped, and
   // namespaces/<name>/<sub> itself).
-  const [resource, sub] = rest[0] === 'namespaces' && rest.length >= 4 ? [rest[2], rest[4]] : [rest[0], rest[2]];
+  const namespaced = first === 'namespaces' && segments.length - base >= 4;
+  const resource = namespaced ? at(base + 2) : first;
+  const sub = namespaced ? at(base + 4) : at(base + 2);
   if (sub !== undefined && Object.hasOwn(REFUSED_SUBRESOURCES, sub)) return refused(`${resource}/${sub}`, REFUSED_SUBRESOURCES[sub]!, sub === 'exec' || sub === 'attach');
   return null;
 }

@@ -63,15 +63,20 @@ function filterRaw(raw: readonly string[], drop: Set<string>, prefixes: string[]
  * watch opened with Content-Length would make the server wait for a body that never comes).
  */
 export function upstreamRequestHeaders(raw: readonly string[], bodyless = false): [string, string][] {
-  const listed = connectionListed(raw);
   const out: [string, string][] = [];
+  let connection = false;
+  // One pass (this runs on every request); names listed in Connection are taken out afterwards,
+  // when there is a Connection header at all (browsers send "keep-alive", which is never allowed).
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     const lower = name.toLowerCase();
-    if (!ALLOWED_REQUEST_HEADERS.has(lower) || listed.has(lower) || (bodyless && BODY_FRAMING.has(lower))) continue;
+    if (lower === 'connection') connection = true;
+    if (!ALLOWED_REQUEST_HEADERS.has(lower) || (bodyless && BODY_FRAMING.has(lower))) continue;
     out.push([name, raw[i + 1]!]);
   }
-  return out;
+  if (!connection) return out;
+  const listed = connectionListed(raw);
+  return out.filter(([k]) => !listed.has(k.toLowerCase()));
 }
 
 /** Response headers to pass back to the browser, from the upstream `rawHeaders`. */

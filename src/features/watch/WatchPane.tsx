@@ -316,15 +316,17 @@ function Timeline({ entries, selected, onSelect }: { entries: IndexedList<Timeli
 
 function StateTable({ snap }: { snap: SessionSnapshot }) {
   const scroller = useRef<HTMLDivElement>(null);
-  // Sorted once per rendered batch (not per event).
-  const rows = useMemo(() => [...snap.objects.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)), [snap]);
+  // The keys in order: kept by the worker's mirror as objects come and go (snap.order), so a
+  // render reads only the rows on screen; the in-page session's snapshot has none, and is sorted
+  // once per rendered batch.
+  const order = useMemo(() => snap.order ?? [...snap.objects.keys()].sort(), [snap]);
   const columns = (snap.columns ?? []).filter((c) => !c.priority);
-  const v = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+  const v = useVirtualizer({ count: order.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
   const cellsOf = (o: KubeObject) => ((o as { rows?: { cells: unknown[] }[] }).rows?.[0]?.cells ?? []).slice(0, columns.length);
   const rvOf = (o: KubeObject) => o.metadata?.resourceVersion ?? (o as { rows?: { object?: KubeObject }[] }).rows?.[0]?.object?.metadata?.resourceVersion;
   return (
     <div className="watch-state" ref={scroller}>
-      <div role="table" aria-label="Current state" aria-rowcount={rows.length + 1}>
+      <div role="table" aria-label="Current state" aria-rowcount={order.length + 1}>
         <div role="row" className="st-row st-head">
           <span role="columnheader">namespace/name</span>
           <span role="columnheader">resourceVersion</span>
@@ -336,7 +338,9 @@ function StateTable({ snap }: { snap: SessionSnapshot }) {
         </div>
         <div role="rowgroup" style={{ height: v.getTotalSize(), position: 'relative' }}>
           {v.getVirtualItems().map((item) => {
-            const [k, o] = rows[item.index]!;
+            const k = order[item.index]!;
+            const o = snap.objects.get(k);
+            if (!o) return null;
             return (
               <div key={k} role="row" aria-rowindex={item.index + 2} className="st-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}>
                 <span role="cell">{k}</span>

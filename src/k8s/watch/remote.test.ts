@@ -7,7 +7,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type MuxRequest, type MuxStream } from '../client';
 import { hostWatchSessions, type Port } from './host';
-import { BatchBuilder, fromWire, type SessionBatch, SessionMirror, toWire } from './remote';
+import { BatchBuilder, fromWire, type SessionBatch, SessionMirror, toWire, updatedOrder } from './remote';
 import { entryBytes, type SessionSnapshot, type TimelineEntry, type WatchSpec } from './session';
 import { Ring } from './timeline';
 import type { KubeObject } from './types';
@@ -114,6 +114,42 @@ describe('batches from the worker to the page', () => {
     mirror.apply(b.build(src.snapshot(), src.drain()));
     expect(seqs(mirror.snapshot)).toEqual([8]);
     expect(rvs(mirror.snapshot.objects)).toEqual({ 'ns/z': '20' });
+  });
+
+  it('keep the objects\' keys in order as objects come and go, a new array only when a key came or went', () => {
+    const src = new Source(100);
+    const b = new BatchBuilder();
+    const mirror = new SessionMirror();
+    const sorted = () => [...mirror.snapshot.objects.keys()].sort();
+    // A pseudo-random stream of adds, changes and deletes over 60 names, in batches of varied size.
+    let seed = 11;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    let rv = 1;
+    for (let batch = 0; batch < 40; batch++) {
+      for (let i = rnd(12); i >= 0; i--) {
+        const name = `o${rnd(60)}`;
+        const known = src.objects.has(`ns/${name}`);
+        src.event(known && rnd(3) === 0 ? 'DELETED' : known ? 'MODIFIED' : 'ADDED', cm(name, String(rv++)));
+      }
+      const before = mirror.snapshot.order;
+      const membership = [...(before ?? [])].join();
+      mirror.apply(b.build(src.snapshot(), src.drain()));
+      expect(mirror.snapshot.order).toEqual(sorted());
+      // Only changed objects (no key came or went): the same array, so the state table keeps its rows.
+      if (mirror.snapshot.order!.join() === membership) expect(mirror.snapshot.order).toBe(before);
+    }
+    const name = [...src.objects.keys()][0]!.slice(3);
+    const before = mirror.snapshot.order;
+    src.event('MODIFIED', cm(name, String(rv++)));
+    mirror.apply(b.build(src.snapshot(), src.drain()));
+    expect(mirror.snapshot.order).toBe(before);
+    // A relist replaces every object: the order starts again from the new state.
+    src.objects = new Map([['ns/b', cm('b', '1')], ['ns/a', cm('a', '2')]]);
+    src.changes = 'all';
+    mirror.apply(b.build(src.snapshot(), src.drain()));
+    expect(mirror.snapshot.order).toEqual(['ns/a', 'ns/b']);
+    // Code-unit order, as the page sorted before: upper case before lower, shorter prefix first.
+    expect(updatedOrder(['a', 'c'], ['B', 'ab', 'd'], ['c'])).toEqual(['B', 'a', 'ab', 'd']);
   });
 
   it('errors cross as the same classes, with the Status and Retry-After', () => {

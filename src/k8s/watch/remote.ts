@@ -152,10 +152,36 @@ export class BatchBuilder {
 // --- page side: the mirror ---
 
 /** The page's copy of a worker session, brought up to date one batch at a time. */
+/**
+ * `order` (sorted) with `added` (keys not in it) merged in and `deleted` (keys in it) taken out,
+ * as a new array: the new keys are sorted and merged in one pass, so a batch costs its own keys'
+ * sort and a copy, where sorting the whole state on every render cost a comparison sort of every
+ * object (20,000 during the catch-up bench) per frame.
+ */
+export function updatedOrder(order: readonly string[], added: string[], deleted: readonly string[]): string[] {
+  const gone = deleted.length ? new Set(deleted) : undefined;
+  added.sort();
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < order.length || j < added.length) {
+    if (j >= added.length || (i < order.length && order[i]! < added[j]!)) {
+      const k = order[i++]!;
+      if (!gone?.has(k)) out.push(k);
+    } else {
+      const k = added[j++]!;
+      if (!gone?.has(k)) out.push(k);
+    }
+  }
+  return out;
+}
+
 export class SessionMirror {
   // Capacity and byte budget are the worker's business: the mirror keeps as many as `kept` says.
   private timeline = new Ring<TimelineEntry>(Number.MAX_SAFE_INTEGER);
   private objects = new Map<string, KubeObject>();
+  /** The keys of `objects`, sorted: a new array when a key came or went, the same one otherwise. */
+  private order: readonly string[] = [];
   private clears = 0;
   snapshot: SessionSnapshot;
 
@@ -171,15 +197,22 @@ export class SessionMirror {
     for (const e of b.entries) this.timeline.push(Array.isArray(e) ? fromEventRow(e) : e);
     this.timeline.keepNewest(b.kept);
     if (b.objects.reset) this.objects = new Map();
-    for (const r of b.objects.set) this.objects.set(r[0], fromObjectRow(r));
-    for (const k of b.objects.deleted) this.objects.delete(k);
+    const added: string[] = [];
+    for (const r of b.objects.set) {
+      if (!b.objects.reset && !this.objects.has(r[0])) added.push(r[0]);
+      this.objects.set(r[0], fromObjectRow(r));
+    }
+    const deleted = b.objects.deleted.filter((k) => this.objects.delete(k));
+    if (b.objects.reset) this.order = [...this.objects.keys()].sort();
+    else if (added.length || deleted.length) this.order = updatedOrder(this.order, added, deleted);
     this.snapshot = this.make(b.head);
     return this.snapshot;
   }
 
   private make(head: SessionBatch['head']): SessionSnapshot {
-    // Like the session's own snapshot: an immutable timeline view, the live map (version says when it changed).
-    return { ...head, entries: this.timeline.view(), objects: this.objects };
+    // Like the session's own snapshot: an immutable timeline view, the live map (version says when
+    // it changed), and the keys in order.
+    return { ...head, entries: this.timeline.view(), objects: this.objects, order: this.order };
   }
 }
 

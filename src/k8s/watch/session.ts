@@ -151,6 +151,11 @@ export interface SessionSnapshot {
   /** Every event received (including dropped ones), by type. */
   counts: Record<WatchEventType, number>;
   objects: ReadonlyMap<string, KubeObject>;
+  /**
+   * The keys of `objects` in code-unit order, when the snapshot keeps them so (the worker's
+   * mirror, which updates the order by what changed); otherwise the state table sorts them.
+   */
+  order?: readonly string[];
   columns?: TableColumn[];
   lastResourceVersion?: string;
   /** Streaming list: whether the initial-events-end bookmark has arrived on the current stream. */

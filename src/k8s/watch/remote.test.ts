@@ -140,7 +140,7 @@ describe('batches from the worker to the page', () => {
     }
     const name = [...src.objects.keys()][0]!.slice(3);
     const before = mirror.snapshot.order;
-    src.event('MODIFIED', cm(name, String(rv++)));
+    src.event('MODIFIED', cm(name, String(rv)));
     mirror.apply(b.build(src.snapshot(), src.drain()));
     expect(mirror.snapshot.order).toBe(before);
     // A relist replaces every object: the order starts again from the new state.

@@ -202,7 +202,9 @@ export class SessionMirror {
       if (!b.objects.reset && !this.objects.has(r[0])) added.push(r[0]);
       this.objects.set(r[0], fromObjectRow(r));
     }
-    const deleted = b.objects.deleted.filter((k) => this.objects.delete(k));
+    // Only keys the mirror had leave the order.
+    const deleted: string[] = [];
+    for (const k of b.objects.deleted) if (this.objects.delete(k)) deleted.push(k);
     if (b.objects.reset) this.order = [...this.objects.keys()].sort();
     else if (added.length || deleted.length) this.order = updatedOrder(this.order, added, deleted);
     this.snapshot = this.make(b.head);

@@ -300,7 +300,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         if (srvB) runs.push({ label: COMPARE!, url: srvB.url, server: srvB });
       }
       const results: { label: string; rate: number; long: number }[] = [];
-      for (const run of runs) {
+      for (const [n, run] of runs.entries()) {
         const p2 = await browser.newPage({ viewport: { width: 1400, height: 900 } });
         await p2.addInitScript(initScript);
         const cdp = PROFILE ? await p2.context().newCDPSession(p2) : undefined;
@@ -347,7 +347,8 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
             .join(', ');
         log(`CPU from navigation to the first event on screen: ${spent(cpu0, cpuFirst)}; from there to the last: ${spent(cpuFirst, cpu1)} (the bench process, with the explorer server and proxy in it: ${((self1.user + self1.system) / 1000).toFixed(0)} ms in all)`);
         if (trace) {
-          const file = join(tmpdir(), 'watch-catchup-trace.json');
+          // One file per catch-up: the long tasks come in some runs only.
+          const file = join(tmpdir(), `watch-catchup-trace-${n + 1}.json`);
           writeFileSync(file, trace);
           log(`${summariseTrace(trace, st.firstPerf, st.firstPerf + (st.last - st.first))}\n  (the whole trace: ${file}, for chrome://tracing or Perfetto)`);
         }

@@ -55,3 +55,44 @@ test('a pane fed by the watch worker shows the objects a fresh list returns, liv
   await expect(detail).toContainText('"i": "changed"');
   await expect(detail).toContainText(`"resourceVersion": "${changed.metadata.resourceVersion}"`);
 });
+
+test('the timeline follows the newest event until the reader scrolls up, and again once they scroll back to the end', async ({ page, explorerUrl, kube, ns }) => {
+  const patch = async (name: string, i: string) => {
+    const r = await kube.request('admin', 'PATCH', `/api/v1/namespaces/${ns}/configmaps/${name}`, { data: { i } }, { 'Content-Type': 'application/merge-patch+json' });
+    if (r.status !== 200) throw new Error(`PATCH ${name}: ${r.status} ${r.body}`);
+    return (JSON.parse(r.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  };
+  const N = 80;
+  for (let i = 0; i < N; i++) {
+    const r = await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `f-${String(i).padStart(3, '0')}`, labels: { e2e: 'follow' } }, data: { i: String(i) } });
+    if (r.status !== 201) throw new Error(`create: ${r.status} ${r.body}`);
+  }
+  const panes = [{ id: 'f', group: '', version: 'v1', resource: 'configmaps', namespace: ns, labelSelector: 'e2e=follow', mode: 'stream', bookmarks: true, asTable: false, max: 2000 }];
+  await page.goto(new URL(`/?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes: JSON.stringify(panes) }).toString()}`, explorerUrl).toString());
+  const pane = page.getByRole('article', { name: `Watch configmaps in ${ns} (e2e=follow)` });
+  const events = pane.getByRole('list', { name: 'Events' });
+  const timeline = pane.locator('.watch-timeline');
+  const row = (text: string) => events.getByRole('listitem').filter({ hasText: text });
+  // Only the rows in view exist (the timeline is virtualized): the end of the initial events is
+  // one of them, the first objects are not.
+  await expect(row('k8s.io/initial-events-end')).toBeInViewport();
+  await expect(row(`${ns}/f-000`)).toHaveCount(0);
+
+  // Scrolled to the top, the view stays there while events arrive.
+  await timeline.evaluate((el) => (el.scrollTop = 0));
+  await expect(row(`${ns}/f-000`)).toBeInViewport();
+  const rv1 = await patch('f-010', 'one');
+  await expect(pane.getByLabel('Event counts')).toContainText('MODIFIED 1');
+  // Two frames for a follow that should not happen.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await expect(row(`${ns}/f-000`)).toBeInViewport();
+  await expect(row(`rv ${rv1}`)).toHaveCount(0);
+  expect(await timeline.evaluate((el) => el.scrollTop)).toBe(0);
+
+  // Back at the end, the newest event is in view, and the next one too without scrolling.
+  await timeline.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(row(`rv ${rv1}`)).toBeInViewport();
+  const rv2 = await patch('f-020', 'two');
+  await expect(row(`rv ${rv2}`)).toBeInViewport();
+  await expect(row(`${ns}/f-000`)).toHaveCount(0);
+});

@@ -43,3 +43,15 @@ export function rowIndexOf(target: EventTarget | null): number {
   const row = (target as HTMLElement | null)?.closest?.('[data-row-index]');
   return row ? Number(row.getAttribute('data-row-index')) : -1;
 }
+
+/**
+ * The indexes a follow-the-tail list renders (a virtualizer's rangeExtractor): as many rows as the
+ * viewport holds (the range's own size, wherever its offset is) and the overscan before them,
+ * ending at the last row.
+ */
+export function tailRange(r: { startIndex: number; endIndex: number; overscan: number; count: number }): number[] {
+  const n = Math.max(0, Math.min(r.count, r.endIndex - r.startIndex + 1 + r.overscan));
+  const out: number[] = [];
+  for (let i = r.count - n; i < r.count; i++) out.push(i);
+  return out;
+}

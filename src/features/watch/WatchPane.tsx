@@ -1,12 +1,12 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { sharedMux } from '../../k8s/client/mux';
 import { collectionPath, type EventEntry, type SessionSnapshot, START_MODES, type TimelineEntry } from '../../k8s/watch/session';
 import { createWatchSession, type WatchSessionHandle } from '../../k8s/watch/workerSession';
 import { type KubeObject, WATCH_EVENT_TYPES, type WatchEventType } from '../../k8s/watch/types';
 import { StatusView } from '../../ui/ErrorBox';
 import { entryBySeq, FilteredTimeline, type IndexedList } from './filtered';
-import { focusRow, nextRowIndex, rowIndexOf } from '../../ui/rowKeys';
+import { focusRow, nextRowIndex, rowIndexOf, tailRange } from '../../ui/rowKeys';
 import { changedManagers } from './managers';
 import { type PaneConfig, sessionKey, specOf } from './panes';
 
@@ -252,21 +252,41 @@ function size(n: number): string {
 function Timeline({ entries, selected, onSelect }: { entries: IndexedList<TimelineEntry>; selected: number | null; onSelect: (seq: number) => void }) {
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
-  const v = useVirtualizer({ count: entries.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+  const lastTop = useRef(0);
+  // While following, the rows at the end are rendered whatever the scroll offset still says: the
+  // offset moves only in the next frame (below), and rendering the rows of the old offset first
+  // mounted each batch's rows twice, the second time in the frame that scrolled, in one long task.
+  const rangeExtractor = useCallback((r: Range) => (follow.current ? tailRange(r) : defaultRangeExtractor(r)), []);
+  const v = useVirtualizer({ count: entries.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12, rangeExtractor });
   // Follow the newest event unless the reader scrolled up. Set directly (the browser clamps it to the
   // end): the virtualizer's scrollToIndex re-reads the layout on every frame until it settles,
-  // which during a burst was the main thread's largest cost (bench/watch.ts profile).
+  // which during a burst was the main thread's largest cost (bench/watch.ts profile). Set in the
+  // next frame's callback, not here: setting scrollTop lays the page out at once, and here that
+  // made the render's task and the layout one task (22–37 ms of layout in the catch-up's traces);
+  // in the frame, it is the layout the frame does anyway.
   useEffect(() => {
-    const el = scroller.current;
-    if (follow.current && el && entries.length) el.scrollTop = v.getTotalSize();
+    if (!follow.current || !entries.length) return;
+    const id = requestAnimationFrame(() => {
+      const el = scroller.current;
+      if (follow.current && el) el.scrollTop = v.getTotalSize();
+    });
+    return () => cancelAnimationFrame(id);
   }, [entries.length, v]);
   return (
     <div
       className="watch-timeline"
       ref={scroller}
-      onScroll={(e) => {
+      // Capture phase: this runs before the virtualizer's own scroll listener, which reads
+      // `follow` (rangeExtractor) for the same scroll. At the end (or clamped there, after Clear)
+      // the pane follows; it stops when the reader scrolls up, not because rows were added since
+      // the frame that scrolled to the end (its scroll event comes a frame later, and a render
+      // may have grown the list in between).
+      onScrollCapture={(e) => {
         const el = e.currentTarget;
-        follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < ROW * 2;
+        const top = el.scrollTop;
+        if (el.scrollHeight - top - el.clientHeight < ROW * 2) follow.current = true;
+        else if (top < lastTop.current - 1) follow.current = false;
+        lastTop.current = top;
       }}
     >
       <div

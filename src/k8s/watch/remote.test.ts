@@ -4,7 +4,7 @@
 // captured from kube-apiserver (codecs/fixtures/watch-configmaps.json) into the mirror's state.
 import { readFileSync } from 'node:fs';
 import { MessageChannel } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type MuxRequest, type MuxStream } from '../client';
 import { hostWatchSessions, type Port } from './host';
 import { BatchBuilder, fromWire, type SessionBatch, SessionMirror, toWire, updatedOrder } from './remote';
@@ -335,5 +335,38 @@ describe('rendering a pane fed by the worker', () => {
     for (const g of gaps) expect(g).toBeGreaterThanOrEqual(RENDER_GAP_MS - 2);
     // Not held back to the burst gap: at least a few renders in the half second or more this took.
     expect(renders.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('renders in a task of its own when the tab is visible, and by the slow timer when it is hidden', async () => {
+    const endpoint: Endpoint = { postMessage: () => undefined, addEventListener: () => undefined };
+    const conn = new WorkerConnection(endpoint, { open: () => Promise.reject(new Error('no network here')) });
+    const burst = async (visibilityState: 'visible' | 'hidden') => {
+      // The default schedule (no fourth argument), as the page uses it; no requestAnimationFrame
+      // here, as in a hidden tab, where it never fires.
+      vi.stubGlobal('document', { visibilityState });
+      try {
+        const s = new WorkerWatchSession(spec, conn, {});
+        const renders: number[] = [];
+        s.subscribe(() => renders.push(performance.now()));
+        for (let v = 1; v <= 120; v++) {
+          s.applyBatch(batch(v));
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        await new Promise((r) => setTimeout(r, 250));
+        expect(s.getSnapshot().counts.ADDED).toBe(120);
+        s.stop();
+        return renders.slice(1).map((t, i) => t - renders[i]!);
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    };
+    // Visible: every RENDER_GAP_MS during the burst.
+    const visible = await burst('visible');
+    expect(Math.min(...visible)).toBeGreaterThanOrEqual(RENDER_GAP_MS - 2);
+    expect(visible.filter((g) => g < 90).length).toBeGreaterThanOrEqual(3);
+    // Hidden: only the fallback timer (100 ms; a browser slows it further in a background tab).
+    const hidden = await burst('hidden');
+    expect(hidden.length).toBeGreaterThanOrEqual(2);
+    expect(Math.min(...hidden)).toBeGreaterThanOrEqual(98);
   });
 });

@@ -4,7 +4,7 @@
 // an in-page WatchSession instead: the same engine, the same snapshot.
 import { errorFromResponse, kubeFetch, type MuxClient, type MuxStream } from '../client';
 import { type FromWorker, type RemoteSessionOptions, SessionMirror, type SessionBatch, toWire, type ToWorker } from './remote';
-import { type EventEntry, nextTask, type SessionSnapshot, type WatchSpec, WatchSession } from './session';
+import { defaultSchedule, type EventEntry, nextTask, type SessionSnapshot, type WatchSpec, WatchSession } from './session';
 
 /** What a watch pane uses of a session, wherever it runs. */
 export interface WatchSessionHandle {
@@ -240,6 +240,16 @@ export class WorkerConnection {
   }
 }
 
+/**
+ * When a pane renders: in a task of its own (see notify), or, in a hidden tab, as the in-page
+ * session does (the next frame, which does not come, or a timer, which the browser slows down):
+ * a task would render a tab nobody sees as often as the render gap allows.
+ */
+function renderSchedule(flush: () => void): void {
+  if (typeof document !== 'undefined' && document.visibilityState === 'hidden') defaultSchedule(flush);
+  else nextTask(flush);
+}
+
 /** The page's handle on a session in the worker: commands go there, batches come back. */
 export class WorkerWatchSession implements WatchSessionHandle {
   readonly engine = 'worker' as const;
@@ -261,7 +271,7 @@ export class WorkerWatchSession implements WatchSessionHandle {
     readonly spec: WatchSpec,
     private readonly conn: WorkerConnection,
     opts: RemoteSessionOptions = {},
-    private readonly schedule: (flush: () => void) => void = nextTask,
+    private readonly schedule: (flush: () => void) => void = renderSchedule,
   ) {
     this.snapshot = this.mirror.snapshot;
     this.sid = conn.add(this);

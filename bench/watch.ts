@@ -39,6 +39,10 @@ const CATCHUP_RUNS = Number(process.env.WATCH_BENCH_CATCHUP_RUNS ?? 1);
 const COMPARE = process.env.WATCH_BENCH_COMPARE;
 /** WATCH_BENCH_CATCHUP_ONLY=1 skips the live phases (main and steps): the catch-up alone. */
 const CATCHUP_ONLY = process.env.WATCH_BENCH_CATCHUP_ONLY === '1';
+/** WATCH_BENCH_LIVE_ONLY=1 runs the main live phase alone (no steps, replay or catch-up). */
+const LIVE_ONLY = process.env.WATCH_BENCH_LIVE_ONLY === '1';
+/** WATCH_BENCH_DIST=<dir>: the build of the SPA the bench serves (default dist/), to measure another build's live phase. */
+const DIST = process.env.WATCH_BENCH_DIST ?? 'dist';
 const MAIN_RATE = 1000;
 const MAIN_SECONDS = Number(process.env.WATCH_BENCH_SECONDS ?? 25);
 const STEP_RATES = [1500, 2000, 3000];
@@ -66,14 +70,14 @@ function pct(xs: number[], p: number): number {
 }
 
 export async function run(log: (line: string) => void): Promise<BenchResult> {
-  if (!existsSync('dist/index.html')) {
+  if (DIST === 'dist' && !existsSync('dist/index.html')) {
     log('dist/ missing: building the SPA (vite build)');
     const b = spawnSync('npx', ['vite', 'build'], { stdio: 'inherit' });
     if (b.status !== 0) throw new Error('vite build failed');
   }
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-bench-watch-'));
   const cp = await startControlPlane({ dir, controllerManager: false, log: () => undefined });
-  const srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => undefined });
+  const srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: DIST, log: () => undefined });
   const srvB = COMPARE ? await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: COMPARE, log: () => undefined }) : undefined;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   try {
@@ -211,7 +215,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
 
     const main = CATCHUP_ONLY ? { achieved: 0, missing: 0, p99: 0 } : await measure('main', MAIN_RATE, MAIN_SECONDS);
     let sustained = main.missing === 0 && main.p99 < 1000 ? main.achieved : 0;
-    for (const rate of CATCHUP_ONLY ? [] : STEP_RATES) {
+    for (const rate of CATCHUP_ONLY || LIVE_ONLY ? [] : STEP_RATES) {
       const step = await measure(`step`, rate, STEP_SECONDS);
       if (step.missing === 0 && step.p99 < 1000) sustained = Math.max(sustained, step.achieved);
       // The generator cannot push the server faster: higher targets measure nothing new.
@@ -221,7 +225,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     let catchUp = 0;
     let longest = 0;
     let floor = 0;
-    if (!CATCHUP_ONLY) {
+    if (!CATCHUP_ONLY && !LIVE_ONLY) {
     // The pane's own ceiling, beyond what the API server accepts live: pause it, make a backlog of
     // writes, resume from its resourceVersion. The server replays the backlog from its watch cache
     // as fast as it can send it; the rate at which the pane puts it on screen is its ceiling.
@@ -246,7 +250,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     // Catch-up of 20,000 events that does not depend on the watch cache keeping a backlog (it
     // keeps about 75 s of events; on a slow machine the backlog takes longer to write): a
     // streaming list over 20,000 ConfigMaps, whose initial ADDED events the server sends at once.
-    {
+    if (!LIVE_ONLY) {
       const CNS = 'bench-watch-catchup';
       if ((await send('POST', '/api/v1/namespaces', { metadata: { name: CNS } })).status !== 201) throw new Error('creating the catch-up namespace failed');
       const t = Date.now();

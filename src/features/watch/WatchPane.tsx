@@ -262,8 +262,8 @@ function Timeline({ entries, selected, onSelect }: { entries: IndexedList<Timeli
   // end): the virtualizer's scrollToIndex re-reads the layout on every frame until it settles,
   // which during a burst was the main thread's largest cost (bench/watch.ts profile). Set in the
   // next frame's callback, not here: setting scrollTop lays the page out at once, and here that
-  // made the render's task and the layout one task (22–37 ms of layout in the catch-up's traces);
-  // in the frame, it is the layout the frame does anyway.
+  // made the render's task and the layout one task (26–37 ms of style and layout in the catch-up's
+  // traces); in the frame, it is the layout the frame does anyway.
   useEffect(() => {
     if (!follow.current || !entries.length) return;
     const id = requestAnimationFrame(() => {

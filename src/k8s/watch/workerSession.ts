@@ -40,11 +40,11 @@ export const WORKER_INFLIGHT_BYTES = 512 * 1024;
 export const RENDER_GAP_MS = 50;
 /**
  * During a burst a pane renders again only after RENDER_SHARE times what its last render took
- * (React's render, and the frame's style, layout and paint after it: see notify), at most RENDER_GAP_MAX_MS apart: so
- * rendering takes at most about a fifth of the main thread, and the rest is left to receiving the
- * stream. On 2 cores shared with kube-apiserver and the proxy, a render that costs 10 ms of CPU
- * took 40–90 ms of wall time in the catch-up bench's traces, and rendering every 50 ms kept the
- * main thread waiting for a core most of the time.
+ * (React's render, and the frame's style, layout and paint after it: see notify), at most
+ * RENDER_GAP_MAX_MS apart: so rendering takes at most about a fifth of the main thread, and the
+ * rest is left to receiving the stream. On 2 cores shared with kube-apiserver and the proxy, a
+ * render that costs 10 ms of CPU took 40–90 ms of wall time in the catch-up bench's traces, and
+ * rendering every 50 ms kept the main thread waiting for a core most of the time.
  */
 export const RENDER_SHARE = 4;
 export const RENDER_GAP_MAX_MS = 250;

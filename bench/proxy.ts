@@ -8,7 +8,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { freshBundle, SERVER_NODE_FLAGS } from '../proxy/bundle.mjs';
+import { freshBundle } from '../proxy/bundle.mjs';
 import { startControlPlane } from '../proxy/cluster/controlplane';
 import { kubectlOf } from '../proxy/cluster/build';
 import { cpuMs } from './cpu';
@@ -55,13 +55,13 @@ const ms = (x: number) => `${x.toFixed(3)} ms`;
 
 /**
  * The explorer server in a process of its own, as `npm start` runs it (one esbuild bundle, plain
- * node with SERVER_NODE_FLAGS: proxy/start.mjs) and as kubectl proxy runs: in this process it would share one thread with
+ * node: proxy/start.mjs) and as kubectl proxy runs: in this process it would share one thread with
  * the bench's own client.
  */
 async function startExplorer(kubeconfig: string, staticDir: string): Promise<{ url: string; token: string; child: ChildProcess }> {
   const script = await freshBundle('proxy/src/explorer-child.ts', 'explorer-child.mjs');
   return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script, kubeconfig, staticDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, kubeconfig, staticDir], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();

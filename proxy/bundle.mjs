@@ -8,22 +8,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-
-/**
- * Node flags of the explorer server as `npm start` runs it (package.json's start script has them,
- * and a test checks that it does); the proxy bench runs its explorer with them too.
- *
- * --max-semi-space-size=1 (MiB; V8's default grows it up to 16): a list streaming through the
- * proxy leaves short-lived garbage at every read (megabytes of it per 5.3 MiB list), and with the
- * default young generation V8 kept starting a major collection of the whole heap (31 MiB, mostly
- * the source and code of @kubernetes/client-node's generated API clients) about every other list, because the old generation's headroom
- * looked smaller than the young generation that might be promoted into it. Measured against the
- * local control plane, 30 lists of 10,000 ConfigMaps: 17–18 mark-compacts and 40–46 ms of CPU per
- * list by default; with 1 or 2 MiB, one mark-compact (at start) and 30–35 ms per list, its
- * scavenges (about five per list) costing less than the marking they replace. 4 MiB was not enough
- * (17 mark-compacts). A runtime setFlagsFromString cannot do this: the heap is sized at start.
- */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=1'];
 const sources = ['proxy/src', 'proxy/cluster', 'protocol'].map((d) => join(root, d));
 
 /** Newest modification time of the TypeScript files under the source folders (tests included: cheap, and never wrong). */

@@ -2,12 +2,17 @@
 // node; against the real local control plane it serves the page with its token and forwards the
 // API, and stops cleanly on SIGTERM. The bundle is made again only when a source changed.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { statSync, utimesSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { dump as stringify, load as parse } from 'js-yaml';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { testCluster } from './cluster/testing';
 import { freshBundle } from './bundle.mjs';
+import { json, raw } from './src/test-support';
 
 const cp = inject('controlPlane');
+const cluster = testCluster(cp);
 const root = join(import.meta.dirname, '..');
 const running: ChildProcess[] = [];
 
@@ -63,6 +68,59 @@ describe('npm start (proxy/start.mjs)', () => {
       expect(statSync(await freshBundle('proxy/src/explorer-child.ts', 'start-test.mjs')).mtimeMs).toBeGreaterThan(built);
     } finally {
       utimesSync(source, was.atime, was.mtime);
+    }
+  });
+});
+
+describe("the server bundle's share of @kubernetes/client-node (bundle.mjs: kubeConfigOnly)", () => {
+  /** The modules in a bundle, from the path comments esbuild puts before each one. */
+  const modulesOf = (bundle: string) => [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ (node_modules\/\S+)$/gm)].map((m) => m[1]!);
+
+  it('holds KubeConfig and its auth providers, and none of the generated API clients or models', async () => {
+    const modules = modulesOf(await freshBundle('proxy/src/main.ts', 'server.mjs'));
+    const clientNode = modules.filter((m) => m.startsWith('node_modules/@kubernetes/client-node/dist/'));
+    expect(clientNode).toEqual(expect.arrayContaining(['config.js', 'exec_auth.js', 'oidc_auth.js', 'azure_auth.js', 'gcp_auth.js', 'file_auth.js'].map((f) => `node_modules/@kubernetes/client-node/dist/${f}`)));
+    expect(clientNode.filter((m) => /\/dist\/gen\/(apis|models)\//.test(m))).toEqual([]);
+    // Nothing else of ours is bundled from node_modules: the rest stays external.
+    expect(modules.filter((m) => m.startsWith('node_modules/ws/') || m.startsWith('node_modules/js-yaml/'))).toEqual([]);
+  });
+
+  it('authenticates through an exec plugin when bundled, as the sources do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'explorer-bundle-auth-'));
+    const viewer = cluster.credentials('viewer');
+    writeFileSync(join(dir, 'cred.json'), JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { clientCertificateData: viewer.cert, clientKeyData: viewer.key } }));
+    writeFileSync(join(dir, 'plugin.sh'), `#!/bin/sh\ncat "${join(dir, 'cred.json')}"\n`);
+    chmodSync(join(dir, 'plugin.sh'), 0o755);
+    const base = parse(readFileSync(cp.kubeconfig, 'utf8')) as { clusters: { name: string }[]; users: Record<string, unknown>[]; contexts: Record<string, unknown>[] };
+    base.users.push({ name: 'exec-viewer', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './plugin.sh', interactiveMode: 'Never' } } });
+    base.contexts.push({ name: 'exec', context: { cluster: base.clusters[0]!.name, user: 'exec-viewer' } });
+    writeFileSync(join(dir, 'kubeconfig'), stringify(base));
+    const child = spawn(process.execPath, [await freshBundle('proxy/src/explorer-child.ts', 'start-test.mjs'), join(dir, 'kubeconfig'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    running.push(child);
+    try {
+      const { port, token } = await new Promise<{ port: number; token: string }>((ok, fail) => {
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) ok(JSON.parse(out.slice(0, out.indexOf('\n'))) as { port: number; token: string });
+        });
+        child.once('exit', (code) => fail(new Error(`the bundled server exited (${code})`)));
+      });
+      const whoAmI = async (context: string) => {
+        const res = await raw(port, {
+          method: 'POST',
+          path: `/k8s/${context}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
+          headers: { 'X-Explorer-Token': token, 'Content-Type': 'application/json', Accept: 'application/json' },
+          body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
+        });
+        expect(res.status).toBe(201);
+        return json(res).status.userInfo.username as string;
+      };
+      expect(await whoAmI('exec')).toBe('explorer-viewer');
+      expect(await whoAmI('local-admin')).toBe('explorer-admin');
+    } finally {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

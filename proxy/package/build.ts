@@ -17,6 +17,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, type Plugin } from 'esbuild';
+import { kubeConfigOnly } from '../bundle.mjs';
 import { ensureBuilt, REPO_ROOT } from '../src/static';
 import { MANIFEST_KEY, type Manifest } from './embedded';
 
@@ -106,7 +107,8 @@ export async function buildPackage(opts: PackageOptions = {}): Promise<PackageRe
       'import.meta.url': '__explorer_import_meta_url',
     },
     banner: { js: 'var __explorer_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
-    plugins: [absentOptionals],
+    // KubeConfig without client-node's generated API clients, as npm start's bundle (bundle.mjs).
+    plugins: [kubeConfigOnly, absentOptionals],
     legalComments: 'none',
     logLevel: 'warning',
   });

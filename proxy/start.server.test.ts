@@ -9,7 +9,7 @@ import { dump as stringify, load as parse } from 'js-yaml';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { testCluster } from './cluster/testing';
 import { freshBundle } from './bundle.mjs';
-import { json, raw } from './src/test-support';
+import { json, raw, startExplorerChild } from './src/test-support';
 
 const cp = inject('controlPlane');
 const cluster = testCluster(cp);
@@ -95,17 +95,9 @@ describe("the server bundle's share of @kubernetes/client-node (bundle.mjs: kube
     base.users.push({ name: 'exec-viewer', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './plugin.sh', interactiveMode: 'Never' } } });
     base.contexts.push({ name: 'exec', context: { cluster: base.clusters[0]!.name, user: 'exec-viewer' } });
     writeFileSync(join(dir, 'kubeconfig'), stringify(base));
-    const child = spawn(process.execPath, [await freshBundle('proxy/src/explorer-child.ts', 'start-test.mjs'), join(dir, 'kubeconfig'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const { child, port, token } = await startExplorerChild([await freshBundle('proxy/src/explorer-child.ts', 'start-test.mjs'), join(dir, 'kubeconfig'), dir]);
     running.push(child);
     try {
-      const { port, token } = await new Promise<{ port: number; token: string }>((ok, fail) => {
-        let out = '';
-        child.stdout!.on('data', (d: Buffer) => {
-          out += d.toString();
-          if (out.includes('\n')) ok(JSON.parse(out.slice(0, out.indexOf('\n'))) as { port: number; token: string });
-        });
-        child.once('exit', (code) => fail(new Error(`the bundled server exited (${code})`)));
-      });
       const whoAmI = async (context: string) => {
         const res = await raw(port, {
           method: 'POST',

@@ -2,7 +2,6 @@
 // purpose): kube-apiserver frozen and killed with writes in flight, 429 from API Priority and
 // Fairness, a very large list through a slow reader. The proxy must never send a write twice,
 // must pass Retry-After through, and must not buffer what the browser has not read.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ControlPlane, kubeRequest, startControlPlane } from '../cluster/controlplane';
 import type { SupervisorEvent } from '../cluster/supervisor';
 import { type ExplorerServer, startExplorerServer } from './server';
-import { json, MuxClient, raw, type RawResponse, waitUntil } from './test-support';
+import { json, MuxClient, raw, type RawResponse, startExplorerChild, waitUntil } from './test-support';
 import type { MuxResponse } from '../../protocol/mux';
 
 let cp: ControlPlane;
@@ -216,16 +215,8 @@ describe('a very large list', () => {
     }
     const listBytes = 200 * 256 * 1024;
     // The explorer in a process of its own, so that its memory is its own.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'explorer-child.ts'), cp.kubeconfig, staticDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const { child, port, token } = await startExplorerChild(['--import', 'tsx', join(import.meta.dirname, 'explorer-child.ts'), cp.kubeconfig, staticDir]);
     try {
-      const { port, token } = await new Promise<{ port: number; token: string }>((ok, fail) => {
-        let out = '';
-        child.stdout!.on('data', (c: Buffer) => {
-          out += c.toString();
-          if (out.includes('\n')) ok(JSON.parse(out.slice(0, out.indexOf('\n'))) as { port: number; token: string });
-        });
-        child.once('exit', (code) => fail(new Error(`the explorer exited early (${code})`)));
-      });
       // Warm up (TLS, agent, code paths) with small requests, then take the baseline.
       for (let i = 0; i < 20; i++) expect((await viaProxy(port, token, 'GET', `/api/v1/namespaces/${ns}`)).status).toBe(200);
       const baseline = rssKiB(child.pid!, 'VmRSS');

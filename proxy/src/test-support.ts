@@ -1,5 +1,7 @@
 // Helpers for the proxy's integration tests: raw HTTP with full control over Host, path and
-// headers, direct requests to the API server with the same credentials, and a small mux client.
+// headers, direct requests to the API server with the same credentials, a small mux client, and
+// the explorer server in a process of its own.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -157,4 +159,20 @@ export class MuxClient {
   message(id: number, type: MuxServerMessage['type']): MuxServerMessage | undefined {
     return this.messages.find((m) => m.type !== 'pong' && m.id === id && m.type === type);
   }
+}
+
+/**
+ * Runs `node ...argv`, where argv starts an explorer-child.ts (through tsx, or a bundle of it), and
+ * resolves with the process and the port and token from its first line of output.
+ */
+export function startExplorerChild(argv: string[]): Promise<{ child: ChildProcess; port: number; token: string }> {
+  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((ok, fail) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('\n')) ok({ child, ...(JSON.parse(out.slice(0, out.indexOf('\n'))) as { port: number; token: string }) });
+    });
+    child.once('exit', (code) => fail(new Error(`the explorer exited early (${code})`)));
+  });
 }

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Two kinds of tests (see README "Tests and benchmarks"):
+// Two kinds of tests (see docs/testing.md):
 // - unit: pure tests (`*.test.ts`): codecs on captured fixtures, reducers, builders, parsers. No
 //   control plane, no network; files run in parallel.
 // - integration: tests against the real local control plane and the explorer server in front of it

@@ -50,7 +50,7 @@ const absentOptionals: Plugin = {
 export interface PackageResult {
   executable: string;
   bytes: number;
-  /** Seconds per step, for the README's numbers. */
+  /** Seconds per step, for the numbers in docs/install.md. */
   seconds: { page: number; bundle: number; blob: number; inject: number; total: number };
 }
 

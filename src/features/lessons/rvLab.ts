@@ -75,7 +75,7 @@ export const cellId = (c: LabCell) => `${c.verb}/${c.rv}/${c.match}`;
 
 /**
  * What the documentation predicts. Where the server is known to differ from older pages, the
- * newest page and the server win (the notes in README's Lessons section list them).
+ * newest page and the server win (the notes in docs/lessons.md list them).
  */
 export function predict(cell: LabCell): Prediction {
   const { verb, rv, match } = cell;

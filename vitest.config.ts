@@ -14,7 +14,7 @@ export default defineConfig({
         oxc: jsx,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.{ts,tsx}', 'proxy/**/*.test.ts', 'protocol/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['src/**/*.test.{ts,tsx}', 'proxy/**/*.test.ts', 'protocol/**/*.test.ts', 'bench/**/*.test.ts', 'tools/**/*.test.ts'],
           exclude: ['**/*.server.test.{ts,tsx}', '**/node_modules/**'],
           testTimeout: 20_000,
         },

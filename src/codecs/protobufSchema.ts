@@ -1,5 +1,5 @@
 // Kubernetes protobuf decoded with the real schemas: the `generated.proto` files of the control
-// plane's own module versions, turned into a protobufjs descriptor by src/codecs/proto/generate.ts
+// plane's own module versions, turned into a protobufjs descriptor by tools/generate-proto.ts
 // and loaded lazily (the descriptor is ~450 KiB; only views that meet protobuf pay for it).
 // The goal is exactly the JSON the server sends for the same object, so the Go JSON rules apply:
 // - names are the `json:"…"` tags (carried in the descriptor as `json_name`), embedded structs

@@ -1,4 +1,4 @@
-// The one Table check, on bodies the real server sent (golden fixtures from capture.ts).
+// The one Table check, on bodies the real server sent (golden fixtures from tools/capture-fixtures.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 // The codecs against golden bytes captured from the real control plane by
-// src/codecs/fixtures/capture.ts: every format of one object, read at one resourceVersion, must decode
+// tools/capture-fixtures.ts: every format of one object, read at one resourceVersion, must decode
 // to what its JSON says. Pure: no server, only the files.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

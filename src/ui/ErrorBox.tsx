@@ -1,8 +1,7 @@
-import { KubeApiError, type Status } from '../k8s/client';
-import { explainStatus, lessonHref } from './statusExplain';
+import { explainStatus, lessonHref, type StatusShape } from './statusExplain';
 
 /** Renders a Kubernetes Status (or any error) as what it is: code, reason, message, details, causes. */
-export function StatusView({ status, fromProxy }: { status: Status; fromProxy?: boolean }) {
+export function StatusView({ status, fromProxy }: { status: StatusShape; fromProxy?: boolean }) {
   const why = explainStatus(status);
   return (
     <div className="status-view" role="alert">
@@ -57,12 +56,25 @@ export function StatusView({ status, fromProxy }: { status: Status; fromProxy?: 
   );
 }
 
+/**
+ * The Status an error carries, told by its shape: k8s/client's KubeApiError holds the server's (or
+ * the proxy's) Status and whether the proxy made it. ui/ does not import the client, so this does
+ * not ask `instanceof`.
+ */
+function carriedStatus(error: unknown): { status: StatusShape; fromProxy: boolean } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { status, fromProxy } = error as Error & { status?: unknown; fromProxy?: unknown };
+  if (typeof status !== 'object' || status === null || (status as { kind?: unknown }).kind !== 'Status') return undefined;
+  return { status: status as StatusShape, fromProxy: fromProxy === true };
+}
+
 export function ErrorBox({ error, title }: { error: unknown; title?: string }) {
+  const carried = carriedStatus(error);
   return (
     <div className="error-box">
       {title && <h3>{title}</h3>}
-      {error instanceof KubeApiError ? (
-        <StatusView status={error.status} fromProxy={error.fromProxy} />
+      {carried ? (
+        <StatusView status={carried.status} fromProxy={carried.fromProxy} />
       ) : (
         <p role="alert">{error instanceof Error ? error.message : String(error)}</p>
       )}

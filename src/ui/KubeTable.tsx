@@ -2,9 +2,14 @@
 // Columns with priority > 0 are what `kubectl get -o wide` adds; they are shown, marked.
 
 import { isTableBody } from '../codecs/mediaTypes';
-import type { TableColumnDefinition as TableColumn } from '../k8s/lists/types';
 
-export type { TableColumn };
+/** The fields of a metav1.TableColumnDefinition this view draws (ui/ does not import the client). */
+export interface TableColumn {
+  name: string;
+  description?: string;
+  /** Greater than 0 only in the wide view (kubectl `-o wide`). */
+  priority?: number;
+}
 
 export interface KubeTableValue {
   kind: 'Table';

@@ -1,6 +1,26 @@
 // One sentence for a Status: what happened, read from its code, reason, details and causes, and
 // the lesson that teaches it. Every place that shows a Status shows this (StatusView).
-import type { Status } from '../k8s/client';
+
+/**
+ * The fields of a metav1.Status that this module and StatusView read. ui/ declares the shape it
+ * draws rather than importing the client (ARCHITECTURE.md: ui imports codecs only); k8s/client's
+ * `Status` is one.
+ */
+export interface StatusShape {
+  kind?: string;
+  apiVersion?: string;
+  status?: string;
+  message?: string;
+  reason?: string;
+  code?: number;
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: { reason?: string; message?: string; field?: string }[];
+    retryAfterSeconds?: number;
+  };
+}
 
 export interface StatusExplanation {
   sentence: string;
@@ -8,14 +28,14 @@ export interface StatusExplanation {
   lesson?: string;
 }
 
-function what(s: Status): string {
+function what(s: StatusShape): string {
   const d = s.details;
   if (!d?.kind && !d?.name) return 'the object';
   const kind = d.kind ? (d.group ? `${d.kind}.${d.group}` : d.kind) : 'object';
   return d.name ? `${kind} "${d.name}"` : kind;
 }
 
-export function explainStatus(s: Status): StatusExplanation {
+export function explainStatus(s: StatusShape): StatusExplanation {
   const code = s.code;
   const reason = s.reason ?? '';
   const message = s.message ?? '';

@@ -6,7 +6,7 @@
 // - /scale: an autoscaling/v1 Scale object whose spec.replicas is the parent's replicas field
 //   (spec.replicas for Deployments; specReplicasPath for custom resources).
 import { useState } from 'react';
-import { stringify as toYaml } from 'yaml';
+import { toYaml } from '../../codecs/yaml';
 import { kubeJson } from '../../k8s/client';
 import type { ApiResource } from '../../k8s/discovery';
 import type { ManagedFieldsEntry } from '../../k8s/fields';

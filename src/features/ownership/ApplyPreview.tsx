@@ -3,11 +3,11 @@
 // nothing, so the answer shows the managedFields that would result, or the 409 conflicts naming
 // each field and the manager that owns it. A re-read afterwards shows the object unchanged.
 import { useState } from 'react';
-import { stringify as toYaml } from 'yaml';
 import { isStatus, kubeFetch, kubeJson, type Status } from '../../k8s/client';
 import { buildOwnershipTree, diffManagedFields, type EntryChange, type ManagedFieldsEntry } from '../../k8s/fields';
 import { conflictManager } from '../../k8s/patch';
 import { CodeEditor } from '../../ui/CodeEditor';
+import { applySkeleton } from './applySkeleton';
 
 interface Obj {
   apiVersion?: string;
@@ -27,8 +27,7 @@ interface Preview {
 }
 
 export function ApplyPreview({ context, path, current }: { context: string; path: string; current: Obj }) {
-  const skeleton = toYaml({ apiVersion: current.apiVersion, kind: current.kind, metadata: { name: current.metadata?.name, ...(current.metadata?.namespace ? { namespace: current.metadata.namespace } : {}) } });
-  const [text, setText] = useState(skeleton);
+  const [text, setText] = useState(() => applySkeleton(current));
   const [manager, setManager] = useState('preview-manager');
   const [force, setForce] = useState(false);
   const [preview, setPreview] = useState<Preview>();

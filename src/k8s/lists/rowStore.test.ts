@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GENERIC_COLUMNS, pageFromBody } from './listClient';
 import { buildBlock, Interner, keyAfter, type ListRow, RowStore } from './rowStore';
 
-// Bodies captured from a real kube-apiserver by src/codecs/fixtures/capture.ts.
+// Bodies captured from a real kube-apiserver by tools/capture-fixtures.ts.
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../codecs/fixtures/${name}`, import.meta.url), 'utf8'));
 
 /** A block of rows as code builds them (not a server response): [namespace, name] pairs, cells name/data/age. */

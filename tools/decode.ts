@@ -4,8 +4,8 @@
 // Exit status: 0 decoded; 1 the bytes are malformed or truncated (what and where on standard
 // error, nothing on standard output); 2 usage or an unreadable file.
 import { readFileSync } from 'node:fs';
-import { decodeBytes } from '../detect';
-import { loadK8sSchema } from '../protobufSchema';
+import { decodeBytes } from '../src/codecs/detect';
+import { loadK8sSchema } from '../src/codecs/protobufSchema';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const compact = args.includes('--compact');

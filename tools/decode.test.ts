@@ -6,12 +6,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fixture = (f: string) => join(root, 'src', 'codecs', 'fixtures', f);
 // --disallow-code-generation-from-strings: as in the browser, whose Content-Security-Policy has no
 // 'unsafe-eval', the codecs must work without `new Function` (protobufjs' generated decoders).
 const decode = (args: string[], input?: Uint8Array) =>
-  spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', join(root, 'src', 'codecs', 'cli', 'decode.ts'), ...args], { cwd: root, input, encoding: 'utf8', timeout: 60_000 });
+  spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', join(root, 'tools', 'decode.ts'), ...args], { cwd: root, input, encoding: 'utf8', timeout: 60_000 });
 
 describe('npm run decode', () => {
   it('prints a protobuf watch as one {type, object} line per event, exit 0', () => {

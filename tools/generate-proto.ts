@@ -9,16 +9,16 @@
 //   embedded structs that JSON inlines (`VolumeSource` in `Volume`);
 // - Go types that are slices but travel as a message with one `items` field (`ExtraValue`);
 // - which protobuf package serves which API group/version (`+groupName=` in doc.go).
-// Rerun for a newer Kubernetes: `npx tsx src/codecs/proto/generate.ts [version]`.
+// Rerun for a newer Kubernetes: `npm run proto:generate -- [version]`.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
-import { KUBERNETES_VERSION } from '../../../proxy/cluster/versions';
+import { KUBERNETES_VERSION } from '../proxy/cluster/versions';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const out = join(here, 'k8s-descriptor.json');
+/** The descriptor the codecs load (src/codecs/protobufSchema.ts). */
+const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'codecs', 'proto', 'k8s-descriptor.json');
 const kube = process.argv[2] ?? KUBERNETES_VERSION;
 const staging = kube.replace(/^v1\./, 'v0.');
 const modcache = execFileSync('go', ['env', 'GOMODCACHE'], { encoding: 'utf8' }).trim();

@@ -9,6 +9,7 @@ describe('isLongRunning (which requests get no response timeout)', () => {
     ['the legacy /watch/ path of the core group', '/api/v1/watch/namespaces/default/pods'],
     ['the legacy /watch/ path of a named group', '/apis/apps/v1/watch/deployments'],
     ['followed pod logs', '/api/v1/namespaces/default/pods/web/log?follow=true'],
+    ['followed pod logs with an empty follow= (true, as kube-apiserver reads it)', '/api/v1/namespaces/default/pods/web/log?follow='],
   ])('treats %s as long-running', (_name, path) => {
     expect(isLongRunning(path)).toBe(true);
   });

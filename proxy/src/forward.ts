@@ -5,6 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { PassThrough, type Writable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
+import { isWatchRequest, queryFlag } from '../../protocol/watch';
 import { ProxyError, sendProxyError, upstreamFailure } from './errors';
 import { appendClientResponseHeaders, proxiedLocation, upstreamRequestHeaders } from './headers';
 import type { UpstreamTarget } from './kubeconfig';
@@ -55,25 +56,15 @@ export function setUpstreamLimits(stats: ProxyStats, limits: Partial<UpstreamLim
 }
 
 /**
- * A watch (or a followed log) has no end by design; every other request does. Watches are
- * `?watch=true|1` or the legacy `/watch/` path segment; `follow=true` streams pod logs.
+ * A watch (or a followed log) has no end by design; every other request does. A watch is what
+ * kube-apiserver takes for one (protocol/watch.ts); `follow` on pod logs streams them, read as
+ * every boolean query parameter is.
  */
-export function isLongRunning(pathAndQuery: string): boolean {
-  // Every request passes here: the common case (no watch or follow anywhere) answers at once.
-  if (!pathAndQuery.includes('watch') && !pathAndQuery.includes('follow')) return false;
+export function isLongRunning(pathAndQuery: string, method = 'GET'): boolean {
+  if (isWatchRequest(pathAndQuery, method)) return true;
+  // Every request passes here: the common case (no follow anywhere) answers at once.
   const q = pathAndQuery.indexOf('?');
-  const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
-  // Parse the query only when it can matter (this runs for every request).
-  if (q >= 0 && (pathAndQuery.includes('watch', q) || pathAndQuery.includes('follow', q))) {
-    const params = new URLSearchParams(pathAndQuery.slice(q + 1));
-    for (const name of ['watch', 'follow']) {
-      const v = params.get(name);
-      if (v !== null && v !== '' && v !== 'false' && v !== '0') return true;
-    }
-  }
-  if (!path.includes('/watch')) return false;
-  const seg = path.split('/');
-  return (seg[1] === 'api' && seg[3] === 'watch') || (seg[1] === 'apis' && seg[4] === 'watch');
+  return q >= 0 && pathAndQuery.includes('follow', q) && queryFlag(pathAndQuery.slice(q + 1), 'follow');
 }
 
 const BODYLESS_METHODS = new Set(['GET', 'HEAD']);
@@ -156,7 +147,7 @@ export function openUpstream(
   });
   const timeoutMs = limits?.responseTimeoutMs ?? UPSTREAM_RESPONSE_TIMEOUT_MS;
   const waiting: AwaitingHead | undefined =
-    timeoutMs > 0 && !isLongRunning(pathAndQuery)
+    timeoutMs > 0 && !isLongRunning(pathAndQuery, method)
       ? awaitHead(started + timeoutMs, () => {
           req.destroy(new ProxyError(504, 'Timeout', 'UpstreamTimeout', `the API server of context "${target.context}" (${target.server}) did not answer within ${timeoutMs / 1000} s`, target.context));
         })
@@ -231,7 +222,7 @@ function openLean(
       // overlaps with the API server's); an exchange that already ended (a pool being shut down)
       // needs none. No response can have come yet: socket events come on later turns.
       const timeoutMs = limits?.responseTimeoutMs ?? UPSTREAM_RESPONSE_TIMEOUT_MS;
-      if (!over && timeoutMs > 0 && !isLongRunning(pathAndQuery)) {
+      if (!over && timeoutMs > 0 && !isLongRunning(pathAndQuery, method)) {
         waiting = awaitHead(started + timeoutMs, () => {
           exchange?.fail(new ProxyError(504, 'Timeout', 'UpstreamTimeout', `the API server of context "${target.context}" (${target.server}) did not answer within ${timeoutMs / 1000} s`, target.context));
         });
@@ -301,16 +292,6 @@ function upstreamHeaderObject(pairs: readonly [string, string][], bodyless: bool
   return out;
 }
 
-/** A watch (`?watch=1`, `?watch=true`, or the deprecated /watch/ paths): a response the server streams. */
-export function isStreamingRequest(pathAndQuery: string): boolean {
-  // Every request passes here: without "watch" anywhere it is not one.
-  if (!pathAndQuery.includes('watch')) return false;
-  const q = pathAndQuery.indexOf('?');
-  const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
-  const watch = new URLSearchParams(q < 0 ? '' : pathAndQuery.slice(q + 1)).get('watch');
-  return (watch !== null && watch !== '0' && watch !== 'false') || /^\/(?:api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch\//.test(path);
-}
-
 /** An upstream that was never opened: the handler hears of the refusal on the next tick. */
 function refuseUpstream(handlers: UpstreamHandlers, err: ProxyError): Upstream {
   const sink = new PassThrough();
@@ -365,7 +346,7 @@ export function forwardHttp(
   // Streamed responses (watches) are asked for uncompressed: the API server may gzip a stream as a
   // series of gzip members, one per flush, and browsers' decoders stop after the first, so the
   // watch would freeze after one or two events. The response says so (X-Explorer-Encoding).
-  const streaming = isStreamingRequest(pathAndQuery);
+  const streaming = isWatchRequest(pathAndQuery, req.method ?? 'GET');
   if (streaming) headers = [...headers.filter(([k]) => k.toLowerCase() !== 'accept-encoding'), ['Accept-Encoding', 'identity']];
   // Transfer-Encoding is hop-by-hop, but a chunked body still needs chunked framing upstream.
   const hasBody = !bodyless && (framing['content-length'] !== undefined || framing['transfer-encoding'] !== undefined);

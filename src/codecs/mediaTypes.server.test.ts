@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { kubeFetch } from '../k8s/client';
 import { TEST_CONTEXT, useRealProxy } from '../k8s/testing';
 import { hexDump } from './hex';
-import { ACCEPT_PRESETS, baseType, bodyKind, isWatchRequest, mediaParams } from './mediaTypes';
+import { ACCEPT_PRESETS, baseType, bodyKind, mediaParams } from './mediaTypes';
 
 beforeAll(() => {
   useRealProxy();
@@ -54,12 +54,3 @@ describe('Accept presets against the real server', () => {
   });
 });
 
-describe('isWatchRequest', () => {
-  it('recognizes watch=1|true and the old /watch/ paths', () => {
-    expect(isWatchRequest('/api/v1/pods', { watch: 'true' })).toBe(true);
-    expect(isWatchRequest('/api/v1/pods?watch=1', {})).toBe(true);
-    expect(isWatchRequest('/api/v1/watch/namespaces/x/pods', {})).toBe(true);
-    expect(isWatchRequest('/api/v1/pods', { watch: 'false' })).toBe(false);
-    expect(isWatchRequest('/api/v1/namespaces/watch/pods', {})).toBe(false);
-  });
-});

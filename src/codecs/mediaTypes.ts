@@ -63,16 +63,6 @@ export function bodyKind(contentType: string | null | undefined, size = 1): Body
 }
 
 /**
- * True when a request asks for a watch stream: `watch=1|true` on a list, or the old `/watch/`
- * path prefix. The server then sends events as they happen and does not end the response.
- */
-export function isWatchRequest(path: string, query: Record<string, string>): boolean {
-  const w = (query.watch ?? new URLSearchParams(path.split('?')[1] ?? '').get('watch') ?? '').toLowerCase();
-  // The deprecated prefix sits right after the group version: /api/v1/watch/..., /apis/g/v/watch/...
-  return w === '1' || w === 'true' || /^\/(?:api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch\//.test(path.split('?')[0] ?? '');
-}
-
-/**
  * The one Table check: a meta.k8s.io Table (kind `Table`, apiVersion `meta.k8s.io/*` when given,
  * rows a list when present). A Table comes back with a plain `application/json` Content-Type, so
  * only the body tells it apart from the list it replaces.

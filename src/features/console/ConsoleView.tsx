@@ -4,7 +4,7 @@
 // RequestForm.tsx, HistoryPanel.tsx and ComparisonPanel.tsx.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { isWatchRequest } from '../../codecs';
+import { isWatchRequest } from '../../../protocol/watch';
 import { loadedK8sSchema, loadK8sSchema } from '../../codecs/protobufSchema';
 import { reviewAccess } from '../../k8s/access';
 import { contextsQuery } from '../../k8s/cluster';
@@ -15,7 +15,7 @@ import { encodeRequestBody, type EncodedBody, isBinaryContentType } from './bina
 import { ComparisonPanel } from './ComparisonPanel';
 import { type Draft, draftFromExtra, draftToExtra, draftToRequest, requestToDraft } from './draft';
 import { type DraftAction, draftReducer } from './draftReducer';
-import { type Exchange, type ExchangeRequest, queryOf, runExchange } from '../../k8s/client';
+import { type Exchange, type ExchangeRequest, runExchange } from '../../k8s/client';
 import { ExchangeView } from './ExchangeView';
 import { history, useHistory } from './history';
 import { HistoryPanel } from './HistoryPanel';
@@ -109,7 +109,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
     // to the history only and do not take the inspector back.
     const latest = () => abort.current === ctrl;
     let id: string | undefined;
-    const watching = isWatchRequest(req.path, queryOf(req.path));
+    const watching = isWatchRequest(req.path, req.method.toUpperCase());
     const x = await runExchange(context, req, {
       signal: ctrl.signal,
       onUpdate: (partial) => {

@@ -2,15 +2,14 @@
 // verbs), so the console can ask SelfSubjectAccessReview before sending.
 import { parseResourcePath } from '../../k8s/paths';
 import type { ResourceAttributes } from '../../k8s/access';
-import { isWatchRequest } from '../../codecs';
-import { queryOf } from '../../k8s/client';
+import { isWatchRequest } from '../../../protocol/watch';
 
 export function requestAttributes(method: string, path: string): ResourceAttributes | null {
   const ref = parseResourcePath(path);
   if (!ref) return null;
   // The deprecated /watch/ prefix shifts everything one segment.
   if (ref.resource === 'watch') return null;
-  const watch = isWatchRequest(path, queryOf(path));
+  const watch = isWatchRequest(path, method.toUpperCase());
   let verb: string;
   switch (method.toUpperCase()) {
     case 'GET':

@@ -3,7 +3,7 @@
 // came back. Bodies are kept as the bytes received (the browser has already undone any
 // Content-Encoding), so that binary media types (protobuf, CBOR) can be shown as hex and exported
 // faithfully.
-import { isWatchRequest } from '../../codecs';
+import { isWatchRequest } from '../../../protocol/watch';
 import { kubeFetch } from './kubeFetch';
 import { pathAsSent, pathProblem } from '../paths';
 
@@ -132,7 +132,7 @@ export async function runExchange(context: string, request: ExchangeRequest, opt
     // would rewrite otherwise are refused by kubeFetch before sending.
     request: pathProblem(request.path) ? request : { ...request, path: pathAsSent(request.path) },
     timings: {},
-    watch: isWatchRequest(request.path, queryOf(request.path)),
+    watch: isWatchRequest(request.path, request.method.toUpperCase()),
     source: 'live',
   };
   const t0 = performance.now();

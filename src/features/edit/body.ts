@@ -145,16 +145,6 @@ export function viewOf(o: JsonObject, showManaged: boolean): JsonObject {
   return showManaged ? o : withoutManagedFields(o);
 }
 
-/**
- * KEP-5504 order of resourceVersions: no leading zeros, so a shorter one is older and equal
- * lengths compare as text. Never parseInt (they may exceed 2^53, and are opaque to clients).
- */
-export function isNewerResourceVersion(candidate: string | undefined, than: string | undefined): boolean {
-  if (!candidate || !than) return false;
-  if (candidate.length !== than.length) return candidate.length > than.length;
-  return candidate > than;
-}
-
 export interface BodyInput {
   mode: WriteMode;
   format: Format;

@@ -1,7 +1,7 @@
 // The Edit view's reducer and pure body functions (no server, no React).
 import { describe, expect, it } from 'vitest';
 import { NO_HINTS } from '../../k8s/patch';
-import { generateBody, isNewerResourceVersion, parseText, serialize } from './body';
+import { generateBody, parseText, serialize } from './body';
 import { editReducer, type EditState, initialEditState, isPristine } from './state';
 
 const cm = (rv: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'd', resourceVersion: rv }, data });
@@ -60,11 +60,17 @@ describe('parseText', () => {
   });
 });
 
-describe('isNewerResourceVersion (KEP-5504 order)', () => {
-  it('shorter is older, equal length compares as text', () => {
-    expect(isNewerResourceVersion('100', '99')).toBe(true);
-    expect(isNewerResourceVersion('99', '100')).toBe(false);
-    expect(isNewerResourceVersion('123', '122')).toBe(true);
-    expect(isNewerResourceVersion('12', '12')).toBe(false);
+describe('editReducer orders resourceVersions by KEP-5504 (k8s/rv)', () => {
+  it('takes a longer version for newer and a shorter one for older, never by number', () => {
+    expect(editReducer(loaded('99'), { type: 'server-object', object: cm('100', { a: '2' }) }).text).toContain("a: '2'");
+    const at100 = loaded('100');
+    expect(editReducer(at100, { type: 'server-object', object: cm('99', { a: 'old' }) })).toBe(at100);
+    const big = loaded('9007199254740993');
+    expect(editReducer(big, { type: 'server-object', object: cm('9007199254740992', { a: 'old' }) })).toBe(big);
+  });
+
+  it("takes a different version it cannot order (an aggregated server's opaque one) for a change", () => {
+    const typed = editReducer(loaded('b7'), { type: 'text', text: serialize(cm('b7', { a: 'mine' }), 'yaml') });
+    expect(editReducer(typed, { type: 'server-object', object: cm('a9', { a: 'theirs' }) }).serverChanged?.object).toMatchObject({ data: { a: 'theirs' } });
   });
 });

@@ -1,7 +1,8 @@
 // The Edit view's state as one pure reducer: what the editor holds, which object it is based on,
 // the write options, and what the server answered. The view dispatches; nothing here fetches.
 import { applyMergePatch, isObject, type JsonObject, mergePatch } from '../../k8s/patch';
-import { DEFAULT_MANAGER, type Format, isNewerResourceVersion, metaOf, type Outcome, serialize, TOUCHED_SUFFIX, viewOf } from './body';
+import { compareResourceVersions } from '../../k8s/rv';
+import { DEFAULT_MANAGER, type Format, metaOf, type Outcome, serialize, TOUCHED_SUFFIX, viewOf } from './body';
 import type { DeleteOptionsInput, Exchange, WriteMode, WriteOptions } from './request';
 
 export interface EditState {
@@ -87,7 +88,12 @@ export function editReducer(s: EditState, a: EditAction): EditState {
       if (!s.base) return onBase(s, a.object);
       const rv = metaOf(a.object).resourceVersion;
       const baseRv = metaOf(s.base).resourceVersion;
-      if (rv === baseRv || !isNewerResourceVersion(rv, baseRv)) return s;
+      // Ordered by KEP-5504 (k8s/rv): an older or equal version is what we have already. Versions
+      // that are not comparable (an aggregated server's opaque strings) say only that they differ,
+      // and a different one from the server is a change we have not seen.
+      if (rv === undefined || baseRv === undefined || rv === baseRv) return s;
+      const order = compareResourceVersions(rv, baseRv);
+      if (order === -1 || order === 0) return s;
       // Nothing typed yet: follow the server. Otherwise say so, and let the user choose.
       if (isPristine(s)) return onBase(s, a.object);
       return { ...s, serverChanged: { object: a.object } };

@@ -9,7 +9,7 @@ import { isWatchRequest, queryFlag } from '../../protocol/watch';
 import { ProxyError, sendProxyError, upstreamFailure } from './errors';
 import { appendClientResponseHeaders, proxiedLocation, upstreamRequestHeaders } from './headers';
 import type { UpstreamTarget } from './kubeconfig';
-import { checkPath, type CredentialLines, credentialLines, headerLines, type LeanExchange } from './upstream';
+import { checkPath, type CredentialLines, credentialLines, headerLines, type LeanExchange } from './http1';
 
 /** The API server's own limit on request bodies (apiserver MaxRequestBodyBytes). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -177,7 +177,7 @@ export function openUpstream(
 }
 
 /**
- * A GET or HEAD through the target's lean client (upstream.ts): the same limits, timeouts, counters
+ * A GET or HEAD through the target's lean client (http1/): the same limits, timeouts, counters
  * and error mapping as the node:https path, with less work per request.
  */
 function openLean(

@@ -14,7 +14,7 @@ import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/c
 import { load as parseYaml } from 'js-yaml';
 import { ProxyError } from './errors';
 import { CONNECT_TIMEOUT_MS } from './forward';
-import { UpstreamPool } from './upstream';
+import { UpstreamPool } from './http1';
 
 import type { ContextList, ContextSummary } from '../../protocol/contexts';
 export type { ContextList, ContextSummary };
@@ -30,7 +30,7 @@ export interface UpstreamTarget {
   basePath: string;
   agent: HttpAgent;
   /**
-   * The lean client's connections for GET and HEAD (upstream.ts), beside the agent that serves
+   * The lean client's connections for GET and HEAD (http1/), beside the agent that serves
    * requests with a body; absent when the cluster is reached through a proxy-url, which only the
    * agent knows how to use.
    */

@@ -1,11 +1,11 @@
-// The lean client's response framing, on bytes kube-apiserver sent (proxy/src/fixtures, captured by
+// The lean client's response framing, on bytes kube-apiserver sent (proxy/src/http1/fixtures, captured by
 // capture-http.ts): every response found whole at every cut of the bytes, bodies that parse as the
 // server's JSON, and what does not frame (derived from the same bytes) refused, never guessed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HttpFixture } from './fixtures/capture-http';
-import { credentialLines, FramingError, headerLines, ResponseFramer, type ResponseHead } from './upstream';
+import { credentialLines, FramingError, headerLines, ResponseFramer, type ResponseHead } from '.';
 
 const dir = join(import.meta.dirname, 'fixtures');
 const manifest = JSON.parse(readFileSync(join(dir, 'http-manifest.json'), 'utf8')) as { fixtures: HttpFixture[] };

@@ -1,0 +1,236 @@
+// Keep-alive connections to one API server, and one bodyless exchange at a time on each.
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import { ResponseFramer } from './framer';
+import { UpstreamResponse } from './response';
+
+export interface LeanHandlers {
+  onResponse(res: UpstreamResponse): void;
+  /** A failure before the response head: a connection, TLS or framing error (ProxyError when given to fail()). */
+  onError(err: Error): void;
+  /** The exchange is over, whatever its outcome; called once. */
+  onClose(): void;
+}
+
+export interface LeanExchange {
+  /** Destroys the exchange on purpose: no onError follows (a response, if any, closes incomplete). */
+  abort(): void;
+  /** Fails the exchange with this error (a timeout of the caller's): onError before a response, else the response closes incomplete. */
+  fail(err: Error): void;
+}
+
+export interface PoolOptions {
+  secure: boolean;
+  host: string;
+  port: number;
+  /** TLS material and checks (ca, cert, key, servername, rejectUnauthorized…), as for tls.connect. */
+  tls?: ConnectionOptions;
+  connectTimeoutMs: number;
+}
+
+/** One keep-alive connection and the exchange it carries (one at a time: no pipelining). */
+interface Conn {
+  socket: Socket;
+  /** Set while an exchange owns the connection. */
+  onData?: (b: Buffer) => void;
+  onGone?: (err: Error | undefined) => void;
+  reused: boolean;
+}
+
+/**
+ * Keep-alive connections to one API server with one set of credentials. Idle connections wait in
+ * a stack (the most recent first: the one least likely to have been closed by the server); one
+ * the server closes while idle is dropped at once.
+ */
+export class UpstreamPool {
+  private readonly idle: Conn[] = [];
+  private readonly all = new Set<Conn>();
+  private destroyed = false;
+  private readonly hostHeader: string;
+
+  constructor(private readonly opts: PoolOptions) {
+    const host = isIP(opts.host) === 6 ? `[${opts.host}]` : opts.host;
+    this.hostHeader = opts.port === (opts.secure ? 443 : 80) ? host : `${host}:${opts.port}`;
+  }
+
+  /** Connections open now, idle or busy (for tests). */
+  get size(): number {
+    return this.all.size;
+  }
+
+  /**
+   * Sends one bodyless request. `headerLines` are "Name: value\r\n" lines, already checked
+   * (see headerLines()); Host is added here.
+   */
+  request(method: 'GET' | 'HEAD', path: string, headerLines: string, handlers: LeanHandlers): LeanExchange {
+    const head = `${method} ${path} HTTP/1.1\r\nHost: ${this.hostHeader}\r\n${headerLines}\r\n`;
+    let conn: Conn | undefined;
+    let res: UpstreamResponse | undefined;
+    let over = false;
+    let retried = false;
+    let keepAlive = true;
+    const close = () => {
+      if (over) return;
+      over = true;
+      handlers.onClose();
+    };
+    const failBefore = (err: Error) => {
+      if (over) return;
+      if (res) res.abort();
+      else handlers.onError(err);
+      close();
+    };
+    const start = () => {
+      if (this.destroyed) return failBefore(Object.assign(new Error('the proxy is shutting down'), { code: 'ECONNRESET' }));
+      conn = this.take();
+      const c = conn;
+      // The head goes out before anything else is set up: that work then overlaps with the API
+      // server's, instead of adding to the latency of every request. No bytes or errors can be
+      // handed to us before this function returns (socket events come on later turns).
+      c.socket.write(head);
+      const framer = new ResponseFramer(
+        {
+          head: (h, whole) => {
+            res = new UpstreamResponse(h, c.socket, whole);
+            keepAlive = h.keepAlive;
+            handlers.onResponse(res);
+          },
+          body: (b) => res?.deliver(b),
+          done: (rest) => {
+            const r = res!;
+            // Bytes after the response that no request asked for: the connection is not trusted again.
+            if (rest?.length || !keepAlive) this.discard(c);
+            else this.release(c);
+            r.end();
+            close();
+          },
+        },
+        method === 'HEAD',
+      );
+      keepAlive = true;
+      let gotBytes = false;
+      c.onData = (b) => {
+        gotBytes = true;
+        try {
+          framer.push(b);
+        } catch (e) {
+          this.discard(c);
+          return failBefore(e as Error);
+        }
+      };
+      c.onGone = (err) => {
+        this.discard(c);
+        if (over) return;
+        if (!err) {
+          try {
+            framer.end();
+            return;
+          } catch (e) {
+            err = e as Error;
+          }
+        }
+        // A kept-alive connection the server closed just as this request went out: nothing was
+        // answered, so a GET or HEAD is sent again once on a new connection (as Go's transport does).
+        if (c.reused && !gotBytes && !retried && !res) {
+          retried = true;
+          return start();
+        }
+        failBefore(err);
+      };
+    };
+    start();
+    return {
+      abort: () => {
+        if (over) return;
+        over = true;
+        if (conn) this.discard(conn);
+        res?.abort();
+        handlers.onClose();
+      },
+      fail: (err) => {
+        if (over) return;
+        if (conn) this.discard(conn);
+        failBefore(err);
+      },
+    };
+  }
+
+  private take(): Conn {
+    while (this.idle.length) {
+      const c = this.idle.pop()!;
+      if (!c.socket.destroyed && c.socket.readyState === 'open') {
+        c.reused = true;
+        return c;
+      }
+      this.discard(c);
+    }
+    return this.connect();
+  }
+
+  private connect(): Conn {
+    const o = this.opts;
+    const socket = o.secure
+      ? tlsConnect({ ...o.tls, host: o.host, port: o.port, servername: o.tls?.servername ?? (isIP(o.host) ? undefined : o.host) })
+      : netConnect({ host: o.host, port: o.port });
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 1000);
+    const c: Conn = { socket, reused: false };
+    this.all.add(c);
+    const timer = setTimeout(() => {
+      const e = new Error(`no connection within ${o.connectTimeoutMs / 1000} s`) as NodeJS.ErrnoException;
+      e.code = 'ETIMEDOUT';
+      socket.destroy(e);
+    }, o.connectTimeoutMs);
+    socket.once(o.secure ? 'secureConnect' : 'connect', () => clearTimeout(timer));
+    let error: Error | undefined;
+    socket.on('data', (b: Buffer) => {
+      if (c.onData) c.onData(b);
+      // Bytes on an idle connection: nothing asked for them; it is not used again.
+      else this.discard(c);
+    });
+    socket.on('error', (e) => (error = e));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const gone = c.onGone;
+      this.discard(c);
+      gone?.(error);
+    });
+    // The server ended its side: a response read until close ends here; an idle connection goes.
+    socket.on('end', () => {
+      const gone = c.onGone;
+      if (gone) {
+        c.onGone = undefined;
+        gone(undefined);
+      }
+      socket.destroy();
+    });
+    return c;
+  }
+
+  private release(c: Conn): void {
+    c.onData = undefined;
+    c.onGone = undefined;
+    if (this.destroyed || c.socket.destroyed) return this.discard(c);
+    // A paused response may have left the socket paused.
+    c.socket.resume();
+    this.idle.push(c);
+  }
+
+  private discard(c: Conn): void {
+    c.onData = undefined;
+    c.onGone = undefined;
+    this.all.delete(c);
+    const i = this.idle.indexOf(c);
+    if (i >= 0) this.idle.splice(i, 1);
+    if (!c.socket.destroyed) c.socket.destroy();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    for (const c of [...this.all]) {
+      const gone = c.onGone;
+      this.discard(c);
+      gone?.(Object.assign(new Error('the proxy is shutting down'), { code: 'ECONNRESET' }));
+    }
+  }
+}

@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { ensureBinaries } from './build';
 import { startControlPlane } from './controlplane';
+import { SEED_PRESETS, type SeedOptions, seedCluster } from './seed';
 import { RELEASES, releaseFor } from './versions';
 
 const args = process.argv.slice(2);
@@ -12,7 +13,9 @@ if (args.includes('--help') || args.includes('-h')) {
   --kubernetes VERSION     which release: ${RELEASES.map((r) => r.kubernetes).join(' (default), ')}; a minor (v1.33) will do
   --fresh                  wipe etcd data before starting (PKI and kubeconfig are kept)
   --dir DIR                state folder (default .cluster, or .cluster-VERSION for another release)
-  --no-controller-manager  run etcd and kube-apiserver only`);
+  --no-controller-manager  run etcd and kube-apiserver only
+  --seed PRESET            once ready, fill it: large (150,000 Pods in 150 namespaces, 300 CRDs), medium, small
+  --seed-pods N, --seed-namespaces N, --seed-crds N   override the preset's sizes`);
   process.exit(0);
 }
 const dirArg = args.indexOf('--dir');
@@ -32,6 +35,7 @@ const dir = resolve(dirArg >= 0 && args[dirArg + 1] ? args[dirArg + 1]! : defaul
 
 async function main(): Promise<void> {
   const started = Date.now();
+  const seed = seedOptions(); // before the start: a bad flag fails at once
   if (args.includes('--build-only')) {
     const b = await ensureBinaries({ kubernetesVersion: release.kubernetes });
     console.log(`binaries (${b.source}): ${b.dir}`);
@@ -63,6 +67,33 @@ Use it with kubectl:
   ${kubectl} --context ${cp.contexts.viewer} auth can-i create configmaps   # no
 
 Press Ctrl-C to stop.`);
+  if (seed) await seedCluster(cp.server, cp.credentials('admin'), { ...seed, log: (l) => console.log(l) });
+}
+
+/** `--seed PRESET` and its overrides, or undefined when no seed was asked for. */
+function seedOptions(): Partial<SeedOptions> | undefined {
+  const value = (flag: string) => {
+    const i = args.indexOf(flag);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const preset = value('--seed');
+  if (preset === undefined) return undefined;
+  const base = SEED_PRESETS[preset];
+  if (!base) {
+    console.error(`--seed: unknown preset ${preset} (one of ${Object.keys(SEED_PRESETS).join(', ')})`);
+    process.exit(2);
+  }
+  const count = (flag: string) => {
+    const v = value(flag);
+    if (v === undefined) return undefined;
+    if (!/^\d+$/.test(v)) {
+      console.error(`${flag}: not a count: ${v}`);
+      process.exit(2);
+    }
+    return Number(v);
+  };
+  const overrides = { pods: count('--seed-pods'), namespaces: count('--seed-namespaces'), crds: count('--seed-crds') };
+  return { ...base, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) };
 }
 
 main().catch((e: unknown) => {

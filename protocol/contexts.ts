@@ -18,4 +18,6 @@ export interface ContextList {
   contexts: ContextSummary[];
   /** The kubeconfig's current-context; empty when it sets none. */
   current: string;
+  /** The User-Agent the proxy sends on every request it forwards (unless the page asks for another). */
+  userAgent?: string;
 }

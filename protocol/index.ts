@@ -5,3 +5,4 @@ export * from './mux';
 export * from './contexts';
 export * from './status';
 export * from './watch';
+export * from './userAgent';

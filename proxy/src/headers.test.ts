@@ -2,9 +2,11 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { checkHost, checkOrigin, checkToken, readDoorHeaders, tokenMatches } from './guard';
-import { appendClientResponseHeaders, clientResponseHeaders, proxiedLocation, recordToRaw, securityHeaders, toHeaderObject, upstreamRequestHeaders } from './headers';
+import { appendClientResponseHeaders, clientResponseHeaders, explorerUserAgent, proxiedLocation, recordToRaw, securityHeaders, toHeaderObject, upstreamRequestHeaders, userAgentOf } from './headers';
 
-const names = (pairs: [string, string][]) => pairs.map(([k]) => k.toLowerCase());
+/** Header names forwarded, leaving out the User-Agent every request gets (tested on its own below). */
+const names = (pairs: [string, string][]) => pairs.map(([k]) => k.toLowerCase()).filter((k) => k !== 'user-agent');
+const UA = ['User-Agent', explorerUserAgent()];
 
 describe('upstreamRequestHeaders', () => {
   it('passes content negotiation and body headers through', () => {
@@ -14,8 +16,8 @@ describe('upstreamRequestHeaders', () => {
       ['Accept-Encoding', 'gzip'],
       ['Content-Type', 'application/apply-patch+yaml'],
       ['Content-Length', '12'],
-      ['User-Agent', 'ua'],
       ['If-None-Match', '"e"'],
+      UA,
     ]);
   });
 
@@ -30,7 +32,7 @@ describe('upstreamRequestHeaders', () => {
     ['X-Remote-User', 'admin'], ['X-Remote-Group', 'system:masters'], ['X-Remote-Extra-Scopes', 'x'], ['X-Forwarded-For', '10.0.0.1'],
     ['X-Forwarded-Host', 'evil'], ['Forwarded', 'for=1.2.3.4'], ['X-Real-IP', '1.2.3.4'], ['Impersonate-Uid', '1'], ['X-Anything', 'y'],
   ])('drops %s, which is not on the allow-list', (name, value) => {
-    expect(upstreamRequestHeaders([name, value, 'Accept', 'a'])).toEqual([['Accept', 'a']]);
+    expect(upstreamRequestHeaders([name, value, 'Accept', 'a'])).toEqual([['Accept', 'a'], UA]);
   });
 
   it('drops body framing and type from a bodyless request (GET, HEAD)', () => {
@@ -45,6 +47,24 @@ describe('upstreamRequestHeaders', () => {
       'Proxy-Authorization', 'Basic x', 'Impersonate-User', 'admin', 'Impersonate-Group', 'system:masters', 'Impersonate-Extra-Scopes', 'x', 'Expect', '100-continue', 'Accept', 'a',
     ]);
     expect(names(out)).toEqual(['accept']);
+  });
+});
+
+describe('the User-Agent sent upstream', () => {
+  it('is the explorer’s, in kubectl’s form, whatever the browser sent', () => {
+    expect(userAgentOf('0.1.0', 'linux', 'x64')).toBe('kube-api-explorer/0.1.0 (linux/amd64)');
+    expect(userAgentOf('0.1.0', 'win32', 'arm64')).toBe('kube-api-explorer/0.1.0 (windows/arm64)');
+    const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+    expect(upstreamRequestHeaders(['User-Agent', browser, 'Accept', 'a'], true, 'kube-api-explorer/1 (linux/amd64)')).toEqual([['Accept', 'a'], ['User-Agent', 'kube-api-explorer/1 (linux/amd64)']]);
+    expect(explorerUserAgent()).toMatch(/^kube-api-explorer\/\S+ \(\w+\/\w+\)$/);
+  });
+
+  it('is the one the page asked for in X-Explorer-User-Agent, sent as User-Agent only', () => {
+    expect(upstreamRequestHeaders(['User-Agent', 'Mozilla/5.0 x', 'X-Explorer-User-Agent', 'curl/8.5.0', 'Accept', 'a'], true, 'own')).toEqual([['Accept', 'a'], ['User-Agent', 'curl/8.5.0']]);
+  });
+
+  it.each([[''], ['a\u0000b'], ['é'], ['x'.repeat(513)]])('ignores an unusable override %j', (asked) => {
+    expect(upstreamRequestHeaders(['X-Explorer-User-Agent', asked], true, 'own')).toEqual([['User-Agent', 'own']]);
   });
 });
 

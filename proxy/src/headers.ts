@@ -1,5 +1,8 @@
 // Which headers cross the proxy. The rule is "pass everything through" (the explorer shows what the
 // server sent), minus what belongs to one hop of HTTP and what would leak or confuse credentials.
+// One exception the other way: the User-Agent is the explorer's own, not the browser's.
+import { USER_AGENT_OVERRIDE_HEADER } from '../../protocol/userAgent';
+import { explorerVersion } from './version';
 
 /** RFC 9110 §7.6.1 connection-specific fields, plus Proxy-Connection which clients still send. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade']);
@@ -19,8 +22,36 @@ export const ALLOWED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
   'accept', 'accept-encoding', 'accept-language',
   'content-type', 'content-length', 'content-encoding',
   'if-none-match', 'if-match', 'if-modified-since', 'cache-control', 'pragma',
-  'user-agent', 'audit-id', 'x-request-id', 'traceparent', 'tracestate',
+  'audit-id', 'x-request-id', 'traceparent', 'tracestate',
 ]);
+
+const OVERRIDE = USER_AGENT_OVERRIDE_HEADER.toLowerCase();
+
+/** Node's `process.platform`/`process.arch` as Go spells GOOS/GOARCH, which kubectl's User-Agent shows. */
+const GOOS: Record<string, string> = { win32: 'windows' };
+const GOARCH: Record<string, string> = { x64: 'amd64', ia32: '386', ppc64: 'ppc64le' };
+
+/**
+ * The explorer's User-Agent, in kubectl's form (`kubectl/v1.34.1 (linux/amd64) kubernetes/…`).
+ * The browser's own is never forwarded: kube-apiserver pretty-prints JSON when the User-Agent starts
+ * with `Mozilla/5.0`, `curl` or `Wget` (apiserver negotiation, isPrettyPrint), so every size the
+ * explorer showed was a browser's and not a client's, and it names the field manager of a write
+ * without `fieldManager` after the User-Agent's first `/`-separated part (`Mozilla`).
+ */
+export function userAgentOf(version: string, platform: string = process.platform, arch: string = process.arch): string {
+  return `kube-api-explorer/${version} (${GOOS[platform] ?? platform}/${GOARCH[arch] ?? arch})`;
+}
+
+let ownUserAgent: string | undefined;
+/** {@link userAgentOf} this explorer (computed once: the version is read from package.json). */
+export function explorerUserAgent(): string {
+  return (ownUserAgent ??= userAgentOf(explorerVersion()));
+}
+
+/** A User-Agent the page asked for on purpose: printable ASCII, as RFC 9110's field-value allows, and bounded. */
+function acceptableUserAgent(v: string): boolean {
+  return v.length > 0 && v.length <= 512 && /^[\x20-\x7e]+$/.test(v);
+}
 
 /** Body framing: never forwarded on a request that carries no body (GET, HEAD). */
 const BODY_FRAMING = new Set(['content-length', 'transfer-encoding', 'content-encoding', 'content-type']);
@@ -60,23 +91,28 @@ function filterRaw(raw: readonly string[], drop: Set<string>, prefixes: string[]
 /**
  * Request headers to forward upstream, from Node's `rawHeaders` (flat name/value list): only
  * {@link ALLOWED_REQUEST_HEADERS}, and without body framing when `bodyless` (a GET or HEAD: a
- * watch opened with Content-Length would make the server wait for a body that never comes).
+ * watch opened with Content-Length would make the server wait for a body that never comes). Then
+ * the User-Agent, last: the one the page asked for in {@link USER_AGENT_OVERRIDE_HEADER}, else
+ * `userAgent` (the explorer's own); the browser's User-Agent is never forwarded.
  */
-export function upstreamRequestHeaders(raw: readonly string[], bodyless = false): [string, string][] {
+export function upstreamRequestHeaders(raw: readonly string[], bodyless = false, userAgent: string = explorerUserAgent()): [string, string][] {
   const out: [string, string][] = [];
   let connection = false;
+  let asked: string | undefined;
   // One pass (this runs on every request); names listed in Connection are taken out afterwards,
   // when there is a Connection header at all (browsers send "keep-alive", which is never allowed).
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     const lower = name.toLowerCase();
     if (lower === 'connection') connection = true;
+    if (lower === OVERRIDE && asked === undefined && acceptableUserAgent(raw[i + 1]!)) asked = raw[i + 1]!;
     if (!ALLOWED_REQUEST_HEADERS.has(lower) || (bodyless && BODY_FRAMING.has(lower))) continue;
     out.push([name, raw[i + 1]!]);
   }
-  if (!connection) return out;
-  const listed = connectionListed(raw);
-  return out.filter(([k]) => !listed.has(k.toLowerCase()));
+  const listed = connection ? connectionListed(raw) : undefined;
+  const kept = listed ? out.filter(([k]) => !listed.has(k.toLowerCase())) : out;
+  kept.push(['User-Agent', asked ?? userAgent]);
+  return kept;
 }
 
 /** Response headers to pass back to the browser, from the upstream `rawHeaders`. */

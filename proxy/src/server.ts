@@ -9,7 +9,7 @@ import { badRequest, ProxyError, sendProxyError } from './errors';
 import { parseK8sUrl, refusal } from './filter';
 import { forwardHttp, MAX_BODY_BYTES, type ProxyStats, setUpstreamLimits, tooLarge } from './forward';
 import { checkHost, checkOrigin, checkToken, readDoorHeaders } from './guard';
-import { securityHeaders } from './headers';
+import { explorerUserAgent, securityHeaders } from './headers';
 import { type ContextList, findKubeconfig, Kubeconfig } from './kubeconfig';
 import { createMux } from './mux';
 import { MUX_PATH } from '../../protocol/mux';
@@ -150,7 +150,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
       const path = url.split('?')[0];
       if (path === '/proxy/contexts') {
         if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
-        const body = Buffer.from(JSON.stringify(withKubeconfigFile(withStartingPoint(kubeconfig.list(), opts.context, opts.namespace), explicitFile)));
+        const body = Buffer.from(JSON.stringify({ ...withKubeconfigFile(withStartingPoint(kubeconfig.list(), opts.context, opts.namespace), explicitFile), userAgent: explorerUserAgent() }));
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
         return void res.end(req.method === 'HEAD' ? undefined : body);
       }

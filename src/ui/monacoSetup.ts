@@ -45,8 +45,12 @@ const createWebWorker = (opts: Parameters<typeof monaco.editor.createWebWorker>[
 };
 const monacoForYaml = { ...monaco, editor: { ...monaco.editor, createWebWorker } } as unknown as typeof monaco;
 
-// YAML 1.1, as kube-apiserver's YAML decoder reads it (`yes` is a boolean there).
-const yaml = configureMonacoYaml(monacoForYaml, { enableSchemaRequest: false, validate: true, hover: true, completion: true, format: { enable: false }, yamlVersion: '1.1', schemas: [] });
+// YAML 1.2, as the explorer's own YAML codec reads it: the only editor with a schema is the Edit
+// view's object editor, whose text is parsed here and sent as the body built from that reading
+// (JSON, or YAML quoted by toYaml), so a plain `yes` is sent as the string "yes" and schema checks
+// must see a string. Where a YAML text goes out as typed (the console, the Patch body), the views
+// list what the server's YAML 1.1 reading makes of it (codecs/yaml yamlVersionDifferences).
+const yaml = configureMonacoYaml(monacoForYaml, { enableSchemaRequest: false, validate: true, hover: true, completion: true, format: { enable: false }, yamlVersion: '1.2', schemas: [] });
 
 function publish(): void {
   const list = [...schemas.values()];

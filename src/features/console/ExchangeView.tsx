@@ -162,6 +162,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
               <pre aria-label="Request as sent">
                 {`${exchange.request.method} ${exchange.request.path}\n`}
                 {exchange.request.headers.map(([k, v]) => `${k}: ${v}\n`).join('')}
+                {exchange.userAgent && !headerValue(exchange.request.headers, 'User-Agent') ? `User-Agent: ${exchange.userAgent}\n` : ''}
                 {exchange.request.body ? `\n${exchange.request.body}` : ''}
               </pre>
             </details>
@@ -187,7 +188,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
                   ))}
                 </tbody>
               </table>
-              <p className="muted small">The browser adds its own request headers (User-Agent, Accept-Encoding…); the proxy adds the credentials of the context.</p>
+              <p className="muted small">The proxy sends the explorer’s own User-Agent (not the browser’s: kube-apiserver pretty-prints JSON for a browser and names a write’s field manager after it) unless the request sets one, and adds the credentials of the context; the browser adds Accept-Encoding.</p>
             </details>
           )}
           {tabs.length > 0 && (

@@ -1,8 +1,8 @@
 // The request composer: method, path (with completion), typed query parameters, Accept and
 // Content-Type presets, other headers, body, the access check, the exact request and "copy as".
 // Presentational: every edit is a DraftAction for the view's reducer.
-import { useState } from 'react';
-import { ACCEPT_PRESETS, CONTENT_TYPE_PRESETS } from '../../codecs';
+import { useMemo, useState } from 'react';
+import { ACCEPT_PRESETS, CONTENT_TYPE_PRESETS, yamlVersionDifferences } from '../../codecs';
 import { hexDump } from '../../codecs/hex';
 import type { AccessDecision, ResourceAttributes } from '../../k8s/access';
 import { CodeEditor } from '../../ui/CodeEditor';
@@ -186,6 +186,8 @@ export function RequestForm(props: {
         <div>
           <span className="small muted">Body</span>
           <CodeEditor ariaLabel="Request body" language={bodyLanguage} value={draft.body} onChange={(body) => dispatch({ type: 'body', body })} onSubmit={onSend} height="200px" />
+          {/* The console sends the text as typed: a YAML Content-Type makes the server read it as YAML 1.1. */}
+          {bodyLanguage === 'yaml' && <YamlReadings text={draft.body} />}
           {encoded?.kind === 'binary' && (
             <details className="small" aria-label="Encoded body">
               <summary>
@@ -240,5 +242,18 @@ export function RequestForm(props: {
         </section>
       )}
     </form>
+  );
+}
+
+/** Plain scalars the server reads otherwise (YAML 1.1) than a YAML 1.2 reader, in a YAML body sent as typed. */
+function YamlReadings({ text }: { text: string }) {
+  const notes = useMemo(() => yamlVersionDifferences(text), [text]);
+  if (notes.length === 0) return null;
+  return (
+    <ul className="small warning-list" aria-label="YAML 1.1 and 1.2 differences">
+      {notes.map((d, i) => (
+        <li key={i}>{d.message}</li>
+      ))}
+    </ul>
   );
 }

@@ -1,7 +1,8 @@
 // HAR export and import of real exchanges, run through the real proxy against the real server.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
-import { decodeText, type Exchange, runExchange } from '../../k8s/client';
+import type { ContextList } from '../../../protocol/contexts';
+import { decodeText, type Exchange, proxyJson, rememberProxyUserAgent, runExchange } from '../../k8s/client';
 import { fromHar, toHar } from './har';
 
 let exchanges: Exchange[];
@@ -74,5 +75,24 @@ describe('HAR', () => {
     const har = { log: { entries: [...page, ...api].map((p) => at(`http://127.0.0.1:7780${p}`)) } };
     const paths = fromHar(JSON.parse(JSON.stringify(har)), 'fallback').map((x) => x.request.path);
     expect(paths).toEqual(['/api/v1/namespaces', '/api/v1/pods', '/apis/apps/v1/deployments', '/version', '/readyz?verbose']);
+  });
+});
+
+describe('HAR and the User-Agent', () => {
+  it('names the User-Agent the proxy sent, and does not send a recorded one again', async () => {
+    rememberProxyUserAgent((await proxyJson<ContextList>('contexts')).userAgent);
+    const own = await runExchange(TEST_CONTEXT, { method: 'GET', path: '/api/v1/namespaces/default', headers: [['Accept', 'application/json']] });
+    const asked = await runExchange(TEST_CONTEXT, { method: 'GET', path: '/api/v1/namespaces/default', headers: [['Accept', 'application/json'], ['User-Agent', 'curl/8.5.0']] });
+    expect(own.userAgent).toMatch(/^kube-api-explorer\/\S+ \(\w+\/\w+\)$/);
+    expect(asked.userAgent).toBe('curl/8.5.0');
+    // The server's own answer to each: indented JSON for curl (kube-apiserver's isPrettyPrint), compact for the explorer.
+    expect(decodeText(own.response!.body)).not.toContain('\n  ');
+    expect(decodeText(asked.response!.body)).toContain('\n  ');
+    const har = toHar([own, asked]);
+    expect(har.log.entries.map((e) => e.request.headers.find((h) => h.name === 'User-Agent')?.value)).toEqual([own.userAgent, 'curl/8.5.0']);
+    const back = fromHar(JSON.parse(JSON.stringify(har)), 'x');
+    expect(back.map((x) => x.userAgent)).toEqual([own.userAgent, 'curl/8.5.0']);
+    // Sending an imported exchange again goes out with the explorer's own User-Agent.
+    expect(back.map((x) => x.request.headers.some(([k]) => k.toLowerCase() === 'user-agent'))).toEqual([false, false]);
   });
 });

@@ -76,7 +76,8 @@ export function toHar(exchanges: Exchange[], servers: Record<string, string> = {
             url: url.toString(),
             httpVersion: 'HTTP/1.1',
             cookies: [],
-            headers: toHarHeaders(x.request.headers),
+            // The User-Agent the proxy sent is part of the request as the API server saw it.
+            headers: toHarHeaders(x.userAgent && !headerValue(x.request.headers, 'User-Agent') ? [...x.request.headers, ['User-Agent', x.userAgent]] : x.request.headers),
             queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
             headersSize: -1,
             bodySize: x.request.body ? new TextEncoder().encode(x.request.body).length : 0,
@@ -159,7 +160,9 @@ export function fromHar(input: unknown, fallbackContext: string): Exchange[] {
       id: `har-${i}-${Date.now().toString(36)}`,
       context,
       startedAt: e.startedDateTime ?? new Date(0).toISOString(),
-      request: { method: e.request.method, path, headers: hdrs(e.request.headers), ...(e.request.postData?.text ? { body: e.request.postData.text } : {}) },
+      // The recorded User-Agent is shown, not sent again: re-sending goes out with the explorer's own
+      // unless the user sets one (a browser's HAR would otherwise re-send as `Mozilla/5.0…`).
+      request: { method: e.request.method, path, headers: hdrs(e.request.headers).filter(([k]) => k.toLowerCase() !== 'user-agent'), ...(e.request.postData?.text ? { body: e.request.postData.text } : {}) },
       timings: { totalMs: e.time, ...(e._upstreamMs !== undefined ? { upstreamMs: e._upstreamMs } : {}) },
       watch: e._watch ?? false,
       source: 'har',
@@ -168,6 +171,8 @@ export function fromHar(input: unknown, fallbackContext: string): Exchange[] {
     if (e.response?._error) x.error = e.response._error;
     if (e.response?.bodySize !== undefined && e.response.bodySize >= 0) x.wireSize = e.response.bodySize;
     if (e._stopped) x.stopped = true;
+    const userAgent = e.request.headers?.find((h) => h.name.toLowerCase() === 'user-agent')?.value;
+    if (userAgent) x.userAgent = userAgent;
     return [x];
   });
 }

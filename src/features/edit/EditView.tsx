@@ -15,13 +15,14 @@ import { fieldHintsFrom, findKindSchema, groupVersionKey, openApiDocumentQuery, 
 import { apiVersionOf, type ResourceRef, resourcePath, withQuery } from '../../k8s/paths';
 import { applyOwnershipPreview, dropFields, type FieldHints, type JsonObject, NO_HINTS } from '../../k8s/patch';
 import { openWatch } from '../../k8s/watch/stream';
+import { yamlVersionDifferences } from '../../codecs';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { classifyOutcome, generateBody, metaOf, parseText, serialize, TOUCHED_SUFFIX, viewOf } from './body';
 import './edit.css';
 import { DeletionPanel } from '../deletion';
 import { FourWays } from './FourWays';
-import { ApplyPreviewPanel, DifferencesWarning, EditDiff, ExchangesPanel, OutcomeView, ParseProblems, ServerChangedBanner, wireText } from './panels';
+import { ApplyPreviewPanel, DifferencesWarning, EditDiff, ExchangesPanel, OutcomeView, ParseProblems, ServerChangedBanner, wireText, YamlNotes } from './panels';
 import { buildWriteRequest, type DeleteOptionsInput, type FieldValidation, MODE_INFO, sendExchange, type WireRequest, type WriteMode } from './request';
 import { editReducer, initialEditState } from './state';
 import { Subresources } from './Subresources';
@@ -338,6 +339,8 @@ function EditObject({ route, context }: { route: Route; context: string }) {
               </p>
             )}
             <CodeEditor value={body} onChange={(v) => dispatch({ type: 'override', body: v })} language={s.mode === 'apply' && s.format !== 'json' ? 'yaml' : 'json'} ariaLabel="Patch body" height="220px" onSubmit={() => send()} />
+            {/* This body goes out verbatim (typed over or not); as application/apply-patch+yaml the server reads it as YAML 1.1. */}
+            {s.mode === 'apply' && s.format !== 'json' && <YamlNotes notes={yamlVersionDifferences(body).map((d) => d.message)} />}
           </div>
         ) : null}
 

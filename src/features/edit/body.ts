@@ -38,8 +38,38 @@ export interface ParsedText {
   error?: string;
   /** 1-based line of the error, when the parser knows it. */
   line?: number;
-  /** YAML only: plain scalars the server would read otherwise (YAML 1.1). */
+  /**
+   * YAML only: plain scalars that YAML 1.1 (kubectl, or the API server reading a YAML body) reads
+   * otherwise than this editor (YAML 1.2), with what each means in the body sent ({@link sentMeaning}).
+   */
   yamlDifferences: YamlVersionDifference[];
+}
+
+function valueText(v: unknown): string {
+  if (typeof v === 'string') return `the string ${JSON.stringify(v)}`;
+  if (typeof v === 'number') return `the number ${Number.isFinite(v) ? String(v) : v > 0 ? '+Inf' : v < 0 ? '-Inf' : 'NaN'}`;
+  return v === null ? 'null' : `the ${typeof v} ${String(v)}`;
+}
+
+/**
+ * What a scalar that YAML 1.1 and 1.2 read differently means in the body the Edit view sends. The
+ * editor's text never goes out as it is: every mode's body is built from this editor's reading
+ * (YAML 1.2) — JSON for create, PUT and the patches, and for apply either JSON or YAML written by
+ * toYaml, which quotes a string YAML 1.1 would read otherwise. So `enabled: yes` is stored as the
+ * string "yes" and `mode: 012` goes out as the number 12, whatever the mode; the YAML 1.1 reading
+ * (true, 10) is what kubectl would make of the same file. (A body typed into the Patch body editor
+ * goes out verbatim: see yamlVersionDifferences' own messages, the server's reading.)
+ */
+export function sentMeaning(d: YamlVersionDifference): string {
+  const advice =
+    typeof d.yaml12 === 'string'
+      ? typeof d.yaml11 === 'boolean' || d.yaml11 === null
+        ? `write ${String(d.yaml11)} for that`
+        : `write ${String(d.yaml11)} for that, or quote it ('${d.source}') to make the string plain to both`
+      : typeof d.yaml12 === 'number' && typeof d.yaml11 === 'number'
+        ? `write ${d.yaml11} for that, or quote it ('${d.source}') for a string`
+        : `quote it ('${d.source}') for a string`;
+  return `line ${d.line}: \`${d.source}\` is sent as ${valueText(d.yaml12)} (the body is built from this editor's YAML 1.2 reading). kubectl and other YAML 1.1 readers take it as ${valueText(d.yaml11)}: ${advice}.`;
 }
 
 export function parseText(text: string, format: Format): ParsedText {

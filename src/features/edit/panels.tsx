@@ -5,7 +5,7 @@ import type { Status } from '../../k8s/client';
 import { conflictManager, type EditDifference, isObject, type JsonObject, type OwnershipPreview, withoutManagedFields } from '../../k8s/patch';
 import { StatusView } from '../../ui/ErrorBox';
 import { WarningList } from '../../ui/WarningList';
-import { diffText, type Format, type Outcome, type ParsedText, serialize } from './body';
+import { diffText, type Format, type Outcome, type ParsedText, sentMeaning, serialize } from './body';
 import { MODE_INFO, requestLine, type WireRequest } from './request';
 
 export const EditDiff = lazy(() => import('./EditDiff').then((m) => ({ default: m.EditDiff })));
@@ -17,7 +17,7 @@ export function wireText(r: WireRequest): string {
   return r.body ? `${head}\n\n${r.body}` : head;
 }
 
-/** Parse errors (with their line) and YAML 1.1/1.2 differences under the editor. */
+/** Parse errors (with their line) and what YAML 1.1/1.2 differences mean in the body sent, under the editor. */
 export function ParseProblems({ parsed, format }: { parsed: ParsedText; format: Format }) {
   return (
     <>
@@ -26,14 +26,20 @@ export function ParseProblems({ parsed, format }: { parsed: ParsedText; format: 
           Not valid {format.toUpperCase()}: {parsed.error}. Nothing is sent until it parses.
         </p>
       )}
-      {parsed.yamlDifferences.length > 0 && (
-        <ul className="edit-yaml-warnings" aria-label="YAML 1.1 differences">
-          {parsed.yamlDifferences.map((d, i) => (
-            <li key={i}>{d.message}</li>
-          ))}
-        </ul>
-      )}
+      <YamlNotes notes={parsed.yamlDifferences.map(sentMeaning)} />
     </>
+  );
+}
+
+/** Scalars YAML 1.1 and 1.2 read differently, described for the body as it will be sent. */
+export function YamlNotes({ notes }: { notes: string[] }) {
+  if (notes.length === 0) return null;
+  return (
+    <ul className="edit-yaml-warnings" aria-label="YAML 1.1 and 1.2 differences">
+      {notes.map((n, i) => (
+        <li key={i}>{n}</li>
+      ))}
+    </ul>
   );
 }
 

@@ -1,7 +1,7 @@
 // The Edit view's reducer and pure body functions (no server, no React).
 import { describe, expect, it } from 'vitest';
 import { NO_HINTS } from '../../k8s/patch';
-import { generateBody, parseText, serialize } from './body';
+import { generateBody, parseText, sentMeaning, serialize } from './body';
 import { editReducer, type EditState, initialEditState, isPristine } from './state';
 
 const cm = (rv: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'd', resourceVersion: rv }, data });
@@ -57,6 +57,21 @@ describe('parseText', () => {
 
   it('lists the YAML 1.1 differences of the text', () => {
     expect(parseText('data:\n  a: on\n', 'yaml').yamlDifferences.map((d) => d.line)).toEqual([2]);
+  });
+
+  it('describes each difference as what the body built from this reading sends, in every mode', () => {
+    const parsed = parseText('data:\n  enabled: yes\n  mode: 012\n', 'yaml');
+    const notes = parsed.yamlDifferences.map(sentMeaning);
+    expect(notes[0]).toMatch(/^line 2: `yes` is sent as the string "yes" .*YAML 1\.1 readers take it as the boolean true: write true for that\.$/);
+    expect(notes[1]).toMatch(/^line 3: `012` is sent as the number 12 .*the number 10: write 10 for that, or quote it \('012'\) for a string\.$/);
+    const edited = parsed.obj!;
+    for (const mode of ['create', 'replace', 'apply'] as const) {
+      const body = generateBody({ mode, format: 'yaml', edited, guard: false, fieldManager: 'm', touchedOnly: false, hints: NO_HINTS });
+      const sent = (mode === 'apply' ? parseText(body, 'yaml').obj : JSON.parse(body)) as { data: unknown };
+      expect(sent.data).toEqual({ enabled: 'yes', mode: 12 });
+      // The apply body goes out as YAML: written so that YAML 1.1 reads it the same way.
+      if (mode === 'apply') expect(parseText(body, 'yaml').yamlDifferences).toEqual([]);
+    }
   });
 });
 

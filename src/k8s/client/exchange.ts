@@ -5,6 +5,7 @@
 // faithfully.
 import { isWatchRequest } from '../../../protocol/watch';
 import { kubeFetch } from './kubeFetch';
+import { userAgentSent } from './userAgent';
 import { pathAsSent, pathProblem } from '../paths';
 
 export type HeaderList = [name: string, value: string][];
@@ -40,6 +41,11 @@ export interface Exchange {
   error?: string;
   /** Milliseconds: total as the browser saw it; upstream as the proxy measured the API server (Server-Timing). */
   timings: { totalMs?: number; upstreamMs?: number };
+  /**
+   * The User-Agent the request reached the API server with: the explorer's (the proxy replaces the
+   * browser's) or one the user set; undefined when not known (an old HAR).
+   */
+  userAgent?: string;
   /** Bytes as transferred (before decoding Content-Encoding), when the browser tells us. */
   wireSize?: number;
   watch: boolean;
@@ -135,6 +141,8 @@ export async function runExchange(context: string, request: ExchangeRequest, opt
     watch: isWatchRequest(request.path, request.method.toUpperCase()),
     source: 'live',
   };
+  const userAgent = userAgentSent(request.headers);
+  if (userAgent) x.userAgent = userAgent;
   const t0 = performance.now();
   let res: Response;
   try {

@@ -5,3 +5,4 @@ export * from './mux';
 export * from './health';
 export * from './retry';
 export * from './exchange';
+export * from './userAgent';

@@ -5,6 +5,7 @@
 import { pathProblem, RefusedPathError } from '../paths/safety';
 import { connectionHealth } from './health';
 import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
+import { headersForProxy } from './userAgent';
 
 export interface KubeRequest {
   context: string;
@@ -98,7 +99,7 @@ export function apiPathWithQuery(path: string, query?: KubeRequest['query']): st
 export async function kubeFetch(req: KubeRequest): Promise<Response> {
   refuseRewrittenPath(req.path);
   const send = () => {
-    const headers = new Headers(req.headers);
+    const headers = new Headers(headersForProxy(req.headers));
     headers.set('X-Explorer-Token', explorerToken());
     return fetch(proxyUrl(req.context, req.path, req.query), {
       method: req.method ?? 'GET',

@@ -8,6 +8,7 @@ import { MUX_CLOSE_UNAUTHORIZED, MUX_ID_BYTES, MUX_PATH, type MuxClientMessage, 
 import { ChunkQueue } from './chunkQueue';
 import { connectionHealth } from './health';
 import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
+import { headersForProxy } from './userAgent';
 
 /** What a WebSocket constructor must provide: the browser's, or the `ws` package's in Node 20. */
 export type WebSocketLike = {
@@ -159,7 +160,7 @@ export class MuxClient {
     const response = await new Promise<{ status: number; headers: Record<string, string> }>((resolve, reject) => {
       s.onResponse = resolve;
       s.onFail = reject;
-      this.send(ws, { type: 'open', id, context: req.context, path: req.path, ...(req.headers ? { headers: req.headers } : {}), ...(window > 0 ? { window } : {}) });
+      this.send(ws, { type: 'open', id, context: req.context, path: req.path, ...(req.headers ? { headers: headersForProxy(req.headers) } : {}), ...(window > 0 ? { window } : {}) });
     }).catch((e: unknown) => {
       req.signal?.removeEventListener('abort', onAbort);
       close();

@@ -2,7 +2,7 @@
 // Keys run general → specific (['k8s', context, ...]) so that a prefix invalidates a whole context.
 import { queryOptions } from '@tanstack/react-query';
 import type { ContextList, ContextSummary } from '../../../protocol/contexts';
-import { kubeJson, proxyJson } from '../client';
+import { kubeJson, proxyJson, rememberProxyUserAgent } from '../client';
 
 /** One context as /proxy/contexts lists it (the wire type is shared with the proxy). */
 export type ContextInfo = ContextSummary;
@@ -10,7 +10,11 @@ export type ContextInfo = ContextSummary;
 export const contextsQuery = () =>
   queryOptions({
     queryKey: ['proxy', 'contexts'],
-    queryFn: ({ signal }) => proxyJson<ContextList>('contexts', { signal }),
+    queryFn: async ({ signal }) => {
+      const list = await proxyJson<ContextList>('contexts', { signal });
+      rememberProxyUserAgent(list.userAgent);
+      return list;
+    },
     staleTime: 60_000,
   });
 

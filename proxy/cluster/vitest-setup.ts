@@ -12,6 +12,8 @@ export interface InjectedControlPlane {
   server: string;
   etcdUrl: string;
   kubernetesVersion: string;
+  /** The kubectl built with this control plane (absent when KUBEBUILDER_ASSETS has none): differential tests compare with it. */
+  kubectl?: string;
 }
 
 declare module 'vitest' {
@@ -30,7 +32,7 @@ export async function setup(project: TestProject): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-vitest-'));
   // KUBE_EXPLORER_KUBERNETES picks another release (versions.ts), e.g. to run the server tests against the older one.
   cp = await startControlPlane({ dir, kubernetesVersion: process.env.KUBE_EXPLORER_KUBERNETES || undefined });
-  project.provide('controlPlane', { dir, kubeconfig: cp.kubeconfig, server: cp.server, etcdUrl: cp.etcdUrl, kubernetesVersion: cp.kubernetesVersion });
+  project.provide('controlPlane', { dir, kubeconfig: cp.kubeconfig, server: cp.server, etcdUrl: cp.etcdUrl, kubernetesVersion: cp.kubernetesVersion, kubectl: cp.binaries.kubectl });
   // Imported lazily so that the control plane's own tests do not depend on the proxy's code.
   const { startExplorerServer } = await import('../src/server');
   // staticDir: unit tests never load the page, so no build is needed; an empty folder will do.

@@ -13,7 +13,7 @@ import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { invalidateObject, objectQuery, setObject } from '../../k8s/objects';
 import { fieldHintsFrom, findKindSchema, groupVersionKey, openApiDocumentQuery, openApiIndexQuery } from '../../k8s/openapi';
 import { apiVersionOf, type ResourceRef, resourcePath, withQuery } from '../../k8s/paths';
-import { applyOwnershipPreview, dropFields, type FieldHints, type JsonObject, NO_HINTS } from '../../k8s/patch';
+import { applyOwnershipPreview, dropFields, type FieldHints, type JsonObject, NO_HINTS, unkeyedLists } from '../../k8s/patch';
 import { openWatch } from '../../k8s/watch/stream';
 import { yamlVersionDifferences } from '../../codecs';
 import { CodeEditor } from '../../ui/CodeEditor';
@@ -24,7 +24,8 @@ import { DeletionPanel } from '../deletion';
 import { FourWays } from './FourWays';
 import { ApplyPreviewPanel, DifferencesWarning, EditDiff, ExchangesPanel, OutcomeView, ParseProblems, ServerChangedBanner, wireText, YamlNotes } from './panels';
 import { buildWriteRequest, type DeleteOptionsInput, type FieldValidation, MODE_INFO, sendExchange, type WireRequest, type WriteMode } from './request';
-import { editReducer, initialEditState } from './state';
+import { RebaseConflicts } from './RebaseConflicts';
+import { editReducer, initialEditState, undecidedConflicts } from './state';
 import { Subresources } from './Subresources';
 import { SchemaNotice, useEditorSchema } from './useEditorSchema';
 
@@ -134,8 +135,12 @@ function EditObject({ route, context }: { route: Route; context: string }) {
   });
 
   const applyNeedsManager = s.mode === 'apply' && !s.opts.fieldManager.trim();
-  const waitingForHints = (s.mode === 'strategic-merge-patch' || s.mode === 'json-patch') && hintsLoading && s.patchOverride === null;
-  const canSend = !!wire && !write.isPending && !applyNeedsManager && !waitingForHints && (s.mode === 'delete' || !parsed.error || s.patchOverride !== null);
+  // Bodies that key lists by the schema wait for it: an apply built without it would carry whole
+  // lists (and own every element in them), a patch would replace or index them.
+  const waitingForHints = (s.mode === 'strategic-merge-patch' || s.mode === 'json-patch' || (s.mode === 'apply' && !isCreate)) && hintsLoading && s.patchOverride === null;
+  const unkeyed = useMemo(() => (s.mode === 'apply' && !isCreate && edited && s.base && !hintsLoading ? unkeyedLists(baseView, edited, hints) : []), [s.mode, isCreate, edited, s.base, baseView, hints, hintsLoading]);
+  const undecided = undecidedConflicts(s).length;
+  const canSend = !!wire && !write.isPending && !applyNeedsManager && !waitingForHints && (undecided === 0 || s.mode === 'delete') && (s.mode === 'delete' || !parsed.error || s.patchOverride !== null);
 
   function send(over: { body?: string; force?: boolean; preview?: boolean } = {}) {
     if (!wire || (!canSend && over.body === undefined && over.force === undefined)) return;
@@ -202,10 +207,12 @@ function EditObject({ route, context }: { route: Route; context: string }) {
           base={s.base}
           changed={s.serverChanged}
           onFollow={() => s.serverChanged?.object && dispatch({ type: 'rebase', how: 'discard', object: s.serverChanged.object })}
-          onReapply={() => s.serverChanged?.object && dispatch({ type: 'rebase', how: 'reapply', object: s.serverChanged.object, edited })}
+          onReapply={() => s.serverChanged?.object && dispatch({ type: 'rebase', how: 'reapply', object: s.serverChanged.object, edited, hints })}
           onKeepMine={() => s.serverChanged?.object && dispatch({ type: 'rebase', how: 'keep-mine', object: s.serverChanged.object, edited })}
         />
       )}
+
+      {s.rebase && <RebaseConflicts rebase={s.rebase} onChoose={(path, side) => dispatch({ type: 'choose', path, side })} />}
 
       <section className="stack" aria-label="Object">
         <div className="row">
@@ -335,7 +342,13 @@ function EditObject({ route, context }: { route: Route; context: string }) {
               <p className="muted small">
                 {s.touchedOnly
                   ? `Only the fields you changed, under the manager "${s.opts.fieldManager}". Do not send this as your usual manager: its next apply would then delete every field it applied before and left out here.`
-                  : `Everything "${s.opts.fieldManager}" owns now (from managedFields) with your edit laid over it: fields you deleted are left out, so the server removes them unless another manager owns them. Other managers' fields are not sent.`}
+                  : `Everything "${s.opts.fieldManager}" owns now (from managedFields) with your edit laid over it: fields you deleted are left out, so the server removes them unless another manager owns them. Other managers' fields are not sent.`}{' '}
+                {waitingForHints ? 'Reading the schema (lists are keyed by it)…' : ''}
+              </p>
+            )}
+            {unkeyed.length > 0 && (
+              <p className="small edit-parse-error" role="status" aria-label="Unkeyed lists">
+                {hints === NO_HINTS ? 'No schema for this kind' : 'The schema gives no key'} for {unkeyed.map((p) => p).join(', ')}: {unkeyed.length === 1 ? 'this list is' : 'these lists are'} sent whole, so "{s.opts.fieldManager}" will own every element in {unkeyed.length === 1 ? 'it' : 'them'}, not only the ones you changed.
               </p>
             )}
             <CodeEditor value={body} onChange={(v) => dispatch({ type: 'override', body: v })} language={s.mode === 'apply' && s.format !== 'json' ? 'yaml' : 'json'} ariaLabel="Patch body" height="220px" onSubmit={() => send()} />
@@ -433,7 +446,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
                 <button type="button" onClick={() => dispatch({ type: 'rebase', how: 'discard', object: s.latest!.object! })}>
                   Discard my edit, edit the latest
                 </button>
-                <button type="button" onClick={() => dispatch({ type: 'rebase', how: 'reapply', object: s.latest!.object!, edited })}>
+                <button type="button" onClick={() => dispatch({ type: 'rebase', how: 'reapply', object: s.latest!.object!, edited, hints })}>
                   Re-apply my changes to the latest version
                 </button>
                 <button type="button" title="Overwrites the other changes shown above with your edit when you send it" onClick={() => dispatch({ type: 'rebase', how: 'keep-mine', object: s.latest!.object!, edited })}>

@@ -6,7 +6,6 @@ import { parseWarningHeader } from '../../codecs/warnings';
 import { isStatus, type Status } from '../../k8s/client';
 import {
   applyConfiguration,
-  applyPatch,
   differencesFromEdit,
   type EditDifference,
   type FieldHints,
@@ -18,6 +17,7 @@ import {
   mergePatch,
   strategicMergePatch,
   withoutManagedFields,
+  withServerSetMetadata,
 } from '../../k8s/patch';
 import type { Exchange, WriteMode } from './request';
 
@@ -192,7 +192,9 @@ export interface BodyInput {
 }
 
 /** The body each mode sends for an edit ('' when there is nothing to send yet). */
-export function generateBody(i: BodyInput): string {
+export function generateBody(input: BodyInput): string {
+  // Patches carry only what the user changed: server-set metadata missing from the edit is not a removal.
+  const i = input.base && input.mode !== 'create' && input.mode !== 'replace' ? { ...input, edited: withServerSetMetadata(input.base, input.edited) } : input;
   const rv = metaOf(i.base).resourceVersion;
   const guarded = i.guard && rv ? rv : undefined;
   switch (i.mode) {
@@ -214,14 +216,14 @@ export function generateBody(i: BodyInput): string {
       const patch = strategicMergePatch(i.base, i.edited, i.hints);
       return `${JSON.stringify(guarded ? guardMergePatch(patch, guarded) : patch, null, 2)}\n`;
     }
-    case 'apply': {
-      if (i.touchedOnly) {
-        const body = applyPatch(i.base, i.edited);
-        if (guarded && isObject(body.metadata)) body.metadata = { ...body.metadata, resourceVersion: guarded };
-        return serialize(body, i.format);
-      }
+    case 'apply':
+      // "Only the fields I touched" is the same builder under a manager of its own (the state
+      // gives it the -touched suffix): a manager that owns nothing yet sends only the changed
+      // fields, keyed list elements with their key and changed fields only (never whole lists,
+      // which would make it co-own every element), and later touched applies keep what it
+      // touched before (leaving a field out of an apply would release it, and the server would
+      // delete it if nobody else owned it).
       return serialize(applyConfiguration(i.live, i.edited, i.fieldManager, { hints: i.hints, resourceVersion: guarded }), i.format);
-    }
     case 'delete':
       return '';
   }

@@ -1,7 +1,7 @@
 // The same change four ways: from one edit, the bodies of a JSON Patch, a JSON Merge Patch, a
 // Strategic Merge Patch and a Server-Side Apply (built by the patch module's builders), and, once
 // each has been sent with dryRun=All, where their results differ and why. Pure: no I/O.
-import { applyConfiguration, deepEqual, type FieldHints, isObject, type Json, type JsonObject, keyedJsonPatch, mergePatch, NO_HINTS, strategicMergePatch, withoutManagedFields } from '../../k8s/patch';
+import { applyConfiguration, deepEqual, type FieldHints, isObject, type Json, type JsonObject, keyedJsonPatch, mergePatch, NO_HINTS, strategicMergePatch, withoutManagedFields, withServerSetMetadata } from '../../k8s/patch';
 
 export const WAYS = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply'] as const;
 export type Way = (typeof WAYS)[number];
@@ -22,6 +22,8 @@ export const WAY_LABEL: Record<Way, string> = {
 export function fourBodies(base: JsonObject, edited: JsonObject, opts: { live?: JsonObject; fieldManager?: string; hints?: FieldHints } = {}): Record<Way, string> {
   const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
   const hints = opts.hints ?? NO_HINTS;
+  // Hidden server-set metadata missing from the edit is not a change (see withServerSetMetadata).
+  edited = withServerSetMetadata(base, edited);
   return {
     'json-patch': json(keyedJsonPatch(base, edited, hints)),
     'merge-patch': json(mergePatch(base, edited)),

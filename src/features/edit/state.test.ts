@@ -1,8 +1,8 @@
 // The Edit view's reducer and pure body functions (no server, no React).
 import { describe, expect, it } from 'vitest';
-import { NO_HINTS } from '../../k8s/patch';
+import { type FieldHints, type JsonObject, NO_HINTS } from '../../k8s/patch';
 import { generateBody, parseText, sentMeaning, serialize } from './body';
-import { editReducer, type EditState, initialEditState, isPristine } from './state';
+import { editReducer, type EditState, initialEditState, isPristine, undecidedConflicts } from './state';
 
 const cm = (rv: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'd', resourceVersion: rv }, data });
 
@@ -33,6 +33,26 @@ describe('editReducer', () => {
     expect(parseText(s.text, 'yaml').obj).toMatchObject({ metadata: { resourceVersion: '11' }, data: { a: '1', mine: 'm', theirs: 't' } });
   });
 
+  it('re-applies by merge key: their change to another container survives (issue 28, case 1), a field we both changed waits for a choice', () => {
+    const hints: FieldHints = (p) => (p.join('.') === 'spec.containers' || p.join('.') === 'spec.containers.env' ? { mergeKey: 'name', strategy: 'merge' } : undefined);
+    const pod = (rv: string, a: JsonObject, b: JsonObject) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', resourceVersion: rv }, spec: { containers: [{ name: 'a', ...a }, { name: 'b', ...b }] } });
+    let s = editReducer(initialEditState(true), { type: 'server-object', object: pod('10', { image: 'a:1' }, { image: 'b:1' }) });
+    s = editReducer(s, { type: 'text', text: serialize(pod('10', { image: 'a:mine' }, { image: 'b:1' }), 'yaml') });
+    const theirs = pod('11', { image: 'a:1' }, { image: 'b:theirs', env: [{ name: 'Y', value: 'y' }] });
+    const r = editReducer(s, { type: 'rebase', how: 'reapply', object: theirs, edited: parseText(s.text, 'yaml').obj!, hints });
+    expect(parseText(r.text, 'yaml').obj).toEqual(pod('11', { image: 'a:mine' }, { image: 'b:theirs', env: [{ name: 'Y', value: 'y' }] }));
+    expect(undecidedConflicts(r)).toEqual([]);
+
+    const both = pod('11', { image: 'a:theirs' }, { image: 'b:1' });
+    const c = editReducer(s, { type: 'rebase', how: 'reapply', object: both, edited: parseText(s.text, 'yaml').obj!, hints });
+    expect(undecidedConflicts(c)).toEqual([{ path: '.spec.containers[name="a"].image', mine: 'a:mine', theirs: 'a:theirs' }]);
+    const chosen = editReducer(c, { type: 'choose', path: '.spec.containers[name="a"].image', side: 'mine' });
+    expect(undecidedConflicts(chosen)).toEqual([]);
+    expect(parseText(chosen.text, 'yaml').obj).toEqual(pod('11', { image: 'a:mine' }, { image: 'b:1' }));
+    // A newer base (a stored write, a discard) ends the rebase.
+    expect(editReducer(chosen, { type: 'rebase', how: 'discard', object: both }).rebase).toBeUndefined();
+  });
+
   it('"only the fields I touched" switches to a manager of its own and back', () => {
     const on = editReducer(loaded(), { type: 'touched-only', on: true });
     expect(on.opts.fieldManager).toBe('kube-api-explorer-touched');
@@ -43,6 +63,21 @@ describe('editReducer', () => {
     expect(initialEditState(true).guard).toBe(true);
     const body = generateBody({ mode: 'merge-patch', format: 'yaml', base: cm('10', { a: '1' }), edited: cm('10', { a: '2' }), guard: true, fieldManager: 'm', touchedOnly: false, hints: NO_HINTS });
     expect(JSON.parse(body)).toEqual({ data: { a: '2' }, metadata: { resourceVersion: '10' } });
+  });
+});
+
+describe('generateBody', () => {
+  const loadedCm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'd', uid: 'u-1', resourceVersion: '10', creationTimestamp: '2026-01-01T00:00:00Z' }, data: { color: 'red' } };
+  const edited = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'd' }, data: { color: 'blue' } };
+  const body = (mode: 'json-patch' | 'merge-patch' | 'strategic-merge-patch', guard: boolean) =>
+    JSON.parse(generateBody({ mode, format: 'json', base: loadedCm, edited, guard, fieldManager: 'm', touchedOnly: false, hints: NO_HINTS })) as unknown;
+
+  it('never removes or nulls server-set metadata the edit lacks (issue 28, case 12)', () => {
+    expect(body('json-patch', false)).toEqual([{ op: 'replace', path: '/data/color', value: 'blue' }]);
+    expect(body('merge-patch', false)).toEqual({ data: { color: 'blue' } });
+    expect(body('strategic-merge-patch', false)).toEqual({ data: { color: 'blue' } });
+    expect(body('merge-patch', true)).toEqual({ data: { color: 'blue' }, metadata: { resourceVersion: '10' } });
+    expect(body('json-patch', true)).toEqual([{ op: 'test', path: '/metadata/resourceVersion', value: '10' }, { op: 'replace', path: '/data/color', value: 'blue' }]);
   });
 });
 

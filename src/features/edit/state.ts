@@ -1,6 +1,6 @@
 // The Edit view's state as one pure reducer: what the editor holds, which object it is based on,
 // the write options, and what the server answered. The view dispatches; nothing here fetches.
-import { applyMergePatch, isObject, type JsonObject, mergePatch } from '../../k8s/patch';
+import { type ConflictChoices, type FieldHints, isObject, type JsonObject, type MergeConflict, NO_HINTS, threeWayMerge } from '../../k8s/patch';
 import { compareResourceVersions } from '../../k8s/rv';
 import { DEFAULT_MANAGER, type Format, metaOf, type Outcome, serialize, TOUCHED_SUFFIX, viewOf } from './body';
 import type { DeleteOptionsInput, Exchange, WriteMode, WriteOptions } from './request';
@@ -29,6 +29,22 @@ export interface EditState {
   latest?: { object?: JsonObject; error?: unknown };
   /** A newer version of the object seen on the server while the user was editing. */
   serverChanged?: { object?: JsonObject; deleted?: boolean };
+  /** The last "re-apply my changes": its inputs, the fields both sides changed, and the user's choices. */
+  rebase?: Rebase;
+}
+
+export interface Rebase {
+  original: JsonObject;
+  edited: JsonObject;
+  latest: JsonObject;
+  hints: FieldHints;
+  conflicts: MergeConflict[];
+  choices: ConflictChoices;
+}
+
+/** Conflicts of the last rebase the user has not decided yet: nothing is sent while there are any. */
+export function undecidedConflicts(s: EditState): MergeConflict[] {
+  return s.rebase ? s.rebase.conflicts.filter((c) => !s.rebase!.choices[c.path]) : [];
 }
 
 export type EditAction =
@@ -49,7 +65,8 @@ export type EditAction =
   | { type: 'touched-only'; on: boolean }
   | { type: 'sent'; outcome: Outcome; stored: boolean; preview: boolean }
   | { type: 'latest'; latest?: EditState['latest'] }
-  | { type: 'rebase'; how: 'discard' | 'keep-mine' | 'reapply'; object: JsonObject; edited?: JsonObject };
+  | { type: 'rebase'; how: 'discard' | 'keep-mine' | 'reapply'; object: JsonObject; edited?: JsonObject; hints?: FieldHints }
+  | { type: 'choose'; path: string; side: 'mine' | 'theirs' };
 
 export function initialEditState(hasName: boolean): EditState {
   return {
@@ -78,7 +95,15 @@ export function isPristine(s: EditState): boolean {
 }
 
 function onBase(s: EditState, object: JsonObject): EditState {
-  return { ...s, base: object, text: textOf(s, object), patchOverride: null, serverChanged: undefined, preview: undefined };
+  return { ...s, base: object, text: textOf(s, object), patchOverride: null, serverChanged: undefined, preview: undefined, rebase: undefined };
+}
+
+/** The editor's text for a rebase: the merge with the user's choices, on the latest resourceVersion. */
+function rebasedText(s: EditState, r: Rebase): { text: string; conflicts: MergeConflict[] } {
+  const { merged, conflicts } = threeWayMerge(r.original, r.edited, r.latest, r.hints, r.choices);
+  const meta = isObject(merged.metadata) ? merged.metadata : {};
+  const rv = metaOf(r.latest).resourceVersion;
+  return { text: serialize({ ...merged, metadata: { ...meta, resourceVersion: rv ?? null } }, s.format), conflicts };
 }
 
 export function editReducer(s: EditState, a: EditAction): EditState {
@@ -120,7 +145,7 @@ export function editReducer(s: EditState, a: EditAction): EditState {
       return { ...s, showManaged: a.show, text, patchOverride: null };
     }
     case 'revert':
-      return s.base ? { ...s, text: textOf(s, s.base), patchOverride: null, preview: undefined } : s;
+      return s.base ? { ...s, text: textOf(s, s.base), patchOverride: null, preview: undefined, rebase: undefined } : s;
     case 'mode':
       return { ...s, mode: a.mode, patchOverride: null, preview: undefined };
     case 'override':
@@ -158,13 +183,20 @@ export function editReducer(s: EditState, a: EditAction): EditState {
       if (a.how === 'keep-mine') {
         // The edit as it is, on the latest resourceVersion: overwrites the other changes.
         const meta = isObject(a.edited.metadata) ? a.edited.metadata : {};
-        return { ...s, base: a.object, text: serialize({ ...a.edited, metadata: { ...meta, resourceVersion: rv ?? null } }, s.format), patchOverride: null, latest: undefined, serverChanged: undefined };
+        return { ...s, base: a.object, text: serialize({ ...a.edited, metadata: { ...meta, resourceVersion: rv ?? null } }, s.format), patchOverride: null, latest: undefined, serverChanged: undefined, rebase: undefined };
       }
-      // Re-apply my changes (as a merge patch of my edit against what I loaded) onto the latest.
-      const mine = mergePatch(viewOf(s.base, s.showManaged), a.edited);
-      const rebased = applyMergePatch(viewOf(a.object, s.showManaged), mine) as JsonObject;
-      const meta = isObject(rebased.metadata) ? rebased.metadata : {};
-      return { ...s, base: a.object, text: serialize({ ...rebased, metadata: { ...meta, resourceVersion: rv ?? null } }, s.format), patchOverride: null, latest: undefined, serverChanged: undefined };
+      // Re-apply my changes onto the latest: a three-way merge by the schema's merge keys (a JSON
+      // merge patch of my edit would carry whole lists, and put back their changes to elements I
+      // did not touch). Fields we both changed wait for the user's choice.
+      const r: Rebase = { original: viewOf(s.base, s.showManaged), edited: a.edited, latest: viewOf(a.object, s.showManaged), hints: a.hints ?? NO_HINTS, conflicts: [], choices: {} };
+      const { text, conflicts } = rebasedText(s, r);
+      return { ...s, base: a.object, text, patchOverride: null, latest: undefined, serverChanged: undefined, preview: undefined, rebase: { ...r, conflicts } };
+    }
+    case 'choose': {
+      if (!s.rebase) return s;
+      const r: Rebase = { ...s.rebase, choices: { ...s.rebase.choices, [a.path]: a.side } };
+      const { text, conflicts } = rebasedText(s, r);
+      return { ...s, text, patchOverride: null, preview: undefined, rebase: { ...r, conflicts } };
     }
   }
 }

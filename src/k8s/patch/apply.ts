@@ -197,3 +197,29 @@ export function applyOwnershipPreview(before: JsonObject | undefined, after: Jso
     .map((path) => ({ path, removed: resolveFieldPath(after, path) === null, keptBy: [...new Set(others.get(path) ?? [])] }));
   return { manager, gained, released };
 }
+
+/**
+ * The lists of objects an edit changed for which the hints name no key (a kind with no schema, or
+ * hints not loaded): an apply must send them whole, and so owns every element in them. Lists the
+ * schema declares atomic are one value by design and are not listed. Paths as the API prints them.
+ */
+export function unkeyedLists(live: JsonObject | undefined, edited: JsonObject, hints: FieldHints = NO_HINTS): string[] {
+  const out: string[] = [];
+  const walk = (a: Json | undefined, b: Json, path: string[], shown: string) => {
+    if (a !== undefined && deepEqual(a, b)) return;
+    if (isObject(b)) {
+      for (const [k, v] of Object.entries(b)) walk(isObject(a) ? a[k] : undefined, v, [...path, k], `${shown}.${k}`);
+      return;
+    }
+    if (!Array.isArray(b) || !b.some(isObject)) return;
+    const hint = hints(path);
+    const keys = listKeys(hint);
+    if (hint?.listType === 'atomic' || (keys && b.every((e) => isObject(e) && keys.every((k) => k in e)))) {
+      if (keys) b.forEach((e, i) => walk(Array.isArray(a) ? a.find((x) => isObject(x) && isObject(e) && keys.every((k) => deepEqual(x[k], e[k]))) : undefined, e, path, `${shown}[${i}]`));
+      return;
+    }
+    out.push(shown);
+  };
+  walk(live, edited, [], '');
+  return out;
+}

@@ -304,3 +304,23 @@ export function guardMergePatch(patch: JsonObject, resourceVersion: string): Jso
   const meta = isObject(patch.metadata) ? patch.metadata : {};
   return { ...patch, metadata: { ...meta, resourceVersion } };
 }
+
+/**
+ * The edit with the server-set metadata the editor may not show (uid, creationTimestamp,
+ * managedFields, resourceVersion, generation…) taken from the loaded object where the edit lacks
+ * it. A user cannot remove these fields (the server sets them again), so a patch that removes or
+ * nulls them would show, as "your change", something the user never did.
+ */
+export function withServerSetMetadata(base: JsonObject, edited: JsonObject): JsonObject {
+  const baseMeta = isObject(base.metadata) ? base.metadata : undefined;
+  if (!baseMeta) return edited;
+  const meta: JsonObject = isObject(edited.metadata) ? { ...edited.metadata } : {};
+  let restored = false;
+  for (const k of SERVER_METADATA) {
+    if (Object.hasOwn(baseMeta, k) && !Object.hasOwn(meta, k)) {
+      meta[k] = baseMeta[k]!;
+      restored = true;
+    }
+  }
+  return restored ? { ...edited, metadata: meta } : edited;
+}

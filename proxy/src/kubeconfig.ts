@@ -13,7 +13,7 @@ import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/c
 // js-yaml directly: proxy/ imports nothing from src/ (the SPA's codec is src/codecs/yaml.ts).
 import { load as parseYaml } from 'js-yaml';
 import { ProxyError } from './errors';
-import { CONNECT_TIMEOUT_MS } from './forward';
+import { CONNECT_TIMEOUT_MS } from './openUpstream';
 import { UpstreamPool } from './http1';
 
 import type { ContextList, ContextSummary } from '../../protocol/contexts';

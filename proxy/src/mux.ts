@@ -6,7 +6,7 @@ import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { ProxyError, proxyErrorHeaders } from './errors';
 import { normalizeApiPath, refusal } from './filter';
-import { openUpstream, type ProxyStats, serverTiming, type Upstream, type UpstreamReply } from './forward';
+import { openUpstream, serverTiming, type Upstream, type UpstreamLaunch, type UpstreamReply } from './openUpstream';
 import { tokenMatches } from './guard';
 import { clientResponseHeaders, recordToRaw, upstreamRequestHeaders } from './headers';
 import type { Kubeconfig } from './kubeconfig';
@@ -21,7 +21,8 @@ const MAX_STREAMS = 256;
 export interface MuxOptions {
   token: string;
   kubeconfig: Kubeconfig;
-  stats: ProxyStats;
+  /** The launch's upstream counters and limits, shared with the /k8s/ forwarder. */
+  launch: UpstreamLaunch;
   allowExec: boolean;
   log: (l: string) => void;
   authTimeoutMs: number;
@@ -148,7 +149,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
   const maybeResume = () => {
     if (paused.size === 0 || ws.bufferedAmount > MUX_LOW_WATER) return;
     for (const s of paused) if (!s.closed && !s.starved) s.response?.resume();
-    opts.stats.muxPaused -= paused.size;
+    opts.launch.stats.muxPaused -= paused.size;
     paused.clear();
     clearInterval(resumeTimer);
     resumeTimer = undefined;
@@ -159,7 +160,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
     frame.writeUInt32BE(s.id, 0);
     let o = MUX_ID_BYTES;
     for (const p of parts) o += p.copy(frame, o);
-    opts.stats.muxFrames++;
+    opts.launch.stats.muxFrames++;
     ws.send(frame, { binary: true }, maybeResume);
   };
   const coalescer = new RunCoalescer<Stream>((st, parts, bytes) => {
@@ -205,7 +206,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
     }
     if (s.closed) return;
     const headers = upstreamRequestHeaders(recordToRaw(msg.headers as Record<string, unknown> | undefined));
-    const upstream = openUpstream(target, 'GET', apiPath.path + apiPath.query, headers, opts.stats, {
+    const upstream = openUpstream(opts.launch, target, { method: 'GET', pathAndQuery: apiPath.path + apiPath.query, headers }, {
       onResponse(up, ttfbMs) {
         if (s.closed) return upstream.abort();
         const out: Record<string, string> = {};
@@ -229,7 +230,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
           }
           if (ws.bufferedAmount > MUX_HIGH_WATER) {
             up.pause();
-            if (!paused.has(s)) opts.stats.muxPaused++;
+            if (!paused.has(s)) opts.launch.stats.muxPaused++;
             paused.add(s);
             // Send callbacks normally resume; the poll is a safety net should none be pending.
             resumeTimer ??= setInterval(maybeResume, 50);
@@ -323,7 +324,7 @@ function serve(ws: WebSocket, opts: MuxOptions): void {
     }
     streams.clear();
     coalescer.drop();
-    opts.stats.muxPaused -= paused.size;
+    opts.launch.stats.muxPaused -= paused.size;
     paused.clear();
     clearInterval(resumeTimer);
   });

@@ -7,7 +7,8 @@ import type { Duplex } from 'node:stream';
 import type { ControlPlane } from '../cluster/controlplane';
 import { badRequest, ProxyError, sendProxyError } from './errors';
 import { parseK8sUrl, refusal } from './filter';
-import { forwardHttp, MAX_BODY_BYTES, type ProxyStats, setUpstreamLimits, tooLarge } from './forward';
+import { type ForwardContext, forwardHttp, MAX_BODY_BYTES, tooLarge } from './forward';
+import { type ProxyStats, upstreamLaunch } from './openUpstream';
 import { checkHost, checkOrigin, checkToken, readDoorHeaders } from './guard';
 import { explorerUserAgent, securityHeaders } from './headers';
 import { type ContextList, findKubeconfig, Kubeconfig } from './kubeconfig';
@@ -72,8 +73,8 @@ export interface ExplorerServer {
 export async function startExplorerServer(opts: ExplorerServerOptions = {}): Promise<ExplorerServer> {
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const token = randomBytes(32).toString('hex');
-  const stats: ProxyStats = { upstreamOpen: 0, upstreamTotal: 0, muxPaused: 0, muxFrames: 0 };
-  setUpstreamLimits(stats, { maxUpstreams: opts.limits?.maxUpstreams, responseTimeoutMs: opts.limits?.upstreamResponseMs });
+  const launch = upstreamLaunch({ maxUpstreams: opts.limits?.maxUpstreams, responseTimeoutMs: opts.limits?.upstreamResponseMs });
+  const stats = launch.stats;
   const allowExec = opts.allowExec ?? false;
 
   if (opts.dev && embedded()) throw new Error('--dev needs a checkout of the explorer (it serves the sources through Vite)');
@@ -115,7 +116,9 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   /** Flat name/value list, as writeHead takes it. */
   let security: string[] = [];
   const status = createStatus({ stats, controlPlane: controlPlane ?? opts.controlPlane, kubeconfig, maxUpstreams: opts.limits?.maxUpstreams });
-  const mux = createMux({ token, kubeconfig, stats, allowExec, log, authTimeoutMs: opts.timeouts?.muxAuthMs ?? 5_000 });
+  // Its security headers are set once the port is known (below).
+  const forwarding: ForwardContext = { launch, log, observe: status.observe, security };
+  const mux = createMux({ token, kubeconfig, launch, allowExec, log, authTimeoutMs: opts.timeouts?.muxAuthMs ?? 5_000 });
 
   // The security headers go on every response. A forwarded response gets them in its one
   // writeHead (see forwardHttp); every other answer sets them first, through `secure`.
@@ -172,9 +175,10 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     const length = h['content-length'];
     if (length !== undefined && Number(length) > MAX_BODY_BYTES) return fail(res, tooLarge(), { close: true });
     const cached = kubeconfig.cachedTarget(route.context);
-    if (cached) return forwardHttp(req, res, cached, route.path + route.query, stats, log, status.observe, security, h);
+    const pathAndQuery = route.path + route.query;
+    if (cached) return forwardHttp({ req, res, target: cached, pathAndQuery, framing: h }, forwarding);
     return kubeconfig.target(route.context).then((target) => {
-      if (!res.destroyed) forwardHttp(req, res, target, route.path + route.query, stats, log, status.observe, security, h);
+      if (!res.destroyed) forwardHttp({ req, res, target, pathAndQuery, framing: h }, forwarding);
     });
   };
 
@@ -258,6 +262,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   const addr = server.address();
   port = typeof addr === 'object' && addr ? addr.port : 0;
   security = Object.entries(securityHeaders(port)).flat();
+  forwarding.security = security;
 
   let closing: Promise<void> | undefined;
   return {

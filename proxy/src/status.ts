@@ -5,7 +5,7 @@
 import type { ControlPlane } from '../cluster/controlplane';
 import type { ContextStatus, ExplorerStatus } from '../../protocol/status';
 import type { ProxyError } from './errors';
-import { MAX_UPSTREAMS, type ProxyStats } from './forward';
+import { MAX_UPSTREAMS, type ProxyStats } from './openUpstream';
 import type { Kubeconfig } from './kubeconfig';
 
 export type { ContextStatus as ContextHealth, ExplorerStatus };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLongRunning } from './forward';
+import { isLongRunning } from './openUpstream';
 
 describe('isLongRunning (which requests get no response timeout)', () => {
   it.each([

@@ -1,0 +1,146 @@
+// The server's routes. Every request passes the door first (Host, Origin, then the token for
+// /k8s/ and /proxy/), and is then one of: the page, one of the proxy's own JSON endpoints, or a
+// /k8s/ request forwarded to its context's API server: filter(forward). Upgrades and CONNECT are
+// routed here too: the mux and Vite's hot reload are the only upgrades served.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { MUX_PATH } from '../../protocol/mux';
+import { badRequest, ProxyError, sendProxyError } from './errors';
+import { parseK8sUrl, refusal } from './filter';
+import { type ForwardContext, forwardHttp, MAX_BODY_BYTES, tooLarge } from './forward';
+import { checkHost, checkOrigin, checkToken, readDoorHeaders } from './guard';
+import type { Kubeconfig } from './kubeconfig';
+import type { Mux } from './mux';
+import type { PageServer } from './static';
+
+/** What the routes learn once the server listens: its port, and the security headers that name it. */
+export interface Door {
+  port: number;
+  /** Flat name/value list, as writeHead takes it. */
+  security: string[];
+}
+
+/** A /proxy/ endpoint: GET or HEAD only, answered as JSON that no one caches. */
+export type JsonEndpoint = (query: URLSearchParams) => unknown;
+
+export interface RouterOptions {
+  door: Door;
+  token: string;
+  pages: PageServer;
+  /** By path, e.g. `/proxy/contexts`. */
+  endpoints: Readonly<Record<string, JsonEndpoint>>;
+  kubeconfig: Kubeconfig;
+  allowExec: boolean;
+  forwarding: ForwardContext;
+}
+
+export interface Router {
+  /** Synchronous unless the context's credentials must be fetched: no promise per request. */
+  handle(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
+  /** Answers with the proxy's own Status, behind the security headers. */
+  fail(res: ServerResponse, err: ProxyError, opts?: { close?: boolean }): void;
+}
+
+export function createRouter(o: RouterOptions): Router {
+  const { door } = o;
+  // The security headers go on every response. A forwarded response gets them in its one
+  // writeHead (see forwardHttp); every other answer sets them first, through `secure`.
+  const secure = (res: ServerResponse): void => {
+    if (!res.headersSent) for (let i = 0; i < door.security.length; i += 2) res.setHeader(door.security[i]!, door.security[i + 1]!);
+  };
+  const fail = (res: ServerResponse, err: ProxyError, opts?: { close?: boolean }): void => {
+    secure(res);
+    sendProxyError(res, err, opts);
+  };
+
+  const endpoint = (req: IncomingMessage, res: ServerResponse, url: string): void => {
+    secure(res);
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const answer = Object.hasOwn(o.endpoints, path) ? o.endpoints[path] : undefined;
+    if (!answer) return fail(res, new ProxyError(404, 'NotFound', 'NotFound', `no proxy endpoint ${path}`));
+    if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
+    const body = Buffer.from(JSON.stringify(answer(new URLSearchParams(q < 0 ? '' : url.slice(q + 1)))));
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
+  const forward = (req: IncomingMessage, res: ServerResponse, url: string, h: ReturnType<typeof readDoorHeaders>): void | Promise<void> => {
+    const route = parseK8sUrl(url);
+    if (!o.allowExec) {
+      const refused = refusal(route.segments);
+      if (refused) return fail(res, refused, { close: true });
+    }
+    const length = h['content-length'];
+    if (length !== undefined && Number(length) > MAX_BODY_BYTES) return fail(res, tooLarge(), { close: true });
+    const pathAndQuery = route.path + route.query;
+    const cached = o.kubeconfig.cachedTarget(route.context);
+    if (cached) return forwardHttp({ req, res, target: cached, pathAndQuery, framing: h }, o.forwarding);
+    return o.kubeconfig.target(route.context).then((target) => {
+      if (!res.destroyed) forwardHttp({ req, res, target, pathAndQuery, framing: h }, o.forwarding);
+    });
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
+    const url = req.url ?? '/';
+    const h = readDoorHeaders(req.rawHeaders);
+    // Two Host headers: Node keeps the first, a front proxy might route by the other.
+    if (h.hosts > 1) return fail(res, badRequest('DuplicateHost', 'the request has more than one Host header'), { close: true });
+    const api = url.startsWith('/k8s/') || url === '/k8s' || url.startsWith('/proxy/') || url === '/proxy';
+    const refused = checkHost(h.host, door.port) ?? checkOrigin(h, door.port, !api);
+    if (refused) return fail(res, refused, { close: true });
+    // Absolute-form targets (`GET http://evil/ HTTP/1.1`) and `*` are not paths of ours.
+    if (!url.startsWith('/')) return fail(res, badRequest('InvalidPath', 'only origin-form request targets ("/path") are accepted'), { close: true });
+    if (!api) {
+      secure(res);
+      return o.pages.handle(req, res);
+    }
+    const denied = checkToken(h['x-explorer-token'], o.token);
+    if (denied) return fail(res, denied, { close: true });
+    if (url.startsWith('/proxy/')) return endpoint(req, res, url);
+    return forward(req, res, url, h);
+  };
+
+  return { handle, fail };
+}
+
+/**
+ * Upgrades, CONNECT and malformed requests on the server's sockets: the mux (and Vite's hot
+ * reload in dev) are the only upgrades served; nothing is ever tunnelled to a cluster.
+ */
+export function routeSockets(server: Server, { door, mux, pages }: { door: Door; mux: Mux; pages: PageServer & { hmrUpgrades?: import('node:events').EventEmitter } }): void {
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const reject = (code: number, text: string) => {
+      socket.end(`HTTP/1.1 ${code} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.destroy();
+    };
+    socket.on('error', () => socket.destroy());
+    const refused = checkHost(req.headers.host, door.port) ?? checkOrigin(req.headers, door.port);
+    if (refused) return reject(403, 'Forbidden');
+    const path = (req.url ?? '').split('?')[0];
+    if (path === MUX_PATH) return mux.handleUpgrade(req, socket, head);
+    const protocol = req.headers['sec-websocket-protocol'];
+    if (pages.hmrUpgrades && (protocol === 'vite-hmr' || protocol === 'vite-ping')) {
+      pages.hmrUpgrades.emit('upgrade', req, socket, head);
+      return;
+    }
+    // Upgrades are never forwarded to the cluster (that is what exec/attach/portforward need).
+    reject(400, 'Bad Request');
+  });
+  // CONNECT is not ours to serve (we are not a forward proxy); without this Node would just drop it.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    socket.destroy();
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'HPE_HEADER_OVERFLOW') {
+      if (socket.writable) socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
+      if (socket.writable) socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    } else if (socket.writable) {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    }
+    socket.destroy();
+  });
+}

@@ -122,211 +122,245 @@ export function createMux(opts: MuxOptions): Mux {
 }
 
 function serve(ws: WebSocket, opts: MuxOptions): void {
-  let authed = false;
-  const streams = new Map<number, Stream>();
-  const paused = new Set<Stream>();
-  let resumeTimer: NodeJS.Timeout | undefined;
-  // A half-open connection (the page's machine asleep, a network gone) keeps upstream watches open
-  // forever; protocol pings (browsers answer them by themselves) find it.
-  let alive = true;
-  ws.on('pong', () => (alive = true));
-  const pingTimer = setInterval(() => {
-    if (!alive) return ws.terminate();
-    alive = false;
-    ws.ping();
-  }, PING_INTERVAL_MS);
-  pingTimer.unref?.();
-  const authTimer = setTimeout(() => ws.close(MUX_CLOSE_UNAUTHORIZED, 'no auth message in time'), opts.authTimeoutMs);
+  const conn = new MuxConnection(ws, opts);
+  ws.on('message', (data, isBinary) => conn.onMessage(data.toString(), isBinary));
+  ws.on('close', () => conn.onSocketClose());
+  ws.on('error', () => ws.terminate());
+}
+
+/** One page's mux socket: its streams, the flow control both ways, and the protocol's messages. */
+class MuxConnection {
+  private authed = false;
+  private readonly streams = new Map<number, Stream>();
+  /** Streams paused because the socket has too much unsent. */
+  private readonly paused = new Set<Stream>();
+  private resumeTimer: NodeJS.Timeout | undefined;
+  private alive = true;
+  private readonly pingTimer: NodeJS.Timeout;
+  private readonly authTimer: NodeJS.Timeout;
+  private readonly coalescer: RunCoalescer<Stream>;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly opts: MuxOptions,
+  ) {
+    // A half-open connection (the page's machine asleep, a network gone) keeps upstream watches open
+    // forever; protocol pings (browsers answer them by themselves) find it.
+    ws.on('pong', () => (this.alive = true));
+    this.pingTimer = setInterval(() => {
+      if (!this.alive) return ws.terminate();
+      this.alive = false;
+      ws.ping();
+    }, PING_INTERVAL_MS);
+    this.pingTimer.unref?.();
+    this.authTimer = setTimeout(() => ws.close(MUX_CLOSE_UNAUTHORIZED, 'no auth message in time'), opts.authTimeoutMs);
+    this.coalescer = new RunCoalescer<Stream>((st, parts, bytes) => {
+      if (!st.closed) this.sendFrame(st, parts, bytes);
+    });
+  }
 
   // Every message goes after the bytes read before it (RunCoalescer): order on the socket is the
   // order of arrival, across streams too.
-  const sendJson = (m: MuxServerMessage) => {
-    flushRun();
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
-  };
+  private sendJson(m: MuxServerMessage): void {
+    this.coalescer.flush();
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(m));
+  }
+
   // Resumes paused upstreams once the socket has drained; called from send callbacks, which fire
   // as queued data is written out.
-  const maybeResume = () => {
-    if (paused.size === 0 || ws.bufferedAmount > MUX_LOW_WATER) return;
-    for (const s of paused) if (!s.closed && !s.starved) s.response?.resume();
-    opts.launch.stats.muxPaused -= paused.size;
-    paused.clear();
-    clearInterval(resumeTimer);
-    resumeTimer = undefined;
+  private readonly maybeResume = (): void => {
+    if (this.paused.size === 0 || this.ws.bufferedAmount > MUX_LOW_WATER) return;
+    for (const s of this.paused) if (!s.closed && !s.starved) s.response?.resume();
+    this.opts.launch.stats.muxPaused -= this.paused.size;
+    this.paused.clear();
+    clearInterval(this.resumeTimer);
+    this.resumeTimer = undefined;
   };
-  const sendFrame = (s: Stream, parts: readonly Buffer[], bytes: number) => {
-    if (ws.readyState !== ws.OPEN) return;
+
+  private sendFrame(s: Stream, parts: readonly Buffer[], bytes: number): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
     const frame = Buffer.allocUnsafe(MUX_ID_BYTES + bytes);
     frame.writeUInt32BE(s.id, 0);
     let o = MUX_ID_BYTES;
     for (const p of parts) o += p.copy(frame, o);
-    opts.launch.stats.muxFrames++;
-    ws.send(frame, { binary: true }, maybeResume);
-  };
-  const coalescer = new RunCoalescer<Stream>((st, parts, bytes) => {
-    if (!st.closed) sendFrame(st, parts, bytes);
-  });
-  const flushRun = () => coalescer.flush();
-  const queueChunk = (s: Stream, chunk: Buffer) => coalescer.push(s, chunk);
-  const finish = (s: Stream, error?: string) => {
+    this.opts.launch.stats.muxFrames++;
+    this.ws.send(frame, { binary: true }, this.maybeResume);
+  }
+
+  private finish(s: Stream, error?: string): void {
     if (s.closed) return;
     // Every byte of the stream goes out before its end.
-    flushRun();
+    this.coalescer.flush();
     s.closed = true;
-    streams.delete(s.id);
-    sendJson(error ? { type: 'end', id: s.id, error } : { type: 'end', id: s.id });
-  };
-  const fail = (s: Stream, err: ProxyError) => {
+    this.streams.delete(s.id);
+    this.sendJson(error ? { type: 'end', id: s.id, error } : { type: 'end', id: s.id });
+  }
+
+  private fail(s: Stream, err: ProxyError): void {
     if (s.closed) return;
     const body = Buffer.from(JSON.stringify(err.toStatus()));
-    sendJson({ type: 'response', id: s.id, status: err.code, headers: proxyErrorHeaders(body) });
-    sendFrame(s, [body], body.length);
-    finish(s);
-  };
-  const protocolError = (why: string) => ws.close(MUX_CLOSE_PROTOCOL_ERROR, why.slice(0, 120));
+    this.sendJson({ type: 'response', id: s.id, status: err.code, headers: proxyErrorHeaders(body) });
+    this.sendFrame(s, [body], body.length);
+    this.finish(s);
+  }
 
-  const open = async (s: Stream, msg: Record<string, unknown>) => {
+  private protocolError(why: string): void {
+    this.ws.close(MUX_CLOSE_PROTOCOL_ERROR, why.slice(0, 120));
+  }
+
+  /** The upstream GET of an `open`, through the same path filter and credentials as /k8s/. */
+  private async open(s: Stream, msg: Record<string, unknown>): Promise<void> {
     if (msg.method !== undefined && msg.method !== 'GET') {
-      return fail(s, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'the mux only carries GET requests (watches and lists); send other requests over HTTP'));
+      return this.fail(s, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'the mux only carries GET requests (watches and lists); send other requests over HTTP'));
     }
-    if (typeof msg.context !== 'string' || typeof msg.path !== 'string') return fail(s, new ProxyError(400, 'BadRequest', 'InvalidPath', 'open needs a string context and path'));
+    if (typeof msg.context !== 'string' || typeof msg.path !== 'string') return this.fail(s, new ProxyError(400, 'BadRequest', 'InvalidPath', 'open needs a string context and path'));
     let apiPath;
     try {
       apiPath = normalizeApiPath(msg.path);
     } catch (e) {
-      return fail(s, e as ProxyError);
+      return this.fail(s, e as ProxyError);
     }
-    const refused = opts.allowExec ? null : refusal(apiPath.segments);
-    if (refused) return fail(s, refused);
+    const refused = this.opts.allowExec ? null : refusal(apiPath.segments);
+    if (refused) return this.fail(s, refused);
     let target;
     try {
-      target = await opts.kubeconfig.target(msg.context);
+      target = await this.opts.kubeconfig.target(msg.context);
     } catch (e) {
-      return fail(s, e instanceof ProxyError ? e : new ProxyError(500, 'InternalError', 'UpstreamError', String(e)));
+      return this.fail(s, e instanceof ProxyError ? e : new ProxyError(500, 'InternalError', 'UpstreamError', String(e)));
     }
     if (s.closed) return;
     const headers = upstreamRequestHeaders(recordToRaw(msg.headers as Record<string, unknown> | undefined));
-    const upstream = openUpstream(opts.launch, target, { method: 'GET', pathAndQuery: apiPath.path + apiPath.query, headers }, {
-      onResponse(up, ttfbMs) {
+    const upstream = openUpstream(this.opts.launch, target, { method: 'GET', pathAndQuery: apiPath.path + apiPath.query, headers }, {
+      onResponse: (up, ttfbMs) => {
         if (s.closed) return upstream.abort();
-        const out: Record<string, string> = {};
-        for (const [k, v] of clientResponseHeaders(up.rawHeaders)) {
-          const key = k.toLowerCase();
-          out[key] = out[key] === undefined ? v : `${out[key]}, ${v}`;
-        }
-        out['server-timing'] = out['server-timing'] ? `${out['server-timing']}, ${serverTiming(ttfbMs)}` : serverTiming(ttfbMs);
-        s.response = up;
-        sendJson({ type: 'response', id: s.id, status: up.statusCode ?? 502, headers: out });
-        up.on('data', (chunk: Buffer) => {
-          if (s.closed) return;
-          queueChunk(s, chunk);
-          if (s.credit !== undefined) {
-            s.credit -= chunk.length;
-            // Out of credit: the page has not consumed what it was sent; wait for a grant.
-            if (s.credit <= 0) {
-              s.starved = true;
-              up.pause();
-            }
-          }
-          if (ws.bufferedAmount > MUX_HIGH_WATER) {
-            up.pause();
-            if (!paused.has(s)) opts.launch.stats.muxPaused++;
-            paused.add(s);
-            // Send callbacks normally resume; the poll is a safety net should none be pending.
-            resumeTimer ??= setInterval(maybeResume, 50);
-          }
-        });
-        up.on('end', () => finish(s));
-        up.on('close', () => {
-          if (!up.complete) finish(s, 'the connection to the API server was lost');
-        });
+        this.relay(s, up, ttfbMs);
       },
-      onError(err) {
-        opts.log(`proxy mux: ${err.message}`);
-        fail(s, err);
+      onError: (err) => {
+        this.opts.log(`proxy mux: ${err.message}`);
+        this.fail(s, err);
       },
     });
     s.upstream = upstream;
     upstream.end();
-  };
+  }
 
-  ws.on('message', (data, isBinary) => {
-    if (isBinary) return protocolError('binary messages are not expected from clients');
+  /** A stream's response: its head as a message, its bytes in frames, paused when the page's credit or the socket runs out. */
+  private relay(s: Stream, up: UpstreamReply, ttfbMs: number): void {
+    const out: Record<string, string> = {};
+    for (const [k, v] of clientResponseHeaders(up.rawHeaders)) {
+      const key = k.toLowerCase();
+      out[key] = out[key] === undefined ? v : `${out[key]}, ${v}`;
+    }
+    out['server-timing'] = out['server-timing'] ? `${out['server-timing']}, ${serverTiming(ttfbMs)}` : serverTiming(ttfbMs);
+    s.response = up;
+    this.sendJson({ type: 'response', id: s.id, status: up.statusCode ?? 502, headers: out });
+    up.on('data', (chunk: Buffer) => {
+      if (s.closed) return;
+      this.coalescer.push(s, chunk);
+      if (s.credit !== undefined) {
+        s.credit -= chunk.length;
+        // Out of credit: the page has not consumed what it was sent; wait for a grant.
+        if (s.credit <= 0) {
+          s.starved = true;
+          up.pause();
+        }
+      }
+      if (this.ws.bufferedAmount > MUX_HIGH_WATER) {
+        up.pause();
+        if (!this.paused.has(s)) this.opts.launch.stats.muxPaused++;
+        this.paused.add(s);
+        // Send callbacks normally resume; the poll is a safety net should none be pending.
+        this.resumeTimer ??= setInterval(this.maybeResume, 50);
+      }
+    });
+    up.on('end', () => this.finish(s));
+    up.on('close', () => {
+      if (!up.complete) this.finish(s, 'the connection to the API server was lost');
+    });
+  }
+
+  onMessage(text: string, isBinary: boolean): void {
+    if (isBinary) return this.protocolError('binary messages are not expected from clients');
     let msg: Record<string, unknown>;
     try {
-      const parsed: unknown = JSON.parse(data.toString());
+      const parsed: unknown = JSON.parse(text);
       if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object');
       msg = parsed as Record<string, unknown>;
     } catch {
-      return authed ? protocolError('messages must be JSON objects') : ws.close(MUX_CLOSE_UNAUTHORIZED, 'expected an auth message');
+      return this.authed ? this.protocolError('messages must be JSON objects') : this.ws.close(MUX_CLOSE_UNAUTHORIZED, 'expected an auth message');
     }
-    if (!authed) {
-      if (msg.type === 'auth' && tokenMatches(msg.token, opts.token)) {
-        authed = true;
-        clearTimeout(authTimer);
+    if (!this.authed) {
+      if (msg.type === 'auth' && tokenMatches(msg.token, this.opts.token)) {
+        this.authed = true;
+        clearTimeout(this.authTimer);
         return;
       }
-      return ws.close(MUX_CLOSE_UNAUTHORIZED, 'wrong or missing token');
+      return this.ws.close(MUX_CLOSE_UNAUTHORIZED, 'wrong or missing token');
     }
     switch (msg.type) {
-      case 'open': {
-        if (!isUint32(msg.id)) return protocolError('open needs an unsigned 32-bit integer id');
-        if (streams.has(msg.id)) return protocolError(`stream id ${msg.id} is already open`);
-        if (msg.window !== undefined && !(isUint32(msg.window) && msg.window > 0 && msg.window <= MAX_CREDIT)) return protocolError('window must be a positive integer of bytes');
-        const s: Stream = { id: msg.id, closed: false, starved: false, credit: msg.window as number | undefined };
-        if (streams.size >= MAX_STREAMS) {
-          return fail(s, new ProxyError(429, 'TooManyRequests', 'TooManyStreams', `at most ${MAX_STREAMS} streams per mux connection`));
-        }
-        streams.set(s.id, s);
-        void open(s, msg);
-        return;
-      }
-      case 'close': {
-        if (!isUint32(msg.id)) return protocolError('close needs an unsigned 32-bit integer id');
-        const s = streams.get(msg.id);
-        if (!s) return;
-        s.closed = true;
-        streams.delete(s.id);
-        coalescer.drop(s);
-        s.upstream?.abort();
-        return;
-      }
-      case 'credit': {
-        if (!isUint32(msg.id) || !isUint32(msg.bytes) || msg.bytes === 0 || msg.bytes > MAX_CREDIT) return protocolError('credit needs an id and a positive integer of bytes');
-        const s = streams.get(msg.id);
-        if (!s || s.credit === undefined) return;
-        s.credit = Math.min(MAX_CREDIT, s.credit + msg.bytes);
-        if (s.starved && s.credit > 0) {
-          s.starved = false;
-          // Still paused while the socket itself is backed up; maybeResume resumes it then.
-          if (!paused.has(s)) s.response?.resume();
-        }
-        return;
-      }
+      case 'open':
+        return this.onOpen(msg);
+      case 'close':
+        return this.onClose(msg);
+      case 'credit':
+        return this.onCredit(msg);
       case 'ping': {
         // Echo the sequence number; a page that sends pings and hears nothing closes and reconnects.
         const seq = typeof msg.seq === 'number' && Number.isFinite(msg.seq) ? msg.seq : 0;
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'pong', seq }));
+        if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify({ type: 'pong', seq }));
         return;
       }
       default:
         // Unknown types are ignored, so a newer SPA can talk to an older proxy.
         return;
     }
-  });
+  }
 
-  ws.on('close', () => {
-    clearTimeout(authTimer);
-    clearInterval(pingTimer);
-    for (const s of streams.values()) {
+  private onOpen(msg: Record<string, unknown>): void {
+    if (!isUint32(msg.id)) return this.protocolError('open needs an unsigned 32-bit integer id');
+    if (this.streams.has(msg.id)) return this.protocolError(`stream id ${msg.id} is already open`);
+    if (msg.window !== undefined && !(isUint32(msg.window) && msg.window > 0 && msg.window <= MAX_CREDIT)) return this.protocolError('window must be a positive integer of bytes');
+    const s: Stream = { id: msg.id, closed: false, starved: false, credit: msg.window as number | undefined };
+    if (this.streams.size >= MAX_STREAMS) {
+      return this.fail(s, new ProxyError(429, 'TooManyRequests', 'TooManyStreams', `at most ${MAX_STREAMS} streams per mux connection`));
+    }
+    this.streams.set(s.id, s);
+    void this.open(s, msg);
+  }
+
+  private onClose(msg: Record<string, unknown>): void {
+    if (!isUint32(msg.id)) return this.protocolError('close needs an unsigned 32-bit integer id');
+    const s = this.streams.get(msg.id);
+    if (!s) return;
+    s.closed = true;
+    this.streams.delete(s.id);
+    this.coalescer.drop(s);
+    s.upstream?.abort();
+  }
+
+  private onCredit(msg: Record<string, unknown>): void {
+    if (!isUint32(msg.id) || !isUint32(msg.bytes) || msg.bytes === 0 || msg.bytes > MAX_CREDIT) return this.protocolError('credit needs an id and a positive integer of bytes');
+    const s = this.streams.get(msg.id);
+    if (!s || s.credit === undefined) return;
+    s.credit = Math.min(MAX_CREDIT, s.credit + msg.bytes);
+    if (s.starved && s.credit > 0) {
+      s.starved = false;
+      // Still paused while the socket itself is backed up; maybeResume resumes it then.
+      if (!this.paused.has(s)) s.response?.resume();
+    }
+  }
+
+  onSocketClose(): void {
+    clearTimeout(this.authTimer);
+    clearInterval(this.pingTimer);
+    for (const s of this.streams.values()) {
       s.closed = true;
       s.upstream?.abort();
     }
-    streams.clear();
-    coalescer.drop();
-    opts.launch.stats.muxPaused -= paused.size;
-    paused.clear();
-    clearInterval(resumeTimer);
-  });
-  ws.on('error', () => ws.terminate());
+    this.streams.clear();
+    this.coalescer.drop();
+    this.opts.launch.stats.muxPaused -= this.paused.size;
+    this.paused.clear();
+    clearInterval(this.resumeTimer);
+  }
 }

@@ -19,6 +19,8 @@ export interface E2EFixtures {
     apiServerOutage(ms: number): Promise<void>;
     /** Restarts the explorer server on the same port; resolves with its new token. */
     restartExplorer(): Promise<string>;
+    /** Sends kube-apiserver SIGSTOP (frozen: connections accepted, nothing answered) or SIGCONT. */
+    signalApiServer(signal: 'SIGSTOP' | 'SIGCONT'): Promise<void>;
   };
   /** A namespace created for this test and deleted after it. */
   ns: string;
@@ -63,6 +65,10 @@ export const test = base.extend<E2EFixtures>({
         const r = await fetch(`${env('KUBE_TEST_CONTROL')}/restart-explorer`, { method: 'POST' });
         if (!r.ok) throw new Error(`restart-explorer: ${r.status} ${await r.text()}`);
         return r.text();
+      },
+      async signalApiServer(signal: 'SIGSTOP' | 'SIGCONT') {
+        const r = await fetch(`${env('KUBE_TEST_CONTROL')}/signal-apiserver?signal=${signal}`, { method: 'POST' });
+        if (!r.ok) throw new Error(`signal-apiserver ${signal}: ${r.status} ${await r.text()}`);
       },
     });
   },

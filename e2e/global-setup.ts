@@ -19,8 +19,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   // A loopback control endpoint for what only this process can do: restart kube-apiserver
   // (to drop every open watch, as a real outage would), kill it (an outage the spec writes
-  // through), stop it for a set time (an outage of known length), restart the explorer server
-  // (same port, new token).
+  // through), stop it for a set time (an outage of known length), freeze and thaw it (SIGSTOP,
+  // SIGCONT), restart the explorer server (same port, new token).
   const control = createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/kill-apiserver') {
       // With a supervised control plane, SIGKILL and let the supervisor restart it; without one,
@@ -29,6 +29,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       if (typeof supervised.signal === 'function') supervised.signal('kube-apiserver', 'SIGKILL');
       else void cp.restartApiServer().catch(() => {});
       res.end('ok');
+      return;
+    }
+    const sig = req.method === 'POST' ? /^\/signal-apiserver\?signal=(SIGSTOP|SIGCONT)$/.exec(req.url ?? '') : null;
+    if (sig) {
+      // Freezes (SIGSTOP) or thaws (SIGCONT) this run's own kube-apiserver: a frozen server
+      // accepts connections (the kernel does) and answers nothing.
+      const pid = cp.signal('kube-apiserver', sig[1] as NodeJS.Signals);
+      res.statusCode = pid === undefined ? 409 : 200;
+      res.end(String(pid ?? 'not running'));
       return;
     }
     const outage = req.method === 'POST' ? /^\/apiserver-outage\?ms=(\d+)$/.exec(req.url ?? '') : null;

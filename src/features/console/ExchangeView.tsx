@@ -5,7 +5,7 @@ import { bodyKind, mediaParams, parseJson, parseWarningHeader, parseYaml, pretty
 import { NdjsonFramer } from '../../codecs/ndjson';
 import { toKyaml } from '../../codecs/kyaml';
 import { isStatus, type Status } from '../../k8s/client';
-import { Ring } from '../../k8s/watch/timeline';
+import { Ring } from '../../k8s/watch';
 import { StatusView } from '../../ui/ErrorBox';
 import { HexView } from '../../ui/HexView';
 import { JsonTree } from '../../ui/JsonTree';

@@ -10,9 +10,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { sharedMux } from '../../k8s/client';
 import type { ApiResource, Discovery } from '../../k8s/discovery';
 import { findResource } from '../../k8s/discovery';
-import { type ResourceRef, resourcePath } from '../../k8s/paths';
-import { followCollection } from '../../k8s/watch/follow';
-import type { KubeObject } from '../../k8s/watch/types';
+import type { ResourceRef } from '../../k8s/paths';
+import { inform } from '../../k8s/watch';
+import type { KubeObject } from '../../k8s/watch';
 import { type ScanResult, scanDependents } from './scan';
 
 /** Where the dependents of a kind live, as the built-in controllers create them. */
@@ -149,33 +149,32 @@ export function DeletionWatch({ context, discovery, owner, resource }: { context
   }, [resource.kind, note]);
 
   const follow = useCallback(
-    (id: string, path: string, fieldSelector?: string) =>
-      followCollection({
-        mux: sharedMux(),
-        context,
-        path,
-        fieldSelector,
-        onError: (e) => setProblem(e instanceof Error ? e.message : String(e)),
-        onChange: (objs) => {
+    (id: string, collection: { group: string; version: string; resource: string; namespace?: string }, name?: string) =>
+      inform(
+        { context, ...collection, name },
+        {
+          mux: sharedMux(),
+          onProblem: (message) => message !== undefined && setProblem(message),
+          onChange: (objs) => {
           // List items carry no kind; tag each with the kind of its collection.
           const kind = id.split('|')[1]!;
-          sources.current.set(id, new Map([...objs].map(([k, o]) => [k, { ...o, kind: o.kind ?? kind }])));
-          recompute();
+            sources.current.set(id, new Map([...objs].map(([k, o]) => [k, { ...o, kind: o.kind ?? kind }])));
+            recompute();
+          },
         },
-      }),
+      ),
     [context, recompute],
   );
 
   useEffect(
-    () => follow(`owner|${resource.kind}`, resourcePath({ ...owner, name: undefined }), `metadata.name=${owner.name}`),
+    () => follow(`owner|${resource.kind}`, { group: owner.group, version: owner.version, resource: owner.resource, namespace: owner.namespace }, owner.name),
     // Keyed on the owner's identity (its fields), not on the object passed in, which is new on every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [follow, resource.kind, owner.group, owner.version, owner.resource, owner.namespace, owner.name],
   );
   // Two effects, so that the scan's types add watches without restarting (and relisting) the known ones.
   const followAll = useCallback(
     (refs: ApiResource[]) => {
-      const stops = refs.map((r) => follow(`dep-${r.group}-${r.resource}|${r.kind}`, resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: r.namespaced ? owner.namespace : undefined })));
+      const stops = refs.map((r) => follow(`dep-${r.group}-${r.resource}|${r.kind}`, { group: r.group, version: r.version, resource: r.resource, namespace: r.namespaced ? owner.namespace : undefined }));
       return () => stops.forEach((s) => s());
     },
     [follow, owner.namespace],

@@ -12,9 +12,9 @@ import { sharedMux } from '../../k8s/client';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { invalidateObject, objectQuery, setObject } from '../../k8s/objects';
 import { fieldHintsFrom, findKindSchema, groupVersionKey, openApiDocumentQuery, openApiIndexQuery } from '../../k8s/openapi';
-import { apiVersionOf, type ResourceRef, resourcePath, withQuery } from '../../k8s/paths';
+import { apiVersionOf, type ResourceRef, resourcePath } from '../../k8s/paths';
 import { applyOwnershipPreview, dropFields, type FieldHints, type JsonObject, NO_HINTS, unkeyedLists } from '../../k8s/patch';
-import { openWatch } from '../../k8s/watch/stream';
+import { inform } from '../../k8s/watch';
 import { yamlVersionDifferences } from '../../codecs';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { ErrorBox } from '../../ui/ErrorBox';
@@ -76,25 +76,30 @@ function EditObject({ route, context }: { route: Route; context: string }) {
   }, [loaded.data]);
 
   // Watch the object while it is open, from the loaded resourceVersion: someone else's change
-  // shows before the user sends (API concepts: "Efficient detection of changes").
+  // shows before the user sends (API concepts: "Efficient detection of changes"). On the engine's
+  // informer: a dropped stream resumes from the last resourceVersion, 410 Gone relists (the
+  // object as the server has it now, or its absence), with backoff.
   const baseRv = metaOf(s.base).resourceVersion;
   useEffect(() => {
     if (!ref || !baseRv || !route.name) return;
-    const abort = new AbortController();
-    const path = withQuery(collectionPath, { watch: '1', fieldSelector: `metadata.name=${route.name}`, resourceVersion: baseRv });
-    void (async () => {
-      try {
-        const w = await openWatch({ mux: sharedMux(), context, path, signal: abort.signal });
-        for await (const ev of w.events) {
-          if (abort.signal.aborted) break;
-          if (ev.type === 'MODIFIED' || ev.type === 'ADDED') setObject(queryClient, context, ref, ev.object as JsonObject);
-          else if (ev.type === 'DELETED') dispatch({ type: 'server-deleted' });
-        }
-      } catch {
-        // A watch that cannot start or ends (410, network) only loses the banner; writes stay guarded.
-      }
-    })();
-    return () => abort.abort();
+    const name = route.name;
+    return inform(
+      { context, group: ref.group, version: ref.version, resource: ref.resource, namespace: ref.namespace, name, resourceVersion: baseRv },
+      {
+        mux: sharedMux(),
+        onChange: (objects, event) => {
+          if (event) {
+            if (event.type === 'MODIFIED' || event.type === 'ADDED') setObject(queryClient, context, ref, event.object as JsonObject);
+            else if (event.type === 'DELETED') dispatch({ type: 'server-deleted' });
+            return;
+          }
+          // A relist: the object as it is now, or gone.
+          const now = [...objects.values()].find((o) => o.metadata?.name === name);
+          if (now) setObject(queryClient, context, ref, now as JsonObject);
+          else dispatch({ type: 'server-deleted' });
+        },
+      },
+    );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- restart only when the base version changes
   }, [context, loadedPath, baseRv]);
 

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { hrefFor } from '../../routing';
 import { sharedMux } from '../../k8s/client';
-import { openWatch, type OpenWatch } from '../../k8s/watch/stream';
+import { openWatch, type OpenWatch } from '../../k8s/watch';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { serializePanes } from '../watch';
 import { LESSON_LABEL, type LessonExchange, pickString, send } from './exchange';

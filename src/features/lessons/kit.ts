@@ -3,7 +3,7 @@
 // and received, and checks the answer against what the lesson says: a lesson that the server
 // contradicts shows it, step by step, instead of teaching it.
 import { kubeFetch, sharedMux } from '../../k8s/client';
-import { openWatch } from '../../k8s/watch/stream';
+import { openWatch } from '../../k8s/watch';
 import type { Route } from '../../routing';
 import type { LessonExchange } from './exchange';
 

@@ -5,9 +5,9 @@
 import { useEffect, useState } from 'react';
 import { diffManagedFields, type EntryChange, type ManagedFieldsEntry } from '../../k8s/fields';
 import { sharedMux } from '../../k8s/client';
-import { type ResourceRef, resourcePath } from '../../k8s/paths';
-import { followCollection } from '../../k8s/watch/follow';
-import type { KubeObject } from '../../k8s/watch/types';
+import type { ResourceRef } from '../../k8s/paths';
+import { inform } from '../../k8s/watch';
+import type { KubeObject } from '../../k8s/watch';
 
 export interface HistoryEntry {
   resourceVersion: string;
@@ -25,12 +25,9 @@ export function OwnershipHistory({ context, target, initial, onObject }: { conte
   useEffect(() => {
     if (!following) return;
     let prev: KubeObject | undefined = initial;
-    const stop = followCollection({
+    const stop = inform({ context, group: target.group, version: target.version, resource: target.resource, namespace: target.namespace, name: target.name }, {
       mux: sharedMux(),
-      context,
-      path: resourcePath({ ...target, name: undefined }),
-      fieldSelector: `metadata.name=${target.name}`,
-      onError: (e) => setProblem(e instanceof Error ? e.message : String(e)),
+      onProblem: (message) => message !== undefined && setProblem(message),
       onChange: (objects, event) => {
         setProblem(undefined);
         const obj = event?.object ?? [...objects.values()][0];

@@ -1,5 +1,5 @@
 // The per-event diff in Monaco's diff editor.
-import type { KubeObject } from '../../k8s/watch/types';
+import type { KubeObject } from '../../k8s/watch';
 import { MonacoDiff } from '../../ui/MonacoDiff';
 
 export function ObjectDiff({ previous, next }: { previous?: KubeObject; next?: KubeObject }) {

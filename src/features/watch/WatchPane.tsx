@@ -1,9 +1,9 @@
 import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { sharedMux } from '../../k8s/client/mux';
-import { collectionPath, type EventEntry, type SessionSnapshot, START_MODES, type TimelineEntry } from '../../k8s/watch/session';
-import { createWatchSession, type WatchSessionHandle } from '../../k8s/watch/workerSession';
-import { type KubeObject, WATCH_EVENT_TYPES, type WatchEventType } from '../../k8s/watch/types';
+import { collectionPath, type EventEntry, type SessionSnapshot, START_MODES, type TimelineEntry } from '../../k8s/watch';
+import { createWatchSession, type WatchSessionHandle } from '../../k8s/watch';
+import { type KubeObject, WATCH_EVENT_TYPES, type WatchEventType } from '../../k8s/watch';
 import { StatusView } from '../../ui/ErrorBox';
 import { entryBySeq, FilteredTimeline, type IndexedList } from './filtered';
 import { focusRow, nextRowIndex, rowIndexOf, tailRange } from '../../ui/rowKeys';
@@ -200,13 +200,16 @@ function useNow(ms: number): number {
 /** Silence after which a watch with bookmarks no longer counts as live: a bookmark is overdue. */
 const BOOKMARK_OVERDUE_MS = 70_000;
 
-/** The state the badge shows: never "watching" for a stream that has gone silent past its bookmarks. */
+/**
+ * The state the badge shows. "connecting" until the server's response headers arrive, "watching"
+ * only after them, and "silent" once a watch with bookmarks has heard nothing (no event, no
+ * bookmark) past the interval its bookmarks should come at, counted from when the stream opened.
+ */
 export function badgeState(snap: Pick<SessionSnapshot, 'state' | 'lastHeardAt' | 'idleTimeoutMs'>, now: number): { text: string; className: string } {
   if (snap.state === 'watching' && snap.idleTimeoutMs !== undefined && snap.lastHeardAt !== undefined && now - snap.lastHeardAt > Math.min(BOOKMARK_OVERDUE_MS, snap.idleTimeoutMs)) {
     return { text: 'silent', className: 'state-silent' };
   }
-  const text =
-    snap.state === 'backoff' ? 'reconnecting' : snap.state === 'listing' ? 'listing' : snap.state === 'watching' ? 'watching' : snap.state === 'paused' ? 'paused' : snap.state === 'stopped' ? 'stopped' : 'starting';
+  const text = snap.state === 'backoff' ? 'reconnecting' : snap.state === 'idle' ? 'starting' : snap.state;
   return { text, className: `state-${snap.state}` };
 }
 
@@ -221,11 +224,13 @@ function StateBadge({ snap }: { snap: SessionSnapshot }) {
   const staleness =
     snap.state === 'backoff' && snap.retryAt !== undefined
       ? `next attempt in ${Math.max(0, Math.ceil((snap.retryAt - now) / 1000))} s`
-      : snap.state === 'watching' && snap.lastHeardAt !== undefined
-        ? `last event or bookmark ${ago(now - snap.lastHeardAt)}`
-        : snap.fatal
-          ? snap.fatal
-          : '';
+      : snap.state === 'connecting' && snap.connectingSince !== undefined
+        ? `waiting for the server’s answer for ${Math.max(0, Math.round((now - snap.connectingSince) / 1000))} s`
+        : snap.state === 'watching' && snap.lastHeardAt !== undefined
+          ? `last event or bookmark ${ago(now - snap.lastHeardAt)}`
+          : snap.fatal
+            ? snap.fatal
+            : '';
   return (
     <>
       <span role="status" aria-label="Watch state" className={`badge ${className}`}>

@@ -5,7 +5,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { navigate, type Route } from '../../routing';
 import { capabilitiesQuery, describeRefusal } from '../../k8s/capabilities';
 import { allResources, discoveryQuery } from '../../k8s/discovery';
-import { START_MODES, type StartMode } from '../../k8s/watch/session';
+import { START_MODES, type StartMode } from '../../k8s/watch';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { DEFAULT_MAX_EVENTS, type PaneConfig, PANES_KEY, parsePanes, serializePanes } from './panes';
 import { WatchPane } from './WatchPane';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { NoteEntry, TimelineEntry } from '../../k8s/watch/session';
-import { Ring } from '../../k8s/watch/timeline';
+import type { NoteEntry, TimelineEntry } from '../../k8s/watch';
+import { Ring } from '../../k8s/watch';
 import { entryBySeq, FilteredTimeline } from './filtered';
 
 const note = (seq: number, message: string): NoteEntry => ({ kind: 'note', seq, note: 'open', receivedAt: 0, message });

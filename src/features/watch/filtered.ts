@@ -2,7 +2,7 @@
 // entries that arrived (and those the ring let go) are looked at, not the whole timeline.
 // Timeline entries carry consecutive seq numbers (every push takes the next), so an entry's index
 // in a view is its seq minus the seq of the view's first entry.
-import type { TimelineEntry } from '../../k8s/watch/session';
+import type { TimelineEntry } from '../../k8s/watch';
 
 /** Read-only, indexable list: a RingView or a filtered window on one. */
 export interface IndexedList<T> {

@@ -1,6 +1,6 @@
 // Which field managers an event touched: managedFields entries (one per manager, operation and
 // subresource) whose fields or time differ between an object's previous and new version.
-import type { KubeObject, ManagedFieldsEntry } from '../../k8s/watch/types';
+import type { KubeObject, ManagedFieldsEntry } from '../../k8s/watch';
 
 function entryKey(e: ManagedFieldsEntry): string {
   return `${e.manager ?? ''}\u0000${e.operation ?? ''}\u0000${e.subresource ?? ''}`;

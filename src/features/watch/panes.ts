@@ -1,7 +1,7 @@
 // The watch view's panes live in the URL (like all view state): `panes` holds a JSON array of
 // pane configurations, so a set of watches can be bookmarked, reloaded and shared.
-import type { StartMode, WatchSpec } from '../../k8s/watch/session';
-import type { WatchEventType } from '../../k8s/watch/types';
+import type { StartMode, WatchSpec } from '../../k8s/watch';
+import type { WatchEventType } from '../../k8s/watch';
 
 export interface PaneConfig {
   id: string;

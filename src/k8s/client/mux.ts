@@ -85,10 +85,18 @@ export interface MuxClientOptions {
   pingIntervalMs?: number;
   /** ...and a socket that answered nothing for this long after a ping is taken for dead. */
   pongTimeoutMs?: number;
+  /**
+   * A WebSocket that has not opened after this long is given up: a frozen explorer server (or a
+   * relay in front of it) accepts the TCP connection and never answers the upgrade, and a
+   * browser's own connect can wait for minutes.
+   */
+  connectTimeoutMs?: number;
 }
 
 const OPEN = 1;
 export const DEFAULT_WINDOW_BYTES = 1024 * 1024;
+/** Time allowed for the mux WebSocket to open (the upgrade answered by the explorer server on loopback). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export class MuxClient {
   private ws: WebSocketLike | undefined;
@@ -120,6 +128,7 @@ export class MuxClient {
       windowBytes: opts.windowBytes ?? DEFAULT_WINDOW_BYTES,
       pingIntervalMs: opts.pingIntervalMs ?? 15_000,
       pongTimeoutMs: opts.pongTimeoutMs ?? 10_000,
+      connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     };
   }
 
@@ -258,15 +267,35 @@ export class MuxClient {
     this.ws = ws;
     let usedToken = '';
     this.ready = new Promise<WebSocketLike>((resolve, reject) => {
+      const ms = this.opts.connectTimeoutMs;
+      const timer =
+        ms > 0
+          ? setTimeout(() => {
+              const err = new MuxStreamError(`could not connect to the proxy mux: no answer in ${Math.round(ms / 1000)} s`);
+              reject(err);
+              this.detach(ws, err);
+              connectionHealth.serverUnreachable(`the mux did not open in ${Math.round(ms / 1000)} s`);
+              try {
+                ws.close();
+              } catch {
+                // Closing a socket that never opened may throw in some implementations.
+              }
+            }, ms)
+          : undefined;
       ws.addEventListener('open', () => {
+        clearTimeout(timer);
         usedToken = this.currentToken();
         this.send(ws, { type: 'auth', token: usedToken });
         this.startPings(ws);
         resolve(ws);
       });
       // Browsers say nothing about why (by design); the `ws` package gives a message.
-      ws.addEventListener('error', (ev) => reject(new MuxStreamError(`could not connect to the proxy mux${ev.message ? `: ${ev.message}` : ''}`)));
+      ws.addEventListener('error', (ev) => {
+        clearTimeout(timer);
+        reject(new MuxStreamError(`could not connect to the proxy mux${ev.message ? `: ${ev.message}` : ''}`));
+      });
       ws.addEventListener('close', (ev) => {
+        clearTimeout(timer);
         const why = `the mux connection closed (${ev.code ?? ''}${ev.reason ? ` ${ev.reason}` : ''})`;
         reject(new MuxStreamError(why));
         if (ev.code === MUX_CLOSE_UNAUTHORIZED) {

@@ -8,11 +8,11 @@
 // gets, per batch (one per ~16 ms at most), only what it draws: the new timeline entries and the
 // changed objects as rows (key, resourceVersion, Table cells), and asks for a full object when one
 // is opened (entryDetail) or the timeline exported.
-import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type Status } from '../client';
-import { resourceVersionOf } from './reducer';
-import type { EventEntry, EventOrigin, SessionSnapshot, TimelineEntry, WatchSpec } from './session';
-import { Ring } from './timeline';
-import { isTable, type KubeObject, type WatchEventType } from './types';
+import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type Status } from '../../client';
+import { resourceVersionOf } from '../reducer';
+import type { EventEntry, EventOrigin, SessionSnapshot, TimelineEntry, WatchSpec } from '../session';
+import { Ring } from '../timeline';
+import { isTable, type KubeObject, type WatchEventType } from '../types';
 
 // --- messages ---
 
@@ -23,6 +23,7 @@ export interface RemoteSessionOptions {
   backoffInitialMs?: number;
   backoffMaxMs?: number;
   idleTimeoutMs?: number;
+  connectTimeoutMs?: number;
 }
 
 /** An error as it crosses the boundary; rebuilt as the same class on the other side. */

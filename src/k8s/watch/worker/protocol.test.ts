@@ -5,15 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type MuxRequest, type MuxStream } from '../client';
+import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type MuxRequest, type MuxStream } from '../../client';
 import { hostWatchSessions, type Port } from './host';
-import { BatchBuilder, fromWire, type SessionBatch, SessionMirror, toWire, updatedOrder } from './remote';
-import { entryBytes, type SessionSnapshot, type TimelineEntry, type WatchSpec } from './session';
-import { Ring } from './timeline';
-import type { KubeObject } from './types';
-import { type Endpoint, RENDER_GAP_MAX_MS, RENDER_GAP_MS, RENDER_SHARE, WorkerConnection, WorkerWatchSession } from './workerSession';
+import { BatchBuilder, fromWire, type SessionBatch, SessionMirror, toWire, updatedOrder } from './protocol';
+import { entryBytes, type SessionSnapshot, type TimelineEntry, type WatchSpec } from '../session';
+import { Ring } from '../timeline';
+import type { KubeObject } from '../types';
+import { type Endpoint, RENDER_GAP_MAX_MS, RENDER_GAP_MS, RENDER_SHARE, WorkerConnection, WorkerWatchSession } from './client';
 
-const fixture = readFileSync(new URL('../../codecs/fixtures/watch-configmaps.json', import.meta.url));
+const fixture = readFileSync(new URL('../../../codecs/fixtures/watch-configmaps.json', import.meta.url));
 const lines = fixture.toString('utf8').trim().split('\n');
 const events = lines.map((l) => JSON.parse(l) as { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject });
 
@@ -169,7 +169,7 @@ describe('a session hosted over a MessageChannel', () => {
   afterEach(() => closers.splice(0).forEach((c) => c()));
 
   /** The captured body, in chunks that cut lines (and UTF-8) anywhere. */
-  function capturedMux(chunk: number, opened: MuxRequest[]): Pick<import('../client').MuxClient, 'open'> {
+  function capturedMux(chunk: number, opened: MuxRequest[]): Pick<import('../../client').MuxClient, 'open'> {
     return {
       open: async (req: MuxRequest): Promise<MuxStream> => {
         opened.push(req);

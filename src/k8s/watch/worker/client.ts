@@ -2,9 +2,9 @@
 // brought up to date by batches, and the network the worker borrows (the page's one mux
 // connection and kubeFetch). Where Workers are unavailable (Node, vitest) createWatchSession gives
 // an in-page WatchSession instead: the same engine, the same snapshot.
-import { errorFromResponse, kubeFetch, type MuxClient, type MuxStream } from '../client';
-import { type FromWorker, type RemoteSessionOptions, SessionMirror, type SessionBatch, toWire, type ToWorker } from './remote';
-import { defaultSchedule, type EventEntry, nextTask, type SessionSnapshot, type WatchSpec, WatchSession } from './session';
+import { errorFromResponse, kubeFetch, type MuxClient, type MuxStream } from '../../client';
+import { type FromWorker, type RemoteSessionOptions, SessionMirror, type SessionBatch, toWire, type ToWorker } from './protocol';
+import { defaultSchedule, type EventEntry, nextTask, type SessionSnapshot, type WatchSpec, WatchSession } from '../session';
 
 /** What a watch pane uses of a session, wherever it runs. */
 export interface WatchSessionHandle {
@@ -382,7 +382,7 @@ function watchWorker(mux: Pick<MuxClient, 'open'>): WorkerConnection | null {
   if (pageWorker !== undefined) return pageWorker;
   if (typeof Worker === 'undefined') return (pageWorker = null);
   try {
-    const w = new Worker(new URL('./session.worker.ts', import.meta.url), { type: 'module', name: 'watch-sessions' });
+    const w = new Worker(new URL('./entry.ts', import.meta.url), { type: 'module', name: 'watch-sessions' });
     pageWorker = new WorkerConnection(w, mux);
   } catch {
     pageWorker = null;

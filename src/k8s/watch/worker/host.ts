@@ -7,10 +7,10 @@
 // unacknowledged, so credit follows what the worker has consumed.
 //
 // `port` is the worker's global scope in the browser, or one end of a MessageChannel in tests.
-import type { MuxRequest, MuxStream } from '../client';
-import { ChunkQueue } from '../client/chunkQueue';
-import { BatchBuilder, fromWire, type FromWorker, type RemoteSessionOptions, type ToWorker } from './remote';
-import { type FetchJson, type MuxOpener, WatchSession } from './session';
+import type { MuxRequest, MuxStream } from '../../client';
+import { ChunkQueue } from '../../client/chunkQueue';
+import { BatchBuilder, fromWire, type FromWorker, type RemoteSessionOptions, type ToWorker } from './protocol';
+import { type FetchJson, type MuxOpener, WatchSession } from '../session';
 
 export interface Port {
   postMessage(message: unknown, transfer?: Transferable[]): void;

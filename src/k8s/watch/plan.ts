@@ -1,0 +1,247 @@
+// The pure decisions of a list-watch, split the way client-go's reflector splits them: which
+// request comes next (list, watch, streaming list, resume), what an ending means (410 Gone, a
+// refused streaming list, 429 with Retry-After, an unauthorized page, a network failure, a clean
+// end) and how long to wait before the next attempt. No I/O, no clock, no randomness of their
+// own: loop.ts does the I/O and feeds them what happened; plan.test.ts tables them.
+// resourceVersions are opaque here: carried and compared for equality, never ordered.
+import { KubeApiError, MuxUnauthorizedError, type Status } from '../client';
+import { resourcePath } from '../paths';
+
+export type StartMode = 'list-watch' | 'stream' | 'watch-unset' | 'watch-0' | 'watch-exact';
+
+/** Each way to start, named by the semantic the API concepts doc gives it. */
+export const START_MODES: { mode: StartMode; label: string; semantic: string }[] = [
+  { mode: 'list-watch', label: 'List, then watch', semantic: 'list (resourceVersion unset: most recent), then watch from the list’s resourceVersion' },
+  { mode: 'stream', label: 'Streaming list', semantic: 'sendInitialEvents=true, resourceVersionMatch=NotOlderThan, resourceVersion="": initial ADDED events end with the k8s.io/initial-events-end bookmark' },
+  { mode: 'watch-unset', label: 'Watch, resourceVersion unset', semantic: 'Get State and Start at Most Recent: synthetic ADDED events for every object, then changes (with bookmarks allowed, the initial-events-end bookmark marks where the synthetic events end)' },
+  { mode: 'watch-0', label: 'Watch, resourceVersion="0"', semantic: 'Get State and Start at Any: synthetic ADDED events from any (possibly cached, older) state, then changes (marked like the unset case)' },
+  { mode: 'watch-exact', label: 'Watch from a resourceVersion', semantic: 'Start at Exact: only changes after the given resourceVersion, no synthetic events' },
+];
+
+export interface WatchSpec {
+  context: string;
+  group: string;
+  version: string;
+  resource: string;
+  /** Omit for all namespaces or a cluster-scoped resource. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** One object: adds fieldSelector metadata.name=<name>. */
+  name?: string;
+  mode: StartMode;
+  /** For 'watch-exact'. */
+  resourceVersion?: string;
+  bookmarks: boolean;
+  timeoutSeconds?: number;
+  /** Ask for Table rows (as=Table) instead of objects. */
+  asTable: boolean;
+}
+
+export function collectionPath(spec: Pick<WatchSpec, 'group' | 'version' | 'resource' | 'namespace'>): string {
+  return resourcePath({ group: spec.group, version: spec.version, resource: spec.resource, namespace: spec.namespace || undefined });
+}
+
+function selectorParams(spec: WatchSpec): URLSearchParams {
+  const p = new URLSearchParams();
+  if (spec.labelSelector) p.set('labelSelector', spec.labelSelector);
+  const fields = [spec.name ? `metadata.name=${spec.name}` : '', spec.fieldSelector ?? ''].filter(Boolean).join(',');
+  if (fields) p.set('fieldSelector', fields);
+  return p;
+}
+
+/** The watch request for a phase. `resourceVersion: null` leaves the parameter out (unset). */
+export function watchPath(spec: WatchSpec, opts: { resourceVersion: string | null; streamingList?: boolean }): string {
+  const p = selectorParams(spec);
+  p.set('watch', '1');
+  if (opts.streamingList) {
+    // A streaming list: the server marks the end of the initial events with a bookmark. It accepts
+    // sendInitialEvents without allowWatchBookmarks, but then sends no marker (checked against
+    // kube-apiserver 1.37), so we always allow bookmarks. resourceVersion="" asks for a
+    // consistent (most recent) starting point.
+    p.set('sendInitialEvents', 'true');
+    p.set('allowWatchBookmarks', 'true');
+    p.set('resourceVersionMatch', 'NotOlderThan');
+    p.set('resourceVersion', '');
+  } else {
+    if (spec.bookmarks) p.set('allowWatchBookmarks', 'true');
+    if (opts.resourceVersion !== null) p.set('resourceVersion', opts.resourceVersion);
+  }
+  if (spec.timeoutSeconds !== undefined && spec.timeoutSeconds > 0) p.set('timeoutSeconds', String(spec.timeoutSeconds));
+  return `${collectionPath(spec)}?${p.toString()}`;
+}
+
+export function listPath(spec: WatchSpec): string {
+  const q = selectorParams(spec).toString();
+  return q ? `${collectionPath(spec)}?${q}` : collectionPath(spec);
+}
+
+/**
+ * Where the list-watch stands between attempts: start as configured ('initial'), watch again
+ * from the last resourceVersion ('resume'), or list (or stream) anew because the history to
+ * resume from is gone ('recover').
+ */
+export type Phase = 'initial' | 'resume' | 'recover';
+
+export interface Cursor {
+  phase: Phase;
+  /** The last resourceVersion seen (a list's, an event's, a bookmark's). */
+  lastRV: string | undefined;
+  /** Whether there is a state already (a list after this one replaces it and reports the difference). */
+  hasObjects: boolean;
+}
+
+export type NextRequest =
+  /** List, then (phase 'resume') watch from the list's resourceVersion. */
+  | { kind: 'list'; path: string; relist: boolean }
+  /**
+   * Watch. `streaming`: a streaming list, whose initial events end with the initial-events-end
+   * bookmark; `synthetic`: a get-state watch whose synthetic ADDED events end with that bookmark.
+   */
+  | { kind: 'watch'; path: string; streaming: boolean; synthetic: boolean };
+
+/** The next request of a list-watch in `spec.mode` standing at `c`. */
+export function nextRequest(spec: WatchSpec, c: Cursor): NextRequest {
+  if (c.phase !== 'resume' && (spec.mode === 'list-watch' || (c.phase === 'recover' && spec.mode !== 'stream'))) {
+    return { kind: 'list', path: listPath(spec), relist: c.phase === 'recover' || c.hasObjects };
+  }
+  if (c.phase !== 'resume' && spec.mode === 'stream') {
+    return { kind: 'watch', path: watchPath(spec, { resourceVersion: '', streamingList: true }), streaming: true, synthetic: false };
+  }
+  if (c.phase === 'initial') {
+    // Get-state watches (unset, "0") also end their synthetic ADDED events with the
+    // initial-events-end bookmark when bookmarks are allowed (kube-apiserver 1.37, WatchList on).
+    const synthetic = spec.bookmarks && (spec.mode === 'watch-unset' || spec.mode === 'watch-0');
+    const rv = spec.mode === 'watch-0' ? '0' : spec.mode === 'watch-exact' ? (spec.resourceVersion ?? '') : null;
+    return { kind: 'watch', path: watchPath(spec, { resourceVersion: rv }), streaming: false, synthetic };
+  }
+  return { kind: 'watch', path: watchPath(spec, { resourceVersion: c.lastRV ?? null }), streaming: false, synthetic: false };
+}
+
+/** How an attempt (a list, or a watch and its stream) ended. */
+export type Ending =
+  /** The server ended the stream (its own timeout, timeoutSeconds). */
+  | { kind: 'end'; ranMs: number }
+  /** An ERROR event with a 410 Status: the history to resume from is gone. */
+  | { kind: 'gone' }
+  /** No response headers within the connect timeout. */
+  | { kind: 'connect-timeout'; ms: number }
+  /** Headers came, then nothing (no event, no bookmark) within the idle timeout. */
+  | { kind: 'idle'; ms: number }
+  /** The request or the stream failed: a KubeApiError (non-200, or an ERROR event), the mux, the network. */
+  | { kind: 'error'; error: unknown };
+
+/** What the attempt that ended was. */
+export interface AttemptContext {
+  mode: StartMode;
+  /** The phase the attempt started in. */
+  phase: Phase;
+  /** Whether it was a streaming list (or re-stream) that has not reached its initial-events-end bookmark. */
+  streamingIncomplete: boolean;
+  lastRV: string | undefined;
+}
+
+export type NoteKind = 'open' | 'end' | 'error' | 'reconnect' | 'list' | 'relist' | 'paused' | 'resumed' | 'idle';
+
+export interface Outcome {
+  /** 'retry' after the backoff; 'fallback' to list-then-watch at once; 'fatal': the user must act. */
+  action: 'retry' | 'fallback' | 'fatal';
+  /** The phase of the next attempt. */
+  phase: Phase;
+  /** Why, in the timeline's words. */
+  note: { kind: NoteKind; message: string; status?: Status };
+  /** The server's own wait before trying again (Retry-After, details.retryAfterSeconds), in ms. */
+  retryAfterMs?: number;
+  /** A stream that ran and ended cleanly: watch again at once, and start the backoff over. */
+  immediate?: boolean;
+}
+
+/** A stream that ran at least this long before the server ended it cleanly is watched again at once. */
+export const RAN_LONG_MS = 1000;
+
+/** What an ending means for the next attempt (client-go reflector: ListAndWatch, watchHandler). */
+export function classifyEnding(ending: Ending, at: AttemptContext): Outcome {
+  // A streaming list cut short before its end marker has no complete state to resume from: it
+  // starts again as it started; anything else resumes from the last resourceVersion.
+  const after = at.streamingIncomplete ? at.phase : 'resume';
+  switch (ending.kind) {
+    case 'end':
+      return { action: 'retry', phase: after, note: { kind: 'end', message: 'the server ended the stream' }, immediate: ending.ranMs >= RAN_LONG_MS };
+    case 'gone':
+      return { action: 'retry', phase: 'recover', note: { kind: 'error', message: 'the server no longer has the history to resume from (410 Gone): relisting' } };
+    case 'idle':
+      return {
+        action: 'retry',
+        phase: after,
+        note: { kind: 'idle', message: `nothing received (no event, no bookmark) for ${Math.round(ending.ms / 1000)} s although the server sends a bookmark about every minute: the connection is taken for dead` },
+      };
+    case 'connect-timeout':
+      return { action: 'retry', phase: resumable(at), note: { kind: 'idle', message: `no response headers for ${Math.round(ending.ms / 1000)} s: the connection is taken for dead` } };
+    case 'error':
+      return classifyError(ending.error, at);
+  }
+}
+
+/** After a failure before anything was heard: resume needs a resourceVersion to resume from. */
+function resumable(at: AttemptContext): Phase {
+  return at.phase === 'resume' && at.lastRV === undefined ? 'initial' : at.phase;
+}
+
+function classifyError(e: unknown, at: AttemptContext): Outcome {
+  if (e instanceof MuxUnauthorizedError) {
+    // The explorer server refuses the page's token and no fresh one was to be had: retrying would
+    // go on forever.
+    return { action: 'fatal', phase: at.phase, note: { kind: 'error', message: e.message } };
+  }
+  if (e instanceof KubeApiError && !e.fromProxy && at.mode === 'stream' && at.phase !== 'resume' && (e.httpStatus === 422 || e.httpStatus === 400)) {
+    // The server refused the streaming list's parameters: with the WatchList feature gate off
+    // (v1.33's default), kube-apiserver answers 422 Invalid ("sendInitialEvents is forbidden for
+    // watch unless the WatchList feature gate is enabled"). Retrying cannot help; what client-go's
+    // reflector does instead is list, then watch.
+    return {
+      action: 'fallback',
+      phase: 'initial',
+      note: { kind: 'error', message: `the server refused the streaming list (${e.httpStatus} ${e.status.reason ?? ''}: ${e.message}); falling back to List, then watch`, status: e.status },
+    };
+  }
+  if (e instanceof KubeApiError && e.code === 410) {
+    return { action: 'retry', phase: 'recover', note: { kind: 'error', message: `410 Gone: ${e.message}; relisting`, status: e.status } };
+  }
+  // Anything else is retried after the backoff: 429 and 5xx (the server's Retry-After, or a
+  // Status's details.retryAfterSeconds such as 504 "Too large resource version" while the watch
+  // cache catches up, sets the least wait), 401/403 from the API server (the proxy may pick up
+  // refreshed credentials), a dropped mux or network.
+  const status = e instanceof KubeApiError ? e.status : undefined;
+  const retryAfterSeconds = e instanceof KubeApiError ? e.retryAfterSeconds : undefined;
+  const asked = retryAfterSeconds !== undefined ? ` (the server asked to wait ${retryAfterSeconds} s before trying again: Retry-After)` : '';
+  return {
+    action: 'retry',
+    phase: resumable(at),
+    note: { kind: 'error', message: `${e instanceof Error ? e.message : String(e)}${asked}`, status },
+    ...(retryAfterSeconds !== undefined ? { retryAfterMs: retryAfterSeconds * 1000 } : {}),
+  };
+}
+
+export interface BackoffPolicy {
+  initialMs: number;
+  maxMs: number;
+}
+
+/**
+ * The wait before attempt number `attempt` (0 for the first retry) and the attempt count after it:
+ * none after a stream that ran and ended cleanly (the count starts over), otherwise exponential,
+ * jittered between half and all of the step so that many panes do not reconnect in lockstep after
+ * an outage, and never shorter than what the server asked for. `random` is in [0, 1).
+ */
+export function backoff(policy: BackoffPolicy, attempt: number, o: Pick<Outcome, 'immediate' | 'retryAfterMs'>, random: number): { delayMs: number; attempt: number } {
+  if (o.immediate) return { delayMs: 0, attempt: 0 };
+  const step = Math.min(policy.maxMs, policy.initialMs * 2 ** attempt);
+  return { delayMs: Math.max(o.retryAfterMs ?? 0, Math.round(step / 2 + (random * step) / 2)), attempt: attempt + 1 };
+}
+
+/** The timeline's words for the wait before the next attempt. */
+export function reconnectMessage(mode: StartMode, c: Pick<Cursor, 'phase' | 'lastRV'>, delayMs: number): string {
+  if (c.phase === 'recover') return `reconnecting in ${delayMs} ms with a ${mode === 'stream' ? 're-stream' : 'relist'}`;
+  if (c.phase === 'resume' && c.lastRV !== undefined) return `reconnecting in ${delayMs} ms from resourceVersion ${c.lastRV}`;
+  return `reconnecting in ${delayMs} ms`;
+}

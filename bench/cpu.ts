@@ -39,3 +39,13 @@ export function cpuByProgram(): Map<string, number> {
   }
   return out;
 }
+
+/** Peak resident set size (VmHWM, MiB) of a process so far; undefined where /proc is not there. */
+export function peakRssMiB(pid: number | undefined): number | undefined {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}

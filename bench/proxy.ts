@@ -11,21 +11,27 @@ import { performance } from 'node:perf_hooks';
 import { freshBundle } from '../proxy/bundle.mjs';
 import { startControlPlane } from '../proxy/cluster/controlplane';
 import { kubectlOf } from '../proxy/cluster/build';
-import { cpuMs } from './cpu';
+import { cpuMs, peakRssMiB } from './cpu';
+import { measureLean } from './lean';
 import type { BenchResult } from './run';
 
-const SMALL_REQUESTS = 3000;
+/** `PROXY_BENCH_QUICK=1`: a few rounds of everything, to check that the bench runs (its numbers mean nothing). */
+const QUICK = process.env.PROXY_BENCH_QUICK === '1';
+const SMALL_REQUESTS = QUICK ? 30 : 3000;
 /**
  * Interleaved rounds before the small GETs are timed. Measured: after 300 rounds, direct requests
  * still got faster over the next 2,000 (p50 1.61 ms in the first 1,000, 1.12–1.14 ms from the third
  * on), and so did both Node proxies (the JIT, and the API server's and client's own warm-up); the
  * timed part is the steady state a long-running proxy serves in.
  */
-const WARM_UP_ROUNDS = 2000;
-const CONFIGMAPS = 10_000;
+const WARM_UP_ROUNDS = QUICK ? 20 : 2000;
+/** Objects in the large list: `BENCH_OBJECTS=150000 npm run bench -- proxy` for the large-cluster size. */
+const CONFIGMAPS = Number(process.env.BENCH_OBJECTS ?? 10_000);
 const CREATE_CONCURRENCY = 20;
 /** Lists through each path (median taken; see the ratios). */
-const LIST_REPEATS = 100;
+const LIST_REPEATS = QUICK ? 3 : Math.max(10, Math.round((100 * 10_000) / CONFIGMAPS));
+/** The lean method's rounds (see lean.ts): warm-up, timed small GETs, large lists per path. */
+const LEAN = QUICK ? { warmUp: 10, rounds: 20, lists: 3 } : { warmUp: 1000, rounds: 1500, lists: Math.max(10, Math.round((60 * 10_000) / CONFIGMAPS)) };
 
 type Send = (method: string, path: string, body?: string) => Promise<{ status: number; bytes: number }>;
 
@@ -223,6 +229,20 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     log(`large list ${list} (${CONFIGMAPS} items, ${(bytes / (1024 * 1024)).toFixed(1)} MiB JSON) x${LIST_REPEATS} each, order rotated per round: direct ${describe('direct')}; explorer ${describe('proxy')}; kubectl proxy ${describe('kubectl')}; bare Node proxy ${describe('bare')}`);
     log(`large list throughput from the summed times (one slow list weighs in whole): explorer/direct ${(sum(times.direct) / sum(times.proxy)).toFixed(3)}, kubectl proxy/direct ${(sum(times.direct) / sum(times.kubectl)).toFixed(3)}, bare Node proxy/direct ${(sum(times.direct) / sum(times.bare)).toFixed(3)}`);
 
+    // The lean method: the same three paths through the leanest client (one socket each).
+    const hwm0 = peakRssMiB(srv.child.pid);
+    const lean = await measureLean(
+      [
+        { name: 'direct', base: cp.server, tls: creds },
+        { name: 'explorer', base: `${srv.url}k8s/local-admin/`, headers: { 'X-Explorer-Token': srv.token } },
+        { name: 'kubectl', base: kp.url },
+      ],
+      { small, list, ...LEAN },
+    );
+    const hwm1 = peakRssMiB(srv.child.pid);
+    log(`lean (http.get, one keep-alive socket per path, bytes counted only; ${LEAN.warmUp} warm-up rounds, ${LEAN.rounds} timed): small GET p50 direct ${ms(lean.p50.direct)}, added explorer ${ms(lean.addedP50.explorer)}, kubectl proxy ${ms(lean.addedP50.kubectl)}; large list (${(lean.listBytes / 1048576).toFixed(1)} MiB) median direct ${ms(lean.listMedian.direct)}, explorer ${ms(lean.listMedian.explorer)}, kubectl proxy ${ms(lean.listMedian.kubectl)}`);
+    log(`explorer peak RSS: ${hwm0?.toFixed(0) ?? 'n/a'} MiB before the lean lists, ${hwm1?.toFixed(0) ?? 'n/a'} MiB after (list ${(lean.listBytes / 1048576).toFixed(1)} MiB)`);
+
     directAgent.destroy();
     proxyAgent.destroy();
     kubectlAgent.destroy();
@@ -241,6 +261,12 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         'large list throughput explorer/direct (higher is better)': med('direct') / med('proxy'),
         'large list throughput kubectl proxy/direct (higher is better)': med('direct') / med('kubectl'),
         'large list throughput bare Node proxy/direct (higher is better)': med('direct') / med('bare'),
+        // The lean method (lean.ts). Goals: added p50 <= kubectl proxy's; list throughput >= kubectl
+        // proxy's and >= 0.95 of direct; the proxy's memory bounded (growth far below the list's size).
+        'lean: small GET added p50 explorer/kubectl proxy': lean.addedP50.explorer / lean.addedP50.kubectl,
+        'lean: large list throughput explorer/direct (higher is better)': lean.listMedian.direct / lean.listMedian.explorer,
+        'lean: large list throughput explorer/kubectl proxy (higher is better)': lean.listMedian.kubectl / lean.listMedian.explorer,
+        'lean: explorer peak RSS growth during the lists / list size': hwm0 !== undefined && hwm1 !== undefined ? (hwm1 - hwm0) / (lean.listBytes / 1048576) : NaN,
       },
     };
   } finally {

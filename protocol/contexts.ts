@@ -20,4 +20,9 @@ export interface ContextList {
   current: string;
   /** The User-Agent the proxy sends on every request it forwards (unless the page asks for another). */
   userAgent?: string;
+  /**
+   * Set when the explorer was started with --replay FILE: there are no contexts, the page opens
+   * the recording (GET /proxy/recording) and nothing is sent to any cluster.
+   */
+  replay?: boolean;
 }

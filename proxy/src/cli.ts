@@ -15,6 +15,8 @@ export interface CliOptions {
   allowExec: boolean;
   openBrowser: boolean;
   dev: boolean;
+  /** A recording to replay without a cluster (--replay FILE). */
+  replay?: string;
 }
 
 export type CliResult =
@@ -44,6 +46,8 @@ Flags:
                           (needs Go to build it once, unless KUBEBUILDER_ASSETS names the binaries)
       --allow-exec        let exec/attach/portforward/proxy/ephemeralcontainers subresources
                           through (refused by default)
+      --replay FILE       open a recording (a .har saved with the page's Record switch) without any
+                          cluster: no kubeconfig is read and nothing is sent to any cluster
       --dev               serve the page through Vite's dev server (development checkouts only)
   -v, --version           print the version and exit
   -h, --help              print this help and exit`;
@@ -64,6 +68,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'allow-exec': { type: 'boolean', default: false },
         'no-browser': { type: 'boolean', default: false },
         dev: { type: 'boolean', default: false },
+        replay: { type: 'string' },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -89,8 +94,11 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       message: `--address ${JSON.stringify(address)} refused: the explorer serves only on loopback (127.0.0.1 or localhost), because anyone who reaches it acts with your cluster credentials`,
     };
   }
-  for (const key of ['kubeconfig', 'context', 'namespace'] as const) {
+  for (const key of ['kubeconfig', 'context', 'namespace', 'replay'] as const) {
     if (values[key] === '') return { kind: 'error', message: `--${key} needs a value` };
+  }
+  if (values.replay !== undefined && (values.local || values.kubeconfig !== undefined || values.context !== undefined)) {
+    return { kind: 'error', message: '--replay opens a recording without any cluster: it excludes --local, --kubeconfig and --context' };
   }
   if (values.local && values.kubeconfig) return { kind: 'error', message: '--local and --kubeconfig exclude each other: --local starts its own control plane' };
   return {
@@ -105,6 +113,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       allowExec: values['allow-exec'],
       openBrowser: !values['no-browser'],
       dev: values.dev,
+      ...(values.replay !== undefined ? { replay: values.replay } : {}),
     },
   };
 }

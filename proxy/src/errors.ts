@@ -25,7 +25,8 @@ export type ProxyCause =
   | 'MethodNotAllowed'
   | 'NotFound'
   | 'TooManyStreams'
-  | 'DuplicateHost';
+  | 'DuplicateHost'
+  | 'ReplayMode';
 
 export interface StatusBody {
   kind: 'Status';

@@ -29,10 +29,12 @@ async function main(): Promise<void> {
     namespace: values.namespace,
     dev: values.dev,
     allowExec: values.allowExec,
+    replay: values.replay,
     log: (l) => process.stderr.write(`${l}\n`),
   });
   process.stdout.write(`Kube API Explorer${values.dev ? ' (dev)' : ''}: ${server.url}\n`);
-  process.stdout.write(`  contexts from ${server.kubeconfigFiles.join(', ')}${server.controlPlane ? ' (local control plane)' : ''}\n`);
+  if (values.replay !== undefined) process.stdout.write(`  replaying ${values.replay}: read-only, nothing is sent to any cluster\n`);
+  else process.stdout.write(`  contexts from ${server.kubeconfigFiles.join(', ')}${server.controlPlane ? ' (local control plane)' : ''}\n`);
   if (values.allowExec) process.stdout.write('  --allow-exec: exec/attach/portforward/proxy/ephemeralcontainers subresources are NOT refused\n');
   if (values.openBrowser && !openBrowser(server.url, (l) => process.stderr.write(`${l}\n`))) {
     process.stdout.write('  (no browser found to open: open the URL above yourself)\n');

@@ -32,6 +32,8 @@ export interface RouterOptions {
   kubeconfig: Kubeconfig;
   allowExec: boolean;
   forwarding: ForwardContext;
+  /** Replay mode (--replay): every /k8s/ request gets this refusal and nothing is forwarded. */
+  refuseClusters?: () => ProxyError;
 }
 
 export interface Router {
@@ -98,6 +100,7 @@ export function createRouter(o: RouterOptions): Router {
     const denied = checkToken(h['x-explorer-token'], o.token);
     if (denied) return fail(res, denied, { close: true });
     if (url.startsWith('/proxy/')) return endpoint(req, res, url);
+    if (o.refuseClusters) return fail(res, o.refuseClusters());
     return forward(req, res, url, h);
   };
 
@@ -108,7 +111,7 @@ export function createRouter(o: RouterOptions): Router {
  * Upgrades, CONNECT and malformed requests on the server's sockets: the mux (and Vite's hot
  * reload in dev) are the only upgrades served; nothing is ever tunnelled to a cluster.
  */
-export function routeSockets(server: Server, { door, mux, pages }: { door: Door; mux: Mux; pages: PageServer & { hmrUpgrades?: import('node:events').EventEmitter } }): void {
+export function routeSockets(server: Server, { door, mux, pages, refuseMux }: { door: Door; mux: Mux; pages: PageServer & { hmrUpgrades?: import('node:events').EventEmitter }; refuseMux?: boolean }): void {
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const reject = (code: number, text: string) => {
       socket.end(`HTTP/1.1 ${code} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
@@ -118,7 +121,8 @@ export function routeSockets(server: Server, { door, mux, pages }: { door: Door;
     const refused = checkHost(req.headers.host, door.port) ?? checkOrigin(req.headers, door.port);
     if (refused) return reject(403, 'Forbidden');
     const path = (req.url ?? '').split('?')[0];
-    if (path === MUX_PATH) return mux.handleUpgrade(req, socket, head);
+    // Replay mode: the mux, which would carry watches and list chunks to a cluster, does not open.
+    if (path === MUX_PATH) return refuseMux ? reject(503, 'Service Unavailable') : mux.handleUpgrade(req, socket, head);
     const protocol = req.headers['sec-websocket-protocol'];
     if (pages.hmrUpgrades && (protocol === 'vite-hmr' || protocol === 'vite-ping')) {
       pages.hmrUpgrades.emit('upgrade', req, socket, head);

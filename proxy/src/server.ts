@@ -14,6 +14,7 @@ import { createRouter, type Door, routeSockets } from './routes';
 import { createDevPages, createStaticPages, ensureBuilt, injectToken, type PageServer, REPO_ROOT } from './static';
 import { createStatus } from './status';
 import { createEmbeddedPages, embedded, embeddedClusterDir } from '../package/embedded';
+import { loadRecording, replayRefusal } from './replay';
 
 export const DEFAULT_PORT = 7780;
 
@@ -42,6 +43,11 @@ export interface ExplorerServerOptions {
   context?: string;
   /** Namespace the page opens with, instead of the context's own (--namespace). */
   namespace?: string;
+  /**
+   * A recording to replay (--replay FILE): no kubeconfig is read, no control plane started, the
+   * page gets the file at /proxy/recording, and every request for a cluster is refused here.
+   */
+  replay?: string;
   /** Timeouts; defaults suit people, tests shorten them. */
   timeouts?: {
     /** Whole request head must arrive within this (slowloris). Default 20 s. */
@@ -72,6 +78,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   const token = randomBytes(32).toString('hex');
   const launch = upstreamLaunch({ maxUpstreams: opts.limits?.maxUpstreams, responseTimeoutMs: opts.limits?.upstreamResponseMs });
   const allowExec = opts.allowExec ?? false;
+  const recording = opts.replay !== undefined ? loadRecording(opts.replay) : undefined;
   const { files, controlPlane, kubeconfig, pages } = await openSources(opts, token, log);
 
   // kubectl finds contexts through KUBECONFIG or ~/.kube/config as we did; a file given with
@@ -89,8 +96,10 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     kubeconfig,
     allowExec,
     forwarding,
+    ...(recording ? { refuseClusters: replayRefusal } : {}),
     endpoints: {
-      '/proxy/contexts': () => ({ ...withKubeconfigFile(withStartingPoint(kubeconfig.list(), opts.context, opts.namespace), explicitFile), userAgent: explorerUserAgent() }),
+      '/proxy/contexts': () => (recording ? { contexts: [], current: '', replay: true } : { ...withKubeconfigFile(withStartingPoint(kubeconfig.list(), opts.context, opts.namespace), explicitFile), userAgent: explorerUserAgent() }),
+      ...(recording ? { '/proxy/recording': () => recording } : {}),
       '/proxy/status': (query) => {
         const since = query.get('since');
         return status.snapshot(since === null ? undefined : Number(since));
@@ -122,7 +131,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   );
   // No socket inactivity timeout: a watch on a quiet resource sends nothing for minutes.
   server.timeout = 0;
-  routeSockets(server, { door, mux, pages });
+  routeSockets(server, { door, mux, pages, refuseMux: recording !== undefined });
 
   try {
     await new Promise<void>((ok, fail) => {
@@ -178,7 +187,8 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
 async function openSources(opts: ExplorerServerOptions, token: string, log: (line: string) => void) {
   if (opts.dev && embedded()) throw new Error('--dev needs a checkout of the explorer (it serves the sources through Vite)');
   let controlPlane: ControlPlane | undefined;
-  let files = opts.local ? null : findKubeconfig({ path: opts.kubeconfigPath });
+  // Replaying reads no kubeconfig and starts nothing: there are no contexts to reach.
+  let files = opts.replay !== undefined ? [] : opts.local ? null : findKubeconfig({ path: opts.kubeconfigPath });
   if (!files) {
     const dir = embeddedClusterDir() ?? join(REPO_ROOT, '.cluster');
     log(opts.local ? `--local: starting the local control plane in ${dir}` : `No kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config): starting the local control plane in ${dir}`);

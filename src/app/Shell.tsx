@@ -1,9 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { hrefFor, navigate, type Route, useRoute, type View, VIEWS } from '../routing';
 import { ErrorBox } from '../ui/ErrorBox';
 import { ThemeToggle } from '../ui/ThemeToggle';
 import { ConnectionStatus } from '../features/status';
+import { openRecordingFrom, RecordControl, ReplayBar, useReplay } from '../features/record';
 import { contextsQuery, namespacesQuery } from '../k8s/cluster';
 
 // Each feature is its own chunk: the console's Monaco editor, for one, is large.
@@ -45,7 +46,31 @@ const LABELS: Record<View, string> = {
 
 export function Shell() {
   const route = useRoute();
+  const queryClient = useQueryClient();
+  const { session: replay, epoch } = useReplay();
   const contexts = useQuery(contextsQuery());
+  const [replayProblem, setReplayProblem] = useState<string>();
+
+  // Started with --replay FILE: the server has no contexts, only the recording to open.
+  const askedServer = useRef(false);
+  useEffect(() => {
+    if (!contexts.data?.replay || replay || askedServer.current) return;
+    askedServer.current = true;
+    openRecordingFrom('server', route.extra.at !== undefined ? Number(route.extra.at) : undefined).catch((e: unknown) => setReplayProblem(e instanceof Error ? e.message : String(e)));
+  }, [contexts.data?.replay, replay, route.extra.at]);
+  // A replay that starts (or ends) changes where every answer comes from: forget them all.
+  const shownReplay = useRef(replay);
+  useEffect(() => {
+    if (shownReplay.current === replay) return;
+    shownReplay.current = replay;
+    queryClient.removeQueries({ queryKey: ['k8s'] });
+    void queryClient.invalidateQueries({ queryKey: ['proxy', 'contexts'] });
+  }, [replay, queryClient]);
+  // The clock went back: the views start again from the recording (see k8s/record/replay.ts).
+  useEffect(() => {
+    if (epoch > 0) queryClient.removeQueries({ queryKey: ['k8s'] });
+  }, [epoch, queryClient]);
+
   const context = route.context ?? (contexts.data?.current || contexts.data?.contexts[0]?.name);
   const ctxInfo = contexts.data?.contexts.find((c) => c.name === context);
   const namespaces = useQuery({ ...namespacesQuery(context ?? ''), enabled: !!context });
@@ -125,9 +150,20 @@ export function Shell() {
           </span>
         )}
         <span className="spacer" />
-        <ConnectionStatus context={context} />
+        {!replay && <RecordControl servers={Object.fromEntries((contexts.data?.contexts ?? []).map((c) => [c.name, c.server]))} />}
+        {!replay && <ConnectionStatus context={context} />}
         <ThemeToggle />
       </header>
+      {replay && (
+        <ReplayBar
+          session={replay}
+          onLeave={() => {
+            // Back to the live explorer: the page loads anew, without the recording.
+            location.assign(location.pathname);
+          }}
+        />
+      )}
+      {replayProblem && <ErrorBox error={new Error(replayProblem)} title="Could not open the recording" />}
       <nav className="tabs" aria-label="Views">
         {VIEWS.map((v, i) => (
           <a
@@ -152,7 +188,7 @@ export function Shell() {
           <p className="muted">{contexts.isLoading ? 'Loading contexts…' : 'No context in the kubeconfig.'}</p>
         ) : (
           <Suspense fallback={<p className="muted">Loading…</p>}>
-            <View key={context} route={route} context={context} />
+            <View key={`${context} ${epoch}`} route={route} context={context} />
           </Suspense>
         )}
       </main>

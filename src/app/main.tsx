@@ -26,20 +26,41 @@ applyTheme(initialTheme());
 // exist just gets the proxy's 404 here, not retried, shown by no one.
 const bootRoute = parseRoute(location.search);
 preloadView(bootRoute.view);
-if (bootRoute.context && bootRoute.view !== 'welcome') {
-  const context = bootRoute.context;
-  const discovery = import('../k8s/discovery').then(({ discoveryQuery }) => queryClient.fetchQuery(discoveryQuery(context)));
-  discovery.catch(() => undefined);
-  // A Lists URL asks for its first chunk now too (features/lists/boot.ts); the view adopts it.
-  if (bootRoute.view === 'lists') void import('../features/lists/boot').then((m) => m.bootList(bootRoute, context, discovery)).catch(() => undefined);
+
+function prefetch(): void {
+  if (bootRoute.context && bootRoute.view !== 'welcome') {
+    const context = bootRoute.context;
+    const discovery = import('../k8s/discovery').then(({ discoveryQuery }) => queryClient.fetchQuery(discoveryQuery(context)));
+    discovery.catch(() => undefined);
+    // A Lists URL asks for its first chunk now too (features/lists/boot.ts); the view adopts it.
+    if (bootRoute.view === 'lists') void import('../features/lists/boot').then((m) => m.bootList(bootRoute, context, discovery)).catch(() => undefined);
+  }
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppErrorBoundary>
-      <QueryClientProvider client={queryClient}>
-        <Shell />
-      </QueryClientProvider>
-    </AppErrorBoundary>
-  </StrictMode>,
-);
+function render(): void {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <AppErrorBoundary>
+        <QueryClientProvider client={queryClient}>
+          <Shell />
+        </QueryClientProvider>
+      </AppErrorBoundary>
+    </StrictMode>,
+  );
+}
+
+// A link to a moment of a recording (`?replay=server|/path&at=ms`, features/record): the recording
+// is opened before anything is asked, so that every answer comes from it.
+const replaySource = bootRoute.extra.replay;
+if (replaySource) {
+  void import('../features/record/open')
+    .then((m) => m.openRecordingFrom(replaySource, bootRoute.extra.at !== undefined ? Number(bootRoute.extra.at) : undefined))
+    .catch((e: unknown) => console.error('could not open the recording', e))
+    .finally(() => {
+      prefetch();
+      render();
+    });
+} else {
+  prefetch();
+  render();
+}

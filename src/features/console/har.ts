@@ -1,117 +1,17 @@
 // HAR 1.2 (the HTTP Archive format browser developer tools export) for console exchanges, so an
 // exchange can be attached to a bug report or loaded again for teaching. Text bodies are stored as
 // text; binary ones (protobuf, CBOR) base64-encoded, as HAR's `content.encoding` allows. Our own
-// fields start with `_`, which HAR reserves for custom data.
-import { bodyKind, fromBase64, toBase64 } from '../../codecs';
-import { decodeText, headerValue, type Exchange, type HeaderList } from '../../k8s/client';
+// fields start with `_`, which HAR reserves for custom data. The entries are written by
+// k8s/record (exchangeEntry), which writes the recordings' entries too.
+import { fromBase64 } from '../../codecs';
+import type { Exchange, HeaderList } from '../../k8s/client';
+import { exchangeEntry, type Har, type HarEntry, type HarHeader } from '../../k8s/record';
 
-interface HarHeader {
-  name: string;
-  value: string;
-}
-
-export interface HarEntry {
-  startedDateTime: string;
-  time: number;
-  request: {
-    method: string;
-    url: string;
-    httpVersion: string;
-    cookies: [];
-    headers: HarHeader[];
-    queryString: HarHeader[];
-    postData?: { mimeType: string; text: string };
-    headersSize: -1;
-    bodySize: number;
-  };
-  response: {
-    status: number;
-    statusText: string;
-    httpVersion: string;
-    cookies: [];
-    headers: HarHeader[];
-    content: { size: number; compression?: number; mimeType: string; text?: string; encoding?: 'base64' };
-    redirectURL: '';
-    headersSize: -1;
-    bodySize: number;
-    _error?: string;
-  };
-  cache: Record<string, never>;
-  timings: { send: number; wait: number; receive: number };
-  _context: string;
-  _apiPath: string;
-  _upstreamMs?: number;
-  _watch?: boolean;
-  _stopped?: boolean;
-}
-
-export interface Har {
-  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[] };
-}
-
-const toHarHeaders = (h: HeaderList): HarHeader[] => h.map(([name, value]) => ({ name, value }));
-
+export type { Har, HarEntry };
 
 /** `servers` maps a context to its API server URL, so that the HAR's URLs are the cluster's own. */
 export function toHar(exchanges: Exchange[], servers: Record<string, string> = {}): Har {
-  return {
-    log: {
-      version: '1.2',
-      creator: { name: 'Kube API Explorer', version: '0.1.0' },
-      entries: exchanges.map((x) => {
-        const server = (servers[x.context] ?? `https://${x.context}.invalid`).replace(/\/$/, '');
-        const url = new URL(`${server}${x.request.path}`);
-        const reqType = headerValue(x.request.headers, 'Content-Type') ?? 'application/json';
-        const resType = x.response ? (headerValue(x.response.headers, 'Content-Type') ?? '') : '';
-        const body = x.response?.body ?? new Uint8Array();
-        const kind = bodyKind(resType, body.length);
-        const binary = kind === 'protobuf' || kind === 'cbor' || kind === 'binary';
-        const total = Math.max(0, Math.round(x.timings.totalMs ?? 0));
-        const wait = Math.min(total, Math.round(x.timings.upstreamMs ?? total));
-        const entry: HarEntry = {
-          startedDateTime: x.startedAt,
-          time: total,
-          request: {
-            method: x.request.method,
-            url: url.toString(),
-            httpVersion: 'HTTP/1.1',
-            cookies: [],
-            // The User-Agent the proxy sent is part of the request as the API server saw it.
-            headers: toHarHeaders(x.userAgent && !headerValue(x.request.headers, 'User-Agent') ? [...x.request.headers, ['User-Agent', x.userAgent]] : x.request.headers),
-            queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-            headersSize: -1,
-            bodySize: x.request.body ? new TextEncoder().encode(x.request.body).length : 0,
-          },
-          response: {
-            status: x.response?.status ?? 0,
-            statusText: x.response?.statusText ?? '',
-            httpVersion: 'HTTP/1.1',
-            cookies: [],
-            headers: toHarHeaders(x.response?.headers ?? []),
-            content: {
-              size: body.length,
-              mimeType: resType,
-              ...(body.length ? (binary ? { text: toBase64(body), encoding: 'base64' as const } : { text: decodeText(body) }) : {}),
-            },
-            redirectURL: '',
-            headersSize: -1,
-            bodySize: x.wireSize ?? body.length,
-          },
-          cache: {},
-          timings: { send: 0, wait, receive: total - wait },
-          _context: x.context,
-          _apiPath: x.request.path,
-        };
-        if (x.request.body) entry.request.postData = { mimeType: reqType, text: x.request.body };
-        if (x.error) entry.response._error = x.error;
-        if (x.response?.body && x.wireSize !== undefined && x.wireSize !== body.length) entry.response.content.compression = body.length - x.wireSize;
-        if (x.timings.upstreamMs !== undefined) entry._upstreamMs = x.timings.upstreamMs;
-        if (x.watch) entry._watch = true;
-        if (x.stopped) entry._stopped = true;
-        return entry;
-      }),
-    },
-  };
+  return { log: { version: '1.2', creator: { name: 'Kube API Explorer', version: '0.1.0' }, entries: exchanges.map((x) => exchangeEntry(x, servers)) } };
 }
 
 export class HarError extends Error {

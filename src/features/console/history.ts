@@ -97,3 +97,8 @@ export function acceptLabel(accept: string | undefined): string | undefined {
   const label = as ? `${as} (${sub})` : sub;
   return types.length > 1 ? `${label} +${types.length - 1}` : label;
 }
+
+/** Exchanges from elsewhere (a recording being replayed) join the history, newest first. */
+export function addToHistory(xs: Exchange[]): void {
+  history.addMany([...xs].reverse());
+}

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { hrefFor, type Route, type View } from '../../routing';
 import { COMMON_RESOURCES, countResource, collectionPath, readiness, ruleLabel, rulesReview, RULES_REVIEW_PATH, serverVersion } from '../../k8s/overview';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { RecordingDrop } from '../record';
 import './welcome.css';
 
 /** One line per view, in the order of the tabs. */
@@ -45,6 +46,8 @@ export function WelcomeView({ route, context }: { route: Route; context: string 
           ))}
         </ul>
       </section>
+
+      <RecordingDrop />
 
       <div className="welcome-grid">
         <section className="panel" aria-labelledby="welcome-cluster">

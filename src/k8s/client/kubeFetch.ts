@@ -3,6 +3,8 @@
 // failed response's `Status` body into a KubeApiError.
 
 import { pathProblem, RefusedPathError } from '../paths/safety';
+import { observeResponse, recorder } from '../record/recorder';
+import { activeReplay } from '../record/replay';
 import { connectionHealth } from './health';
 import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
 import { headersForProxy } from './userAgent';
@@ -98,6 +100,9 @@ export function apiPathWithQuery(path: string, query?: KubeRequest['query']): st
 /** Raw fetch through the proxy: the Response is returned whatever its status. */
 export async function kubeFetch(req: KubeRequest): Promise<Response> {
   refuseRewrittenPath(req.path);
+  // Replaying a recording (k8s/record/replay.ts): the answer comes from the file, nothing leaves.
+  const replay = activeReplay();
+  if (replay) return replay.fetch({ context: req.context, method: req.method, path: apiPathWithQuery(req.path, req.query), signal: req.signal });
   const send = () => {
     const headers = new Headers(headersForProxy(req.headers));
     headers.set('X-Explorer-Token', explorerToken());
@@ -111,7 +116,15 @@ export async function kubeFetch(req: KubeRequest): Promise<Response> {
     });
   };
   const started = performance.now();
-  let res = await observed(send(), req.context, started);
+  // The recorder (k8s/record) sees what leaves and what comes back, when the user records.
+  const tap = recorder.begin({ context: req.context, method: req.method ?? 'GET', path: apiPathWithQuery(req.path, req.query), headers: req.headers, body: req.body, via: 'http' });
+  let res: Response;
+  try {
+    res = await observed(send(), req.context, started);
+  } catch (e) {
+    tap?.end(e instanceof Error ? e.message : String(e));
+    throw e;
+  }
   // A restarted explorer server has a new token. The proxy refused the request before sending
   // anything to the cluster, so sending the very same request again with the new token sends
   // nothing the user did not see; a streamed body cannot be sent twice, so that one fails.
@@ -125,7 +138,7 @@ export async function kubeFetch(req: KubeRequest): Promise<Response> {
       connectionHealth.tokenRejected();
     }
   }
-  return res;
+  return tap ? observeResponse(res, tap) : res;
 }
 
 /**
@@ -197,6 +210,12 @@ export async function kubeJson<T>(req: KubeRequest): Promise<T> {
 
 /** The proxy's own endpoints (`/proxy/contexts`, ...): same token, same error handling. */
 export async function proxyJson<T>(path: string, init: { signal?: AbortSignal } = {}): Promise<T> {
+  const replay = activeReplay();
+  if (replay) {
+    // The contexts are the recording's; the proxy's other endpoints describe a live connection.
+    if (path.replace(/^\//, '') === 'contexts') return replay.contexts() as T;
+    throw new KubeApiError(statusOf(503, '', `replaying a recording: no /proxy/${path}`), 503, true);
+  }
   const send = () =>
     fetch(`${proxyOrigin()}/proxy/${path.replace(/^\//, '')}`, {
       headers: { 'X-Explorer-Token': explorerToken(), Accept: 'application/json' },

@@ -5,6 +5,8 @@
 // custom headers, so the per-launch token travels in the first message instead of
 // X-Explorer-Token. Stream bytes are handed over exactly as the API server sent them.
 import { MUX_CLOSE_UNAUTHORIZED, MUX_ID_BYTES, MUX_PATH, type MuxClientMessage, type MuxServerMessage } from '../../../protocol/mux';
+import { observeChunks, recorder } from '../record/recorder';
+import { activeReplay } from '../record/replay';
 import { ChunkQueue } from './chunkQueue';
 import { connectionHealth } from './health';
 import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
@@ -144,6 +146,9 @@ export class MuxClient {
   /** Opens a GET stream; resolves once the response status and headers arrive. */
   async open(req: MuxRequest): Promise<MuxStream> {
     req.signal?.throwIfAborted();
+    // Replaying a recording (k8s/record/replay.ts): the stream comes from the file, no socket opens.
+    const replay = activeReplay();
+    if (replay) return replay.open({ context: req.context, path: req.path, signal: req.signal });
     if (this.refused !== undefined) {
       if (this.refused === this.currentToken()) throw new MuxUnauthorizedError('the explorer server refuses this page’s token (it was restarted and the page could not pick up the new one): reload the page');
       this.refused = undefined;
@@ -166,12 +171,15 @@ export class MuxClient {
       close();
     };
     req.signal?.addEventListener('abort', onAbort, { once: true });
+    // The recorder (k8s/record) keeps the stream's chunks as the reader takes them, when the user records.
+    const tap = recorder.begin({ context: req.context, method: 'GET', path: req.path, headers: req.headers, via: 'mux' });
     const response = await new Promise<{ status: number; headers: Record<string, string> }>((resolve, reject) => {
       s.onResponse = resolve;
       s.onFail = reject;
       this.send(ws, { type: 'open', id, context: req.context, path: req.path, ...(req.headers ? { headers: headersForProxy(req.headers) } : {}), ...(window > 0 ? { window } : {}) });
     }).catch((e: unknown) => {
       req.signal?.removeEventListener('abort', onAbort);
+      tap?.end(e instanceof Error ? e.message : String(e));
       close();
       throw e;
     });
@@ -195,7 +203,8 @@ export class MuxClient {
       },
     });
     const queued = () => s.queue.bytes;
-    return { ...response, fromProxy: response.headers['x-explorer-proxy-error'] !== undefined, body, close, queued };
+    tap?.head(response.status, '', Object.entries(response.headers));
+    return { ...response, fromProxy: response.headers['x-explorer-proxy-error'] !== undefined, body: tap ? observeChunks(body, tap) : body, close, queued };
   }
 
   /** Closes the socket; every open stream fails. */

@@ -1,0 +1,123 @@
+// The record switch in the top bar: start, a live counter (bytes against the limit, exchanges),
+// stop, then save to one file (redacted unless the user opts out, with a warning) or discard.
+import { useState, useSyncExternalStore } from 'react';
+import { type RecorderSnapshot, recorder, toRecordingHar } from '../../k8s/record';
+import { formatBytes, loadPatterns, savePatterns } from './settings';
+import './record.css';
+
+function useRecorder(): RecorderSnapshot {
+  return useSyncExternalStore(
+    (cb) => recorder.subscribe(cb),
+    () => recorder.snapshot(),
+  );
+}
+
+/** Writes the recording to a file the browser downloads. */
+export function saveRecording(opts: { redact: boolean; patterns: string[] }): { name: string; bytes: number } {
+  const har = toRecordingHar(recorder.contents(), { enabled: opts.redact, patterns: opts.patterns });
+  const text = JSON.stringify(har, null, 1);
+  const name = `kube-api-explorer-${new Date(recorder.contents().startedAt).toISOString().replace(/[:.]/g, '-')}.har`;
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return { name, bytes: text.length };
+}
+
+export function RecordControl({ servers }: { servers: Record<string, string> }) {
+  const snap = useRecorder();
+  const [open, setOpen] = useState(false);
+  const [redact, setRedact] = useState(true);
+  const [patterns, setPatterns] = useState(loadPatterns);
+  const [saved, setSaved] = useState<string>();
+
+  const counter = `${formatBytes(snap.bytes)} of ${formatBytes(snap.limitBytes)} · ${snap.exchanges} exchange${snap.exchanges === 1 ? '' : 's'}`;
+  return (
+    <span className="rec">
+      {snap.state === 'recording' ? (
+        <>
+          <button type="button" className="rec-on" aria-pressed="true" onClick={() => recorder.stop()} title="Stop recording">
+            ■ Stop recording
+          </button>
+          <span className="small" role="status" aria-label="Recording size">
+            {counter}
+          </span>
+        </>
+      ) : (
+        <button
+          type="button"
+          aria-pressed="false"
+          onClick={() => {
+            setSaved(undefined);
+            recorder.start({ servers });
+          }}
+          title="Record every exchange of this tab with the cluster (console, lists, watches, writes), to save as one file"
+        >
+          ● Record
+        </button>
+      )}
+      {snap.state === 'stopped' && (
+        <>
+          <span className="small" role="status" aria-label="Recording size">
+            {snap.full ? 'size limit reached: ' : 'recorded: '}
+            {counter}
+          </span>
+          <button type="button" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+            Save…
+          </button>
+        </>
+      )}
+      {open && snap.state === 'stopped' && (
+        <div className="rec-panel" role="dialog" aria-label="Save the recording">
+          <label>
+            <input type="checkbox" checked={redact} onChange={(e) => setRedact(e.target.checked)} /> Redact credentials (Secret data, tokens, Authorization and cookie headers)
+          </label>
+          {!redact && (
+            <p className="rec-warn" role="alert">
+              The file will hold every Secret value, token and header this tab exchanged with the cluster. Anyone who gets the file gets them.
+            </p>
+          )}
+          <label className="rec-patterns">
+            Also replace (one regular expression a line; kept in this browser):
+            <textarea
+              aria-label="Patterns to redact"
+              rows={3}
+              value={patterns.join('\n')}
+              onChange={(e) => {
+                const next = e.target.value.split('\n');
+                setPatterns(next);
+                savePatterns(next);
+              }}
+            />
+          </label>
+          <div className="rec-actions">
+            <button
+              type="button"
+              onClick={() => {
+                const r = saveRecording({ redact, patterns: redact ? patterns.filter((p) => p.trim()) : [] });
+                setSaved(`${r.name} (${formatBytes(r.bytes)})`);
+                setOpen(false);
+              }}
+            >
+              Save file
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                recorder.clear();
+                setOpen(false);
+              }}
+            >
+              Discard
+            </button>
+          </div>
+        </div>
+      )}
+      {saved && snap.state !== 'recording' && <span className="small muted">saved {saved}</span>}
+    </span>
+  );
+}

@@ -1,0 +1,84 @@
+// Opening a recording on the Welcome page: drop the file, pick it, or open the sample that ships
+// with the explorer. The replay then answers every view; nothing is sent to any cluster.
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { navigate } from '../../routing';
+import { openRecording, openRecordingFrom } from './open';
+
+export const SAMPLE_RECORDING = '/recordings/sample.har';
+
+export function RecordingDrop() {
+  const queryClient = useQueryClient();
+  const [problem, setProblem] = useState<string>();
+  const [over, setOver] = useState(false);
+  const opened = (context: string) => {
+    // What the live cluster answered must not show in the replay, nor the other way round.
+    queryClient.removeQueries({ queryKey: ['k8s'] });
+    void queryClient.invalidateQueries();
+    navigate({ context, view: 'welcome' });
+  };
+  const openFile = async (file: File) => {
+    setProblem(undefined);
+    try {
+      const session = openRecording(JSON.parse(await file.text()), 'file');
+      opened(session.contexts().current);
+    } catch (e) {
+      setProblem(`${file.name}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  return (
+    <section
+      className={`panel rec-drop${over ? ' rec-drop-over' : ''}`}
+      aria-labelledby="rec-drop"
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setOver(false);
+        const file = e.dataTransfer.files[0];
+        if (file) void openFile(file);
+      }}
+      data-testid="recording-drop"
+    >
+      <h2 id="rec-drop">Open a recording</h2>
+      <p>
+        Drop a recording (<code>.har</code>, saved with ● Record) here, or{' '}
+        <label className="rec-pick">
+          pick one
+          <input
+            type="file"
+            accept=".har,application/json"
+            aria-label="Recording file"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (file) void openFile(file);
+            }}
+          />
+        </label>
+        , or{' '}
+        <button
+          type="button"
+          className="linklike"
+          onClick={() => {
+            setProblem(undefined);
+            openRecordingFrom(SAMPLE_RECORDING).then(
+              (s) => opened(s.contexts().current),
+              (e: unknown) => setProblem(e instanceof Error ? e.message : String(e)),
+            );
+          }}
+        >
+          open the sample recording
+        </button>
+        . A replay is read-only and sends nothing to any cluster.
+      </p>
+      {problem && (
+        <p role="alert" className="rec-warn">
+          Could not open it: {problem}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,5 @@
+// har-schema ships JSON Schemas without type declarations.
+declare module 'har-schema' {
+  const schemas: Record<string, object>;
+  export default schemas;
+}

@@ -1,0 +1,318 @@
+// A recording as one file: HAR 1.2, so that existing HAR tools (browser developer tools, HAR
+// viewers, validators) read every request and response, with our additions in `_`-prefixed
+// fields, which HAR 1.2 reserves for custom data:
+// - log._recording: what the file is (format, version), when it started and stopped, the
+//   contexts and their servers, the marks (lesson steps), whether the size limit cut it, and
+//   `redaction`: whether it was on, the user's patterns, and every replacement made;
+// - entry._context, entry._apiPath, entry._via: the kubeconfig context, the API path as sent,
+//   and how the page reached the proxy (HTTP or the mux WebSocket);
+// - entry._frames (watches): the body as it arrived, one frame per event line (NDJSON) or per
+//   chunk (binary encodings), each with its arrival time, and the event's type and the object's
+//   resourceVersion. HAR has no place for a body's timing (a watch stays open for minutes and its
+//   events are the point), and a single content.text would lose when each event came; the frames
+//   are the body, so content.text stays empty (its comment says where the body is).
+// The console's HAR export builds its entries here too (exchangeEntry): one writer of HAR.
+import { bodyKind } from '../../codecs/mediaTypes';
+import { fromBase64, toBase64 } from '../../codecs/base64';
+import type { Exchange, HeaderList } from '../client/exchange';
+import { joinChunks, type RecordedChunk, type RecordedExchange, type RecordingMark } from './recorder';
+import { type Redaction, type RedactionOptions, Redactor } from './redact';
+
+export interface HarHeader {
+  name: string;
+  value: string;
+}
+
+export interface HarFrame {
+  /** ISO 8601 arrival time in the page. */
+  time: string;
+  /** The watch event's type, for JSON watches. */
+  type?: string;
+  /** The event object's metadata.resourceVersion, for JSON watches. */
+  resourceVersion?: string;
+  /** The event line (without its newline), for JSON watches. */
+  text?: string;
+  /** The chunk's bytes, for binary watches (protobuf, CBOR). */
+  base64?: string;
+}
+
+export interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: [];
+    headers: HarHeader[];
+    queryString: HarHeader[];
+    postData?: { mimeType: string; text: string };
+    headersSize: -1;
+    bodySize: number;
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: [];
+    headers: HarHeader[];
+    content: { size: number; compression?: number; mimeType: string; text?: string; encoding?: 'base64'; comment?: string };
+    redirectURL: '';
+    headersSize: -1;
+    bodySize: number;
+    _error?: string;
+  };
+  cache: Record<string, never>;
+  timings: { send: number; wait: number; receive: number };
+  _context: string;
+  _apiPath: string;
+  _upstreamMs?: number;
+  _watch?: boolean;
+  _stopped?: boolean;
+  _via?: 'http' | 'mux';
+  _frames?: HarFrame[];
+  /** Date the body ended (watches: the stream closed). */
+  _endedDateTime?: string;
+  _cut?: boolean;
+  /** The page closed the stream (the server did not end it). */
+  _closedByPage?: boolean;
+}
+
+export const RECORDING_FORMAT = 'kube-api-explorer-recording';
+export const RECORDING_VERSION = 1;
+
+export interface RecordingMeta {
+  format: typeof RECORDING_FORMAT;
+  version: number;
+  startedDateTime: string;
+  stoppedDateTime?: string;
+  /** Context name → API server URL. */
+  servers: Record<string, string>;
+  marks: { time: string; label: string }[];
+  /** The size limit stopped the recording. */
+  cut: boolean;
+  redaction: RedactionOptions & { redactions: Redaction[] };
+}
+
+export interface Har {
+  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[]; _recording?: RecordingMeta };
+}
+
+const toHarHeaders = (h: HeaderList): HarHeader[] => h.map(([name, value]) => ({ name, value }));
+
+function header(headers: HeaderList, name: string): string | undefined {
+  const n = name.toLowerCase();
+  const all = headers.filter(([k]) => k.toLowerCase() === n).map(([, v]) => v);
+  return all.length ? all.join(', ') : undefined;
+}
+
+const decode = (b: Uint8Array) => new TextDecoder('utf-8', { fatal: false }).decode(b);
+
+function isBinary(mimeType: string, size: number): boolean {
+  const kind = bodyKind(mimeType, size);
+  return kind === 'protobuf' || kind === 'cbor' || kind === 'binary';
+}
+
+/** One exchange as a HAR entry; `redactor` (recordings) replaces what it must on the way. */
+export function exchangeEntry(x: Exchange, servers: Record<string, string>, redactor?: Redactor, index = 0): HarEntry {
+  const site = (where: string) => ({ entry: index, where });
+  const path = redactor ? redactor.text(x.request.path, site('request.url')) : x.request.path;
+  const server = (servers[x.context] ?? `https://${x.context}.invalid`).replace(/\/$/, '');
+  const url = new URL(`${server}${path}`);
+  // The User-Agent the proxy sent is part of the request as the API server saw it.
+  const sentHeaders: HeaderList = x.userAgent && !header(x.request.headers, 'User-Agent') ? [...x.request.headers, ['User-Agent', x.userAgent]] : x.request.headers;
+  const reqHeaders = redactor ? redactor.headers(sentHeaders, site('request.headers')) : sentHeaders;
+  const resHeaders = redactor ? redactor.headers(x.response?.headers ?? [], site('response.headers')) : (x.response?.headers ?? []);
+  const reqType = header(x.request.headers, 'Content-Type') ?? 'application/json';
+  const resType = x.response ? (header(x.response.headers, 'Content-Type') ?? '') : '';
+  let body: Uint8Array | undefined = x.response?.body ?? new Uint8Array();
+  const binary = isBinary(resType, body.length);
+  let text: string | undefined;
+  if (binary) body = redactor ? redactor.binary(body, x.request.path, site('response.content')) : body;
+  else if (body.length) text = redactor ? redactor.body(decode(body), site('response.content')) : decode(body);
+  const total = Math.max(0, Math.round(x.timings.totalMs ?? 0));
+  const wait = Math.min(total, Math.round(x.timings.upstreamMs ?? total));
+  const entry: HarEntry = {
+    startedDateTime: x.startedAt,
+    time: total,
+    request: {
+      method: x.request.method,
+      url: url.toString(),
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: toHarHeaders(reqHeaders),
+      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+      headersSize: -1,
+      bodySize: x.request.bodyBytes?.length ?? (x.request.body ? new TextEncoder().encode(x.request.body).length : 0),
+    },
+    response: {
+      status: x.response?.status ?? 0,
+      statusText: x.response?.statusText ?? '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: toHarHeaders(resHeaders),
+      content: {
+        size: x.response?.body.length ?? 0,
+        mimeType: resType,
+        ...(binary ? (body?.length ? { text: toBase64(body), encoding: 'base64' as const } : body ? {} : { comment: 'removed by redaction: a binary body that may hold a Secret or matched a pattern' }) : text ? { text } : {}),
+      },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: x.wireSize ?? x.response?.body.length ?? 0,
+    },
+    cache: {},
+    timings: { send: 0, wait, receive: total - wait },
+    _context: x.context,
+    _apiPath: path,
+  };
+  const reqBody = x.request.bodyBytes?.length ? x.request.bodyBytes : undefined;
+  if (reqBody) {
+    const kept = redactor ? redactor.binary(reqBody, x.request.path, site('request.postData')) : reqBody;
+    entry.request.postData = { mimeType: reqType, text: kept ? toBase64(kept) : 'REDACTED' };
+  } else if (x.request.body) entry.request.postData = { mimeType: reqType, text: redactor ? redactor.body(x.request.body, site('request.postData')) : x.request.body };
+  if (x.error) entry.response._error = x.error;
+  if (x.response?.body && x.wireSize !== undefined && x.wireSize !== x.response.body.length) entry.response.content.compression = x.response.body.length - x.wireSize;
+  if (x.timings.upstreamMs !== undefined) entry._upstreamMs = x.timings.upstreamMs;
+  if (x.watch) entry._watch = true;
+  if (x.stopped) entry._stopped = true;
+  return entry;
+}
+
+/** A JSON watch's chunks as one frame per event line, each with the arrival of the chunk that completed it. */
+export function framesOf(chunks: RecordedChunk[], mimeType: string): { at: number; text?: string; bytes?: Uint8Array }[] {
+  if (isBinary(mimeType, 1)) return chunks.map((c) => ({ at: c.at, bytes: c.bytes }));
+  const out: { at: number; text: string }[] = [];
+  const decoder = new TextDecoder();
+  let pending = '';
+  for (const c of chunks) {
+    pending += decoder.decode(c.bytes, { stream: true });
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, nl).replace(/\r$/, '');
+      pending = pending.slice(nl + 1);
+      if (line.trim() !== '') out.push({ at: c.at, text: line });
+    }
+  }
+  if (pending.trim() !== '') out.push({ at: chunks[chunks.length - 1]?.at ?? 0, text: pending });
+  return out;
+}
+
+function eventFacts(text: string): { type?: string; resourceVersion?: string } {
+  try {
+    const e = JSON.parse(text) as { type?: string; object?: { metadata?: { resourceVersion?: string } } };
+    return { type: e.type, resourceVersion: e.object?.metadata?.resourceVersion };
+  } catch {
+    return {};
+  }
+}
+
+/** One recorded exchange as a HAR entry with the recording's extensions. */
+function recordedEntry(x: RecordedExchange, servers: Record<string, string>, redactor: Redactor, index: number): HarEntry {
+  const mime = x.response ? (header(x.response.headers, 'Content-Type') ?? '') : '';
+  const whole = x.watch ? new Uint8Array() : joinChunks(x.chunks);
+  const entry = exchangeEntry({ ...x, ...(x.response ? { response: { ...x.response, body: whole, truncated: x.cut } } : {}) }, servers, redactor, index);
+  entry._via = x.via;
+  if (x.endedAt !== undefined) entry._endedDateTime = new Date(x.endedAt).toISOString();
+  if (x.cut) entry._cut = true;
+  if (x.closedByReader) entry._closedByPage = true;
+  if (x.watch) {
+    const frames = framesOf(x.chunks, mime);
+    entry._frames = frames.map((f, i) => {
+      const time = new Date(f.at).toISOString();
+      if (f.bytes) {
+        const kept = redactor.binary(f.bytes, x.request.path, { entry: index, where: `_frames[${i}]` });
+        return kept ? { time, base64: toBase64(kept) } : { time, text: 'REDACTED' };
+      }
+      const text = redactor.body(f.text ?? '', { entry: index, where: `_frames[${i}]` });
+      return { time, ...eventFacts(text), text };
+    });
+    entry.response.content.size = x.chunks.reduce((n, c) => n + c.bytes.length, 0);
+    entry.response.content.comment = 'a watch: the body is in _frames, one frame per event with its arrival time';
+  }
+  return entry;
+}
+
+export interface RecordingContents {
+  exchanges: RecordedExchange[];
+  marks: RecordingMark[];
+  servers: Record<string, string>;
+  startedAt: number;
+  stoppedAt?: number;
+  full: boolean;
+}
+
+/** The file: HAR 1.2 with the recording's extensions, redacted unless the user opted out. */
+export function toRecordingHar(rec: RecordingContents, redaction: RedactionOptions): Har {
+  const redactor = new Redactor(redaction);
+  const entries = rec.exchanges.map((x, i) => recordedEntry(x, rec.servers, redactor, i));
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'Kube API Explorer', version: '0.1.0' },
+      entries,
+      _recording: {
+        format: RECORDING_FORMAT,
+        version: RECORDING_VERSION,
+        startedDateTime: new Date(rec.startedAt).toISOString(),
+        ...(rec.stoppedAt !== undefined ? { stoppedDateTime: new Date(rec.stoppedAt).toISOString() } : {}),
+        servers: rec.servers,
+        marks: rec.marks.map((m) => ({ time: new Date(m.at).toISOString(), label: m.label })),
+        cut: rec.full,
+        redaction: { ...redaction, redactions: redactor.report },
+      },
+    },
+  };
+}
+
+export class RecordingFileError extends Error {
+  override name = 'RecordingFileError';
+}
+
+/** Reads a recording file (ours; a plain HAR of ours or a browser's works too, without frames). */
+export function fromRecordingHar(input: unknown): RecordingContents & { meta?: RecordingMeta } {
+  const log = (input as { log?: { entries?: unknown; _recording?: RecordingMeta } } | null)?.log;
+  if (!log || !Array.isArray(log.entries)) throw new RecordingFileError('not a HAR file: no log.entries');
+  const meta = log._recording;
+  const entries = log.entries as HarEntry[];
+  const exchanges = entries.map((e, i): RecordedExchange => {
+    if (!e.request?.method || !e.request.url) throw new RecordingFileError(`entry ${i}: request.method and request.url are required`);
+    const url = new URL(e.request.url);
+    const proxied = /^\/k8s\/([^/]+)(\/.*)$/.exec(url.pathname);
+    const path = e._apiPath ?? (proxied ? `${proxied[2]}${url.search}` : `${url.pathname}${url.search}`);
+    const context = e._context ?? (proxied ? decodeURIComponent(proxied[1]!) : 'recorded');
+    const hdrs = (h: HarHeader[] | undefined): HeaderList => (h ?? []).map((x) => [x.name, x.value]);
+    const content = e.response?.content;
+    const startedAt = Date.parse(e.startedDateTime);
+    const chunks: RecordedChunk[] = e._frames
+      ? e._frames.map((f) => ({ at: Date.parse(f.time), bytes: f.base64 !== undefined ? fromBase64(f.base64) : new TextEncoder().encode(`${f.text ?? ''}\n`) }))
+      : content?.text
+        ? [{ at: startedAt + (e.time || 0), bytes: content.encoding === 'base64' ? fromBase64(content.text) : new TextEncoder().encode(content.text) }]
+        : [];
+    const x: RecordedExchange = {
+      id: `replay-${i}`,
+      context,
+      startedAt: e.startedDateTime,
+      request: { method: e.request.method, path, headers: hdrs(e.request.headers), ...(e.request.postData?.text ? { body: e.request.postData.text } : {}) },
+      timings: { totalMs: e.time },
+      watch: e._watch ?? false,
+      source: 'har',
+      via: e._via ?? 'http',
+      chunks,
+      ...(e._closedByPage ? { closedByReader: true } : {}),
+      ...(e._endedDateTime ? { endedAt: Date.parse(e._endedDateTime) } : e._watch ? {} : { endedAt: startedAt + (e.time || 0) }),
+    };
+    if (e.response?.status) x.response = { status: e.response.status, statusText: e.response.statusText ?? '', headers: hdrs(e.response.headers), body: new Uint8Array() };
+    if (e.response?._error) x.error = e.response._error;
+    return x;
+  });
+  const first = exchanges[0] ? Date.parse(exchanges[0].startedAt) : Date.now();
+  return {
+    exchanges,
+    marks: (meta?.marks ?? []).map((m) => ({ at: Date.parse(m.time), label: m.label })),
+    servers: meta?.servers ?? {},
+    startedAt: meta ? Date.parse(meta.startedDateTime) : first,
+    stoppedAt: meta?.stoppedDateTime ? Date.parse(meta.stoppedDateTime) : undefined,
+    full: meta?.cut ?? false,
+    meta,
+  };
+}

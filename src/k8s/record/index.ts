@@ -1,0 +1,4 @@
+export * from './recorder';
+export * from './redact';
+export * from './har';
+export * from './replay';

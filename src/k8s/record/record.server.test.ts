@@ -1,0 +1,123 @@
+// The recorder against the real API server, through a real explorer server whose context
+// authenticates with a real exec credential plugin (a script printing an ExecCredential with a
+// service account token): a session with a Secret, a watch, a dry-run apply and a conflict is
+// recorded at the two choke points, and the saved file holds every exchange and none of the
+// credentials, and passes the HAR 1.2 schema.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { testCluster } from '../../../proxy/cluster/testing';
+import { type ExplorerServer, startExplorerServer } from '../../../proxy/src/server';
+import { fromYaml } from '../../codecs/yaml';
+import { configureProxyForTests, kubeFetch, MuxClient, type WebSocketConstructor } from '../client';
+import { openWatch } from '../watch/stream';
+import { fromRecordingHar, recorder, toRecordingHar } from '.';
+import { harProblems } from './testing';
+
+const cluster = () => testCluster(inject('controlPlane'));
+const ns = `rec-${randomBytes(3).toString('hex')}`;
+const binding = `rec-admin-${randomBytes(3).toString('hex')}`;
+const SECRET_VALUE = `secret-${randomBytes(6).toString('hex')}`;
+const HEADER_TOKEN = `header-${randomBytes(6).toString('hex')}`;
+let dir: string;
+let srv: ExplorerServer;
+let execToken = '';
+let mux: MuxClient;
+
+beforeAll(async () => {
+  const c = cluster();
+  expect((await c.request('admin', 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
+  expect((await c.request('admin', 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: 'recorder' } })).status).toBe(201);
+  expect(
+    (await c.request('admin', 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { metadata: { name: binding }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ kind: 'ServiceAccount', name: 'recorder', namespace: ns }] }))
+      .status,
+  ).toBe(201);
+  const tr = await c.request('admin', 'POST', `/api/v1/namespaces/${ns}/serviceaccounts/recorder/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } });
+  execToken = (JSON.parse(tr.body) as { status: { token: string } }).status.token;
+  dir = mkdtempSync(join(tmpdir(), 'record-'));
+  writeFileSync(join(dir, 'cred.json'), JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: execToken } }));
+  writeFileSync(join(dir, 'plugin.sh'), `#!/bin/sh\ncat "${join(dir, 'cred.json')}"\n`);
+  chmodSync(join(dir, 'plugin.sh'), 0o755);
+  const base = fromYaml(readFileSync(c.kubeconfig, 'utf8')) as { clusters: { name: string }[]; users: unknown[]; contexts: unknown[] };
+  const kubeconfig = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: base.clusters,
+    users: [{ name: 'exec', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './plugin.sh', interactiveMode: 'Never' } } }],
+    contexts: [{ name: 'exec', context: { cluster: base.clusters[0]!.name, user: 'exec', namespace: ns } }],
+    'current-context': 'exec',
+  };
+  writeFileSync(join(dir, 'kubeconfig'), JSON.stringify(kubeconfig));
+  srv = await startExplorerServer({ port: 0, kubeconfigPath: join(dir, 'kubeconfig'), staticDir: dir, log: () => undefined });
+  configureProxyForTests({ origin: srv.url, token: srv.token });
+  mux = new MuxClient({ url: new URL('/proxy/mux', srv.url.replace(/^http/, 'ws')).toString(), token: () => srv.token, WebSocket: WebSocket as unknown as WebSocketConstructor });
+});
+
+afterAll(async () => {
+  recorder.clear();
+  mux?.close();
+  await srv?.close();
+  rmSync(dir, { recursive: true, force: true });
+  await cluster().request('admin', 'DELETE', `/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/${binding}`);
+  await cluster().request('admin', 'DELETE', `/api/v1/namespaces/${ns}`);
+});
+
+const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  kubeFetch({ context: 'exec', method, path, headers: { Accept: 'application/json', ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers }, body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body) });
+
+describe('recording a session', () => {
+  it('keeps lists, watch frames, writes, dry-runs and conflicts; the file has no credential and is valid HAR', async () => {
+    recorder.start({ servers: { exec: 'https://cluster.example' } });
+    const cms = `/api/v1/namespaces/${ns}/configmaps`;
+    const list = await send('GET', cms);
+    const rv = ((await list.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const w = await openWatch({ mux, context: 'exec', path: `${cms}?watch=1&resourceVersion=${rv}` });
+    const seen: string[] = [];
+    const events = (async () => {
+      for await (const e of w.events) {
+        seen.push(`${e.type} ${e.object.metadata?.name}`);
+        if (e.type === 'DELETED') break;
+      }
+    })();
+    expect((await send('POST', cms, { metadata: { name: 'one' }, data: { replicas: '1' } })).status).toBe(201);
+    const updated = await send('PUT', `${cms}/one`, { metadata: { name: 'one', resourceVersion: ((await (await send('GET', `${cms}/one`)).json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion }, data: { replicas: '2' } });
+    expect(updated.status).toBe(200);
+    // A conflict: the resourceVersion the user sent is no longer the object's.
+    expect((await send('PUT', `${cms}/one`, { metadata: { name: 'one', resourceVersion: rv }, data: { replicas: '3' } })).status).toBe(409);
+    const apply = await send('PATCH', `${cms}/one?fieldManager=recorder-test&dryRun=All`, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\ndata:\n  applied: "9"\n`, { 'Content-Type': 'application/apply-patch+yaml' });
+    expect(apply.status).toBe(200);
+    expect((await send('DELETE', `${cms}/one`)).status).toBe(200);
+    await events;
+    w.close();
+    // A Secret, a token in a header the user set, and the exec plugin's credential pasted into a TokenReview.
+    expect((await send('POST', `/api/v1/namespaces/${ns}/secrets`, { metadata: { name: 's' }, stringData: { password: SECRET_VALUE } })).status).toBe(201);
+    expect((await send('GET', `/api/v1/namespaces/${ns}/secrets`, undefined, { 'X-Debug-Token': HEADER_TOKEN, Authorization: `Bearer ${HEADER_TOKEN}` })).status).toBe(200);
+    const review = await send('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: execToken } });
+    expect(review.status).toBe(201);
+    expect(await review.text()).toContain(`system:serviceaccount:${ns}:recorder`);
+    recorder.stop();
+    expect(seen).toEqual(['ADDED one', 'MODIFIED one', 'DELETED one']);
+
+    const contents = recorder.contents();
+    const har = toRecordingHar(contents, { enabled: true, patterns: [] });
+    const bytes = JSON.stringify(har);
+    for (const s of [SECRET_VALUE, Buffer.from(SECRET_VALUE).toString('base64'), HEADER_TOKEN, execToken, execToken.split('.')[2]!]) expect(bytes).not.toContain(s);
+    expect(harProblems(har)).toEqual([]);
+    const entries = har.log.entries.map((e) => `${e.request.method} ${e._apiPath.split('?')[0]} ${e.response.status} ${e._via}`);
+    expect(entries).toContain(`PUT ${cms}/one 409 http`);
+    expect(entries).toContain(`PATCH ${cms}/one 200 http`);
+    const watch = har.log.entries.find((e) => e._watch)!;
+    expect(watch._via).toBe('mux');
+    expect(watch._frames?.map((f) => f.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
+    // Each frame's resourceVersion is the one the event carried, in the order the server sent them.
+    expect(new Set(watch._frames?.map((f) => f.resourceVersion)).size).toBe(3);
+    expect(har.log.entries.find((e) => e.request.method === 'PATCH')!.request.url).toBe(`https://cluster.example${cms}/one?fieldManager=recorder-test&dryRun=All`);
+    // Read back: the same exchanges, frames with their arrival times.
+    const back = fromRecordingHar(JSON.parse(bytes));
+    expect(back.exchanges.map((x) => x.request.method)).toEqual(contents.exchanges.map((x) => x.request.method));
+    expect(back.exchanges.find((x) => x.watch)!.chunks).toHaveLength(3);
+  });
+});

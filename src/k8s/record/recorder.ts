@@ -1,0 +1,293 @@
+// The recorder: while the user has it on, every exchange the page has with the cluster is kept
+// as it happened, through the two network choke points (kubeFetch for HTTP, the mux client for
+// streams and list chunks), so that a session can be saved to one file and replayed without the
+// cluster. Watch streams keep each chunk with its arrival time; other bodies are kept whole.
+// Nothing is redacted here: the recording stays in this tab's memory until the user saves it, and
+// redaction (redact.ts) is applied to the file's contents, before any byte is written.
+//
+// This module imports nothing from k8s/client (which imports it), only types.
+import type { Exchange, HeaderList } from '../client/exchange';
+import { isWatchRequest } from '../../../protocol/watch';
+
+/** One chunk of a streamed (watch) body, with the time the page received it. */
+export interface RecordedChunk {
+  /** Date.now() at arrival. */
+  at: number;
+  bytes: Uint8Array;
+}
+
+export interface RecordedExchange extends Exchange {
+  /** How the page reached the proxy: plain HTTP (kubeFetch) or the mux WebSocket. */
+  via: 'http' | 'mux';
+  /**
+   * The body, chunk by chunk with arrival times (`response.body` stays empty while recording:
+   * a reader that stops early must not leave a body half assembled).
+   */
+  chunks: RecordedChunk[];
+  /** Date.now() when the body ended (undefined: still open when the recording stopped). */
+  endedAt?: number;
+  /** The body was cut: the recording's size limit was reached. */
+  cut?: boolean;
+  /** The page stopped reading (closed the watch) before the server ended it. */
+  closedByReader?: boolean;
+}
+
+/** A labelled moment (a lesson step, a note). */
+export interface RecordingMark {
+  at: number;
+  label: string;
+}
+
+export interface RecorderOptions {
+  /** Bytes of bodies the recording may hold; past it, bodies are cut and the recorder stops. */
+  limitBytes: number;
+  /** Context name → API server URL, so that the file's URLs are the cluster's own. */
+  servers: Record<string, string>;
+}
+
+export interface RecorderSnapshot {
+  state: 'off' | 'recording' | 'stopped';
+  bytes: number;
+  limitBytes: number;
+  exchanges: number;
+  /** The size limit stopped the recording. */
+  full: boolean;
+  startedAt?: number;
+  stoppedAt?: number;
+}
+
+export interface TapRequest {
+  context: string;
+  method: string;
+  /** API path with its query, as sent. */
+  path: string;
+  headers?: Record<string, string> | HeaderList;
+  body?: unknown;
+  via: 'http' | 'mux';
+}
+
+/** What a choke point reports about one exchange while it runs. */
+export interface Tap {
+  head(status: number, statusText: string, headers: HeaderList): void;
+  chunk(bytes: Uint8Array): void;
+  /** The body ended: cleanly, with an error, or because the reader stopped (`closedByReader`). */
+  end(error?: string, closedByReader?: boolean): void;
+}
+
+export const DEFAULT_LIMIT_BYTES = 64 * 1024 * 1024;
+
+function bodyOf(body: unknown): { body?: string; bodyBytes?: Uint8Array } {
+  if (body === undefined || body === null) return {};
+  if (typeof body === 'string') return { body };
+  if (body instanceof Uint8Array) return { bodyBytes: body, body: '' };
+  if (body instanceof ArrayBuffer) return { bodyBytes: new Uint8Array(body), body: '' };
+  // A streamed or form body cannot be read without consuming it; say so rather than guess.
+  return { body: '(a streamed request body: not recorded)' };
+}
+
+function headerList(h: TapRequest['headers']): HeaderList {
+  if (!h) return [];
+  return Array.isArray(h) ? h : Object.entries(h);
+}
+
+export class Recorder {
+  private entries: RecordedExchange[] = [];
+  private marks: RecordingMark[] = [];
+  private bytes = 0;
+  private state: RecorderSnapshot['state'] = 'off';
+  private full = false;
+  private startedAt?: number;
+  private stoppedAt?: number;
+  private opts: RecorderOptions = { limitBytes: DEFAULT_LIMIT_BYTES, servers: {} };
+  private readonly listeners = new Set<() => void>();
+  private snap: RecorderSnapshot = this.makeSnapshot();
+  private seq = 0;
+  private notifyPending = false;
+
+  get recording(): boolean {
+    return this.state === 'recording';
+  }
+
+  start(opts: Partial<RecorderOptions> = {}): void {
+    this.entries = [];
+    this.marks = [];
+    this.bytes = 0;
+    this.full = false;
+    this.opts = { limitBytes: opts.limitBytes ?? DEFAULT_LIMIT_BYTES, servers: opts.servers ?? {} };
+    this.startedAt = Date.now();
+    this.stoppedAt = undefined;
+    this.state = 'recording';
+    this.notify();
+  }
+
+  stop(): void {
+    if (this.state !== 'recording') return;
+    this.state = 'stopped';
+    this.stoppedAt = Date.now();
+    this.notify();
+  }
+
+  /** Forgets the recording. */
+  clear(): void {
+    this.stop();
+    this.entries = [];
+    this.marks = [];
+    this.bytes = 0;
+    this.state = 'off';
+    this.notify();
+  }
+
+  mark(label: string): void {
+    if (this.recording) this.marks.push({ at: Date.now(), label });
+  }
+
+  /** The recorded exchanges, marks and options (the recording goes on: a snapshot of the lists). */
+  contents(): { exchanges: RecordedExchange[]; marks: RecordingMark[]; servers: Record<string, string>; startedAt: number; stoppedAt?: number; full: boolean } {
+    return { exchanges: [...this.entries], marks: [...this.marks], servers: this.opts.servers, startedAt: this.startedAt ?? Date.now(), stoppedAt: this.stoppedAt, full: this.full };
+  }
+
+  snapshot(): RecorderSnapshot {
+    return this.snap;
+  }
+
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private makeSnapshot(): RecorderSnapshot {
+    return { state: this.state, bytes: this.bytes, limitBytes: this.opts.limitBytes, exchanges: this.entries.length, full: this.full, startedAt: this.startedAt, stoppedAt: this.stoppedAt };
+  }
+
+  /** Listeners hear at most once per task: a watch burst must not render the counter per chunk. */
+  private notify(): void {
+    if (this.notifyPending) return;
+    this.notifyPending = true;
+    queueMicrotask(() => {
+      this.notifyPending = false;
+      this.snap = this.makeSnapshot();
+      for (const l of this.listeners) l();
+    });
+  }
+
+  /** Counts bytes against the limit; false once the limit is reached (the recorder then stops). */
+  private take(n: number): boolean {
+    if (this.bytes + n > this.opts.limitBytes) {
+      this.full = true;
+      this.stop();
+      return false;
+    }
+    this.bytes += n;
+    this.notify();
+    return true;
+  }
+
+  /** Called by a choke point as a request leaves; undefined when nothing is being recorded. */
+  begin(req: TapRequest): Tap | undefined {
+    if (!this.recording) return undefined;
+    this.seq += 1;
+    const watch = isWatchRequest(req.path, req.method);
+    const x: RecordedExchange = {
+      id: `rec-${this.seq}`,
+      context: req.context,
+      startedAt: new Date().toISOString(),
+      request: { method: req.method, path: req.path, headers: headerList(req.headers), ...bodyOf(req.body) },
+      timings: {},
+      watch,
+      source: 'live',
+      via: req.via,
+      chunks: [],
+    };
+    const t0 = Date.now();
+    this.take((x.request.body?.length ?? 0) + (x.request.bodyBytes?.length ?? 0));
+    this.entries.push(x);
+    this.notify();
+    let cut = false;
+    return {
+      head: (status, statusText, headers) => {
+        x.response = { status, statusText, headers, body: new Uint8Array() };
+      },
+      chunk: (bytes) => {
+        if (cut) return;
+        // Chunks that arrive after the recording stopped still belong to an exchange it holds,
+        // but the size limit is the user's promise: past it nothing more is kept.
+        if (!this.recording && this.full) {
+          cut = x.cut = true;
+          return;
+        }
+        if (!this.take(bytes.length)) {
+          cut = x.cut = true;
+          return;
+        }
+        x.chunks.push({ at: Date.now(), bytes: bytes.slice() });
+      },
+      end: (error, closedByReader) => {
+        if (x.endedAt !== undefined) return;
+        x.endedAt = Date.now();
+        if (closedByReader) x.closedByReader = true;
+        x.timings.totalMs = x.endedAt - t0;
+        if (error) x.error = error;
+        this.notify();
+      },
+    };
+  }
+}
+
+/** All chunks of a recorded body, joined. */
+export function joinChunks(chunks: RecordedChunk[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.bytes.length, 0));
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c.bytes, o);
+    o += c.bytes.length;
+  }
+  return out;
+}
+
+/** The page's one recorder. */
+export const recorder = new Recorder();
+
+/**
+ * Hands a fetch Response on with its body observed as the reader consumes it: the reader still
+ * gets every byte, and cancelling it still cancels the request (a pass-through stream, not a tee,
+ * which would keep the request open for the recorder alone).
+ */
+export function observeResponse(res: Response, tap: Tap): Response {
+  const headers: HeaderList = [];
+  res.headers.forEach((v, k) => headers.push([k, v]));
+  tap.head(res.status, res.statusText, headers);
+  if (!res.body) {
+    tap.end();
+    return res;
+  }
+  const observed = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        tap.chunk(chunk);
+        controller.enqueue(chunk);
+      },
+      flush() {
+        tap.end();
+      },
+    }),
+  );
+  return new Response(observed, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/** The same for a mux stream's body, an async iterable of chunks. */
+export async function* observeChunks(body: AsyncIterable<Uint8Array>, tap: Tap): AsyncGenerator<Uint8Array> {
+  let error: string | undefined;
+  let finished = false;
+  try {
+    for await (const c of body) {
+      tap.chunk(c);
+      yield c;
+    }
+    finished = true;
+  } catch (e) {
+    error = e instanceof Error ? e.message : String(e);
+    throw e;
+  } finally {
+    tap.end(error, !finished && error === undefined);
+  }
+}

@@ -47,7 +47,7 @@ test('a dry-run merge patch shows the preview and persists nothing', async ({ pa
   await page.getByRole('checkbox', { name: 'dryRun=All' }).check();
   await typeObject(page, { ...withoutManaged(before), data: { a: '2' } });
   const wire = page.getByLabel('Request to send');
-  await expect(wire).toContainText(`PATCH /api/v1/namespaces/${ns}/configmaps/target?dryRun=All&fieldManager=kube-api-explorer`);
+  await expect(wire).toContainText(`PATCH /api/v1/namespaces/${ns}/configmaps/target?dryRun=All&fieldManager=kube-api-explorer-edit`);
   await expect(wire).toContainText('Content-Type: application/merge-patch+json');
   await expect(wire).toContainText('"gone": null');
   await page.getByRole('button', { name: 'Send' }).click();
@@ -131,7 +131,7 @@ test('create mode posts a new object; deleting it while a finalizer holds it sho
   await expect(page.getByRole('region', { name: 'Object' }).locator('.view-lines')).toContainText('"kind": "ConfigMap"');
   await typeObject(page, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'made', namespace: ns, finalizers: ['example.com/hold'] }, data: { a: '1' } });
   await expect(page.getByRole('radio', { name: 'Create (POST)' })).toBeChecked();
-  await expect(page.getByLabel('Request to send')).toContainText(`POST /api/v1/namespaces/${ns}/configmaps?fieldManager=kube-api-explorer`);
+  await expect(page.getByLabel('Request to send')).toContainText(`POST /api/v1/namespaces/${ns}/configmaps?fieldManager=kube-api-explorer-edit`);
   await page.getByRole('button', { name: 'Send' }).click();
   const result = page.getByRole('region', { name: 'Result' });
   await expect(result.getByLabel('Result status')).toContainText('HTTP 201');

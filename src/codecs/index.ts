@@ -3,4 +3,5 @@ export * from './mediaTypes';
 export * from './hex';
 export * from './text';
 export * from './base64';
+export { JsonError, nonFinitePath, parseJsonExact, toJson } from './json';
 export { fromYaml, fromYamlAll, serverScalar, YamlError, type YamlVersionDifference, yamlVersionDifferences } from './yaml';

@@ -1,13 +1,15 @@
 // JSON and YAML as text: parsing that reports rather than throws, and pretty-printing.
+import { parseJsonExact, toJson } from './json';
 import { fromYamlAll, toYaml } from './yaml';
 
 export { toYaml };
 
 export type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
 
+/** JSON.parse, integers beyond 2^53 kept exactly (json.ts). */
 export function parseJson(text: string): Parsed {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: parseJsonExact(text) };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
@@ -25,5 +27,5 @@ export function parseYaml(text: string): Parsed {
 
 export function prettyJson(text: string): string {
   const p = parseJson(text);
-  return p.ok ? JSON.stringify(p.value, null, 2) : text;
+  return p.ok ? toJson(p.value, 2) : text;
 }

@@ -85,3 +85,33 @@ describe('serverScalar (go.yaml.in/yaml/v2 resolve)', () => {
     expect(serverScalar(source)).toEqual(value);
   });
 });
+
+describe('values JSON cannot hold', () => {
+  it.each(['.inf', '-.inf', '.nan', '+.Inf', '.NaN'])('refuses %s at its line, naming the value as kubectl does', (word) => {
+    let err: unknown;
+    try {
+      fromYaml(`spec:\n  a: 1\n  ratio: ${word}\n`);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(YamlError);
+    expect((err as YamlError).line).toBe(3);
+    expect((err as YamlError).message).toMatch(word.includes('nan') || word.includes('NaN') ? /unsupported value: NaN/ : word.startsWith('-') ? /unsupported value: -Inf/ : /unsupported value: \+Inf/);
+  });
+
+  it('reads a quoted .inf as the string', () => {
+    expect(fromYaml("a: '.inf'\n")).toEqual({ a: '.inf' });
+  });
+});
+
+describe('merge keys', () => {
+  it('merges `<<: *anchor` as go-yaml does; the mapping’s own keys win', () => {
+    const v = fromYaml('defaults: &d\n  a: 1\n  b: 2\nthing:\n  <<: *d\n  b: 3\n');
+    expect(v).toEqual({ defaults: { a: 1, b: 2 }, thing: { a: 1, b: 3 } });
+    expect(JSON.stringify(v)).not.toContain('<<');
+  });
+
+  it('merges a list of anchors', () => {
+    expect(fromYaml('x: &x {a: 1}\ny: &y {b: 2}\nz:\n  <<: [*x, *y]\n')).toMatchObject({ z: { a: 1, b: 2 } });
+  });
+});

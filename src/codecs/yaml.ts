@@ -8,13 +8,48 @@
 // So the writer quotes every string that *either* version would read as something else (js-yaml's
 // dump does this by default: it checks its YAML 1.1 resolvers too), and the reader says, line by
 // line, where the two versions read a plain scalar differently, instead of guessing silently.
-import { CORE_SCHEMA, dump, EVENT_ID, getScalarValue, loadAll, parseEvents, SCALAR_STYLE, YAMLException } from 'js-yaml';
+//
+// Numbers: an integer beyond 2^53 is read as a bigint and written back digit for digit (see
+// json.ts for why). `.inf`, `-.inf` and `.nan` are refused at their line: JSON cannot hold them,
+// and a body built from them would carry `null` (kubectl refuses them: "unsupported value: +Inf").
+//
+// Merge keys (`<<: *defaults`): merged, as sigs.k8s.io/yaml (go-yaml) does for kubectl and the
+// API server; keys written in the mapping itself win over merged ones.
+import { CORE_SCHEMA, defineScalarTag, dump, DUMP_SCHEMA, EVENT_ID, getScalarValue, intCoreTag, loadAll, mergeTag, NOT_RESOLVED, parseEvents, SCALAR_STYLE, type ScalarTagDefinition, YAMLException } from 'js-yaml';
+import { nonFinitePath } from './json';
+
+const INT_TAG = 'tag:yaml.org,2002:int';
+
+/** An int tag that keeps integers beyond 2^53 exactly, as bigint; otherwise `base` unchanged. */
+function exactInts(base: ScalarTagDefinition): ScalarTagDefinition {
+  return defineScalarTag(INT_TAG, {
+    ...base,
+    resolve: (source, isExplicit, tagName) => {
+      const v = base.resolve(source, isExplicit, tagName);
+      if (v === NOT_RESOLVED || typeof v !== 'number' || Number.isSafeInteger(v)) return v;
+      try {
+        // The core schema's forms (decimal with a sign, 0o, 0x) are BigInt's own syntax.
+        const s = source.replace(/_/g, '');
+        return s.startsWith('-') ? -BigInt(s.slice(1)) : BigInt(s.replace(/^\+/, ''));
+      } catch {
+        return v;
+      }
+    },
+    identify: (d: unknown) => typeof d === 'bigint' || base.identify(d),
+    represent: (d: unknown) => (typeof d === 'bigint' ? d.toString() : base.represent(d)),
+  });
+}
+
+const LOAD_SCHEMA = CORE_SCHEMA.withTags(exactInts(intCoreTag), mergeTag);
+const WRITE_SCHEMA = DUMP_SCHEMA.withTags(exactInts(DUMP_SCHEMA.tags.find((t): t is ScalarTagDefinition => t.tagName === INT_TAG && t.nodeKind === 'scalar')!));
 
 /** YAML for `value`: strings any YAML version would read otherwise are quoted; no line folding. */
 export function toYaml(value: unknown): string {
   // lineWidth -1: long strings stay on one line (folding would be correct, but hard to read and diff).
   // noRefs: an object used twice is written twice, never as an anchor/alias the user did not write.
-  return dump(value, { lineWidth: -1, noRefs: true });
+  // NEL, U+2028 and U+2029 come out escaped (`\N`, `\L`, `\P`), which YAML 1.1 reads as the
+  // characters, not as line breaks.
+  return dump(value, { lineWidth: -1, noRefs: true, schema: WRITE_SCHEMA });
 }
 
 /** A parse error with the 1-based line and column it points at. */
@@ -40,11 +75,35 @@ function toYamlError(e: unknown): YamlError {
 
 /** Every document of a YAML stream (`---` separated), in order. Empty (null) documents are dropped, as kubectl drops them. */
 export function fromYamlAll(text: string): unknown[] {
+  let docs: unknown[];
   try {
-    return loadAll(text, { schema: CORE_SCHEMA }).filter((d) => d !== undefined && d !== null);
+    docs = loadAll(text, { schema: LOAD_SCHEMA }).filter((d) => d !== undefined && d !== null);
   } catch (e) {
     throw toYamlError(e);
   }
+  if (docs.some((d) => nonFinitePath(d) !== undefined)) throw nonFiniteError(text);
+  return docs;
+}
+
+const NON_FINITE = /^[-+]?\.(inf|Inf|INF|nan|NaN|NAN)$/;
+
+/** The error for `.inf`/`.nan`, at the line of the first one. */
+function nonFiniteError(text: string): YamlError {
+  let events: ReturnType<typeof parseEvents> = [];
+  try {
+    events = parseEvents(text, {});
+  } catch {
+    /* it loaded, so it parses */
+  }
+  for (const ev of events) {
+    if (ev.type !== EVENT_ID.SCALAR || ev.style !== SCALAR_STYLE.PLAIN) continue;
+    const source = getScalarValue(text, ev);
+    if (!NON_FINITE.test(source)) continue;
+    const { line, column } = lineAndColumn(text, ev.valueStart);
+    const what = /nan/i.test(source) ? 'NaN' : source.startsWith('-') ? '-Inf' : '+Inf';
+    return new YamlError(`line ${line}, column ${column}: \`${source}\` is ${what}, which JSON cannot hold: the API server refuses it (unsupported value: ${what}), and it is not sent. Quote it ('${source}') to send the string.`, line, column);
+  }
+  return new YamlError('unsupported value: the document holds Infinity or NaN, which JSON cannot hold');
 }
 
 /**

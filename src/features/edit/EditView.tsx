@@ -16,14 +16,15 @@ import { apiVersionOf, type ResourceRef, resourcePath } from '../../k8s/paths';
 import { applyOwnershipPreview, dropFields, type FieldHints, type JsonObject, NO_HINTS, unkeyedLists } from '../../k8s/patch';
 import { inform } from '../../k8s/watch';
 import { yamlVersionDifferences } from '../../codecs';
+import { parseJsonExact } from '../../codecs/json';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { ErrorBox } from '../../ui/ErrorBox';
-import { classifyOutcome, generateBody, metaOf, parseText, serialize, TOUCHED_SUFFIX, viewOf } from './body';
+import { classifyOutcome, generateBody, metaOf, parseText, serialize, TOUCHED_SUFFIX, viewOf, withoutServerMetadata } from './body';
 import './edit.css';
 import { DeletionPanel } from '../deletion';
 import { FourWays } from './FourWays';
 import { ApplyPreviewPanel, DifferencesWarning, EditDiff, ExchangesPanel, OutcomeView, ParseProblems, ServerChangedBanner, wireText, YamlNotes } from './panels';
-import { buildWriteRequest, type DeleteOptionsInput, type FieldValidation, MODE_INFO, sendExchange, type WireRequest, type WriteMode } from './request';
+import { buildWriteRequest, type DeleteOptionsInput, type FieldValidation, MODE_INFO, sendWrite, type WireRequest, type WriteMode } from './request';
 import { RebaseConflicts } from './RebaseConflicts';
 import { editReducer, initialEditState, undecidedConflicts } from './state';
 import { Subresources } from './Subresources';
@@ -31,6 +32,12 @@ import { SchemaNotice, useEditorSchema } from './useEditorSchema';
 
 const PATCH_MODES: WriteMode[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply'];
 const VERB_FOR: Record<WriteMode, string> = { create: 'create', replace: 'update', 'json-patch': 'patch', 'merge-patch': 'patch', 'strategic-merge-patch': 'patch', apply: 'patch', delete: 'delete' };
+
+function exactEventObject(raw: string | undefined, object: JsonObject): JsonObject {
+  if (!raw) return object;
+  const e = parseJsonExact(raw) as { object?: JsonObject };
+  return e.object ?? object;
+}
 
 export function EditView({ route, context }: { route: Route; context: string }) {
   // A fresh editor per object: its state (edit, mode, results) belongs to one object.
@@ -89,13 +96,15 @@ function EditObject({ route, context }: { route: Route; context: string }) {
         mux: sharedMux(),
         onChange: (objects, event) => {
           if (event) {
-            if (event.type === 'MODIFIED' || event.type === 'ADDED') setObject(queryClient, context, ref, event.object as JsonObject);
+            // Re-read from the line's text with exact integers: the event's object came from JSON.parse.
+            if (event.type === 'MODIFIED' || event.type === 'ADDED') setObject(queryClient, context, ref, exactEventObject(event.raw, event.object as JsonObject));
             else if (event.type === 'DELETED') dispatch({ type: 'server-deleted' });
             return;
           }
           // A relist: the object as it is now, or gone.
           const now = [...objects.values()].find((o) => o.metadata?.name === name);
-          if (now) setObject(queryClient, context, ref, now as JsonObject);
+          // (Read again rather than taken from the list, whose integers JSON.parse may have rounded.)
+          if (now) void invalidateObject(queryClient, context, ref);
           else dispatch({ type: 'server-deleted' });
         },
       },
@@ -128,7 +137,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
     s.mode === 'delete' ? (objectPath ? buildWriteRequest('delete', paths, '', s.opts, deleteInput()) : undefined) : (s.mode === 'create' || objectPath) && body ? buildWriteRequest(s.mode, paths, body, s.opts) : undefined;
 
   const write = useMutation({
-    mutationFn: (v: { request: WireRequest; mode: WriteMode; dryRun: boolean; preview: boolean; before?: JsonObject; edited?: JsonObject }) => sendExchange(context, v.mode, v.request),
+    mutationFn: (v: { request: WireRequest; mode: WriteMode; dryRun: boolean; preview: boolean; before?: JsonObject; edited?: JsonObject; guardedApply: boolean }) => sendWrite(context, v.mode, v.request, { guardedApply: v.guardedApply }),
     onSuccess: (ex, v) => {
       const outcome = classifyOutcome(ex, { mode: v.mode, dryRun: v.dryRun, before: v.before, edited: v.edited, hints });
       const stored = outcome.ok && !v.dryRun && v.mode !== 'delete';
@@ -147,12 +156,21 @@ function EditObject({ route, context }: { route: Route; context: string }) {
   const undecided = undecidedConflicts(s).length;
   const canSend = !!wire && !write.isPending && !applyNeedsManager && !waitingForHints && (undecided === 0 || s.mode === 'delete') && (s.mode === 'delete' || !parsed.error || s.patchOverride !== null);
 
-  function send(over: { body?: string; force?: boolean; preview?: boolean } = {}) {
+  // An apply on a loaded object with the guard on must never create it (see sendWrite);
+  // `recreate` is the user's separate, explicit choice to apply it anew without the guard.
+  function send(over: { body?: string; force?: boolean; preview?: boolean; recreate?: boolean } = {}) {
     if (!wire || (!canSend && over.body === undefined && over.force === undefined)) return;
     const dryRun = over.preview ? true : s.opts.dryRun;
     const custom = over.body !== undefined || over.force !== undefined || over.preview;
     const request = custom ? buildWriteRequest(s.mode, paths, over.body ?? body, { ...s.opts, dryRun, force: over.force ?? s.opts.force }, deleteInput()) : wire;
-    write.mutate({ request, mode: s.mode, dryRun, preview: !!over.preview, before: s.base, edited: over.body === undefined ? edited : undefined });
+    const guardedApply = s.mode === 'apply' && !isCreate && s.guard && !over.recreate;
+    write.mutate({ request, mode: s.mode, dryRun, preview: !!over.preview, before: over.recreate ? undefined : s.base, edited: over.body === undefined || over.recreate ? edited : undefined, guardedApply });
+  }
+
+  function recreate() {
+    if (!edited) return;
+    const unguarded = generateBody({ mode: 'apply', format: s.format, base: undefined, live: undefined, edited: withoutServerMetadata(edited), guard: false, fieldManager: s.opts.fieldManager, touchedOnly: false, hints });
+    send({ body: unguarded, recreate: true });
   }
 
   async function loadLatest() {
@@ -414,9 +432,10 @@ function EditObject({ route, context }: { route: Route; context: string }) {
             outcome={s.outcome}
             format={s.format}
             onForce={() => {
-              dispatch({ type: 'opts', opts: { force: true } });
+              // Force for this one request: the checkbox stays as the user left it.
               send({ body: s.outcome?.sentBody, force: true });
             }}
+            onRecreate={recreate}
             onDrop={(fields) => {
               const parsedBody = parseText(s.outcome?.sentBody ?? '', 'yaml').obj;
               if (!parsedBody) return;

@@ -7,6 +7,7 @@ import { isStatus } from '../../k8s/client';
 import { conflictManager, type FieldHints, isObject, type JsonObject } from '../../k8s/patch';
 import { comparable, differences, fourBodies, reasonFor, WAY_LABEL, WAYS, type Way } from './fourWays';
 import { buildWriteRequest, type Exchange, requestLine, sendExchange } from './request';
+import { parseJsonExact } from '../../codecs/json';
 
 interface WayResult {
   ex: Exchange;
@@ -33,7 +34,7 @@ export function FourWays(props: { context: string; objectPath: string; base: Jso
         const r: WayResult = { ex };
         let json: unknown;
         try {
-          json = JSON.parse(ex.response?.body ?? '');
+          json = parseJsonExact(ex.response?.body ?? '');
         } catch {
           json = undefined;
         }

@@ -1,8 +1,10 @@
 // Pure functions of the Edit view: text <-> object, the body each write mode sends, and what the
 // server's answer means. No React, no fetch.
+import { JsonError, parseJsonExact, toJson } from '../../codecs/json';
 import { toKyaml } from '../../codecs/kyaml';
 import { toYaml, fromYaml, yamlVersionDifferences, type YamlVersionDifference, YamlError } from '../../codecs/yaml';
 import { parseWarningHeader } from '../../codecs/warnings';
+import { toBase64 } from '../../codecs/base64';
 import { isStatus, type Status } from '../../k8s/client';
 import {
   applyConfiguration,
@@ -24,13 +26,24 @@ import type { Exchange, WriteMode } from './request';
 // KYAML is YAML (every string quoted, flow style, as `kubectl get -o kyaml` prints): the YAML
 // parser reads it back, and an apply body in KYAML goes out as application/apply-patch+yaml.
 export type Format = 'yaml' | 'json' | 'kyaml';
-export const DEFAULT_MANAGER = 'kube-api-explorer';
+/**
+ * Default field managers: one for Server-Side Apply, another for updates (PUT, patches, create).
+ * With one name for both, an apply after a patch from this view conflicted with its own update
+ * (the server keeps Apply and Update entries of one manager apart), as kubectl keeps `kubectl`
+ * (apply) apart from `kubectl-edit`.
+ */
+export const APPLY_MANAGER = 'kube-api-explorer';
+export const UPDATE_MANAGER = 'kube-api-explorer-edit';
+/** The manager the Edit view starts with for a mode. */
+export function defaultManagerFor(mode: WriteMode, touchedOnly = false): string {
+  return mode === 'apply' ? `${APPLY_MANAGER}${touchedOnly ? TOUCHED_SUFFIX : ''}` : UPDATE_MANAGER;
+}
 /** The manager name of "apply only the fields I touched": never the main manager (see applyBody). */
 export const TOUCHED_SUFFIX = '-touched';
 
 export function serialize(obj: unknown, format: Format): string {
   if (format === 'kyaml') return toKyaml(obj);
-  return format === 'yaml' ? toYaml(obj) : `${JSON.stringify(obj, null, 2)}\n`;
+  return format === 'yaml' ? toYaml(obj) : `${toJson(obj, 2)}\n`;
 }
 
 export interface ParsedText {
@@ -74,11 +87,16 @@ export function sentMeaning(d: YamlVersionDifference): string {
 
 export function parseText(text: string, format: Format): ParsedText {
   try {
-    const v: unknown = format === 'json' ? JSON.parse(text) : fromYaml(text);
+    // Integers beyond 2^53 are kept exactly (bigint), in both formats: codecs/json.ts.
+    const v: unknown = format === 'json' ? parseJsonExact(text) : fromYaml(text);
     if (!isObject(v)) return { error: 'The document is not an object', yamlDifferences: [] };
     return { obj: v, yamlDifferences: format === 'json' ? [] : yamlVersionDifferences(text) };
   } catch (e) {
     if (e instanceof YamlError) return { error: e.message, line: e.line, yamlDifferences: [] };
+    if (e instanceof JsonError && e.offset === undefined) {
+      const line = unsupportedNumberLine(text);
+      return { error: line !== undefined ? `line ${line}: ${e.message}` : e.message, line, yamlDifferences: [] };
+    }
     const message = e instanceof Error ? e.message : String(e);
     return { error: jsonErrorWithLine(text, message), line: jsonErrorLine(text), yamlDifferences: [] };
   }
@@ -155,6 +173,14 @@ function jsonErrorOffset(text: string): number {
   }
 }
 
+/** The line of the first number a float64 cannot hold (`1e400`), which the server refuses too. */
+function unsupportedNumberLine(text: string): number | undefined {
+  for (const m of text.matchAll(/-?\d+(\.\d+)?([eE][-+]?\d+)?/g)) {
+    if (!Number.isFinite(Number(m[0]))) return text.slice(0, m.index).split('\n').length;
+  }
+  return undefined;
+}
+
 function jsonErrorLine(text: string): number | undefined {
   const at = jsonErrorOffset(text);
   return at < 0 ? undefined : text.slice(0, at).split('\n').length;
@@ -168,6 +194,15 @@ function jsonErrorWithLine(text: string, message: string): string {
 export function metaOf(obj: JsonObject | undefined): { name?: string; resourceVersion?: string; uid?: string } {
   const m = obj?.metadata;
   return isObject(m) ? { name: typeof m.name === 'string' ? m.name : undefined, resourceVersion: typeof m.resourceVersion === 'string' ? m.resourceVersion : undefined, uid: typeof m.uid === 'string' ? m.uid : undefined } : {};
+}
+
+const SERVER_METADATA = ['resourceVersion', 'uid', 'creationTimestamp', 'generation', 'managedFields', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds'];
+
+/** The edit as a new object: the metadata the server sets on create left out. */
+export function withoutServerMetadata(o: JsonObject): JsonObject {
+  if (!isObject(o.metadata)) return o;
+  const meta = Object.fromEntries(Object.entries(o.metadata).filter(([k]) => !SERVER_METADATA.includes(k)));
+  return { ...o, metadata: meta };
 }
 
 /** The editor's view of an object: managedFields hidden unless asked for. */
@@ -200,21 +235,21 @@ export function generateBody(input: BodyInput): string {
   switch (i.mode) {
     case 'create':
     case 'replace':
-      return `${JSON.stringify(i.edited, null, 2)}\n`;
+      return `${toJson(i.edited, 2)}\n`;
     case 'json-patch': {
       if (!i.base) return '';
       const ops = keyedJsonPatch(i.base, i.edited, i.hints);
-      return `${JSON.stringify(guarded ? guardJsonPatch(ops, guarded) : ops, null, 2)}\n`;
+      return `${toJson(guarded ? guardJsonPatch(ops, guarded) : ops, 2)}\n`;
     }
     case 'merge-patch': {
       if (!i.base) return '';
       const patch = mergePatch(i.base, i.edited);
-      return `${JSON.stringify(guarded ? guardMergePatch(patch, guarded) : patch, null, 2)}\n`;
+      return `${toJson(guarded ? guardMergePatch(patch, guarded) : patch, 2)}\n`;
     }
     case 'strategic-merge-patch': {
       if (!i.base) return '';
       const patch = strategicMergePatch(i.base, i.edited, i.hints);
-      return `${JSON.stringify(guarded ? guardMergePatch(patch, guarded) : patch, null, 2)}\n`;
+      return `${toJson(guarded ? guardMergePatch(patch, guarded) : patch, 2)}\n`;
     }
     case 'apply':
       // "Only the fields I touched" is the same builder under a manager of its own (the state
@@ -245,8 +280,12 @@ export interface Outcome {
   conflicts: NonNullable<NonNullable<Status['details']>['causes']>;
   /** The write was refused because the object changed since it was loaded. */
   stale: boolean;
-  /** A JSON Patch whose resourceVersion test op failed (422). */
+  /** A JSON Patch whose resourceVersion test op failed (422): the object changed. */
   testOpFailed: boolean;
+  /** A JSON Patch whose test op on another path failed (422): the value was not what the op said. */
+  failedTest?: string;
+  /** Not sent: a guarded apply whose object is gone would have created it. */
+  wouldCreate: boolean;
   /** Where the server's result differs from the edit (patch modes with an answer object). */
   differences: EditDifference[];
 }
@@ -256,7 +295,7 @@ export function classifyOutcome(ex: Exchange, input: { mode: WriteMode; dryRun: 
   const r = ex.response;
   let json: unknown;
   try {
-    json = r ? JSON.parse(r.body) : undefined;
+    json = r ? parseJsonExact(r.body) : undefined;
   } catch {
     json = undefined;
   }
@@ -272,8 +311,14 @@ export function classifyOutcome(ex: Exchange, input: { mode: WriteMode; dryRun: 
     conflicts: [],
     stale: false,
     testOpFailed: false,
+    wouldCreate: ex.refused === 'would-create',
     differences: [],
   };
+  if (out.wouldCreate) {
+    out.ok = false;
+    out.status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'Not sent: the object is gone (GET answered 404), and an apply would create it anew: the server ignores the resourceVersion guard when an apply creates.' };
+    return out;
+  }
   if (isStatus(json)) out.status = json;
   else if (isObject(json)) out.object = json;
   if (!ok && !out.status) out.status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: r?.status, message: ex.error ?? r?.body.slice(0, 500) };
@@ -281,11 +326,32 @@ export function classifyOutcome(ex: Exchange, input: { mode: WriteMode; dryRun: 
   // A stale resourceVersion: 409 Conflict for PUT and guarded patches (an apply's field
   // conflicts are 409 too, but carry FieldManagerConflict causes); a JSON Patch whose leading
   // resourceVersion test op failed gets 422 Invalid instead.
-  out.testOpFailed = input.mode === 'json-patch' && r?.status === 422 && (ex.request.body ?? '').includes('"op": "test"');
+  // evanphx/json-patch names the path of a failed test op: "testing value /a/b failed: test failed".
+  // Only the guard's test on /metadata/resourceVersion means "changed since you loaded it".
+  if (input.mode === 'json-patch' && r?.status === 422) {
+    const failed = /testing value (\S+) failed/.exec(out.status?.message ?? '')?.[1];
+    if (failed === '/metadata/resourceVersion') out.testOpFailed = true;
+    else if (failed !== undefined) out.failedTest = failed;
+  }
   out.stale = (r?.status === 409 && out.status?.reason === 'Conflict' && out.conflicts.length === 0) || out.testOpFailed;
-  const patchMode = input.mode === 'json-patch' || input.mode === 'merge-patch' || input.mode === 'strategic-merge-patch' || input.mode === 'apply';
-  if (ok && patchMode && out.object && input.edited) out.differences = differencesFromEdit(input.edited, out.object, input.before, input.hints);
+  // Every write that answers with the object is checked against the edit: PUT and create too
+  // (where a rounded number or a value JSON cannot hold would otherwise pass unannounced).
+  if (ok && input.mode !== 'delete' && out.object && input.edited) {
+    out.differences = differencesFromEdit(asStored(input.edited), out.object, input.before ? asStored(input.before) : undefined, input.hints);
+  }
   return out;
+}
+
+/**
+ * The edit as the server stores it, for the result check: a Secret's `stringData` is write-only,
+ * merged into `data` as base64 (stringData wins over data for the same key) and never returned.
+ */
+export function asStored(o: JsonObject): JsonObject {
+  if (o.kind !== 'Secret' || o.apiVersion !== 'v1' || !isObject(o.stringData)) return o;
+  const { stringData, ...rest } = o;
+  const data: JsonObject = isObject(rest.data) ? { ...rest.data } : {};
+  for (const [k, v] of Object.entries(stringData)) if (typeof v === 'string') data[k] = toBase64(new TextEncoder().encode(v));
+  return { ...rest, data };
 }
 
 /** Diff-friendly YAML of an object (always YAML, whatever the editor's format). */

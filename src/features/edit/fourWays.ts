@@ -2,6 +2,7 @@
 // Strategic Merge Patch and a Server-Side Apply (built by the patch module's builders), and, once
 // each has been sent with dryRun=All, where their results differ and why. Pure: no I/O.
 import { applyConfiguration, deepEqual, type FieldHints, isObject, type Json, type JsonObject, keyedJsonPatch, mergePatch, NO_HINTS, strategicMergePatch, withoutManagedFields, withServerSetMetadata } from '../../k8s/patch';
+import { parseJsonExact, toJson } from '../../codecs/json';
 
 export const WAYS = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply'] as const;
 export type Way = (typeof WAYS)[number];
@@ -20,7 +21,7 @@ export const WAY_LABEL: Record<Way, string> = {
  * managedFields with the edit laid over).
  */
 export function fourBodies(base: JsonObject, edited: JsonObject, opts: { live?: JsonObject; fieldManager?: string; hints?: FieldHints } = {}): Record<Way, string> {
-  const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+  const json = (v: unknown) => `${toJson(v, 2)}\n`;
   const hints = opts.hints ?? NO_HINTS;
   // Hidden server-set metadata missing from the edit is not a change (see withServerSetMetadata).
   edited = withServerSetMetadata(base, edited);
@@ -74,7 +75,7 @@ function listInBody(body: Json | undefined, path: string): string | undefined {
 
 function parse(text: string): Json | undefined {
   try {
-    return JSON.parse(text) as Json;
+    return parseJsonExact(text) as Json;
   } catch {
     return undefined;
   }

@@ -7,6 +7,7 @@ import { StatusView } from '../../ui/ErrorBox';
 import { WarningList } from '../../ui/WarningList';
 import { diffText, type Format, type Outcome, type ParsedText, sentMeaning, serialize } from './body';
 import { MODE_INFO, requestLine, type WireRequest } from './request';
+import { toJson } from '../../codecs/json';
 
 export const EditDiff = lazy(() => import('./EditDiff').then((m) => ({ default: m.EditDiff })));
 
@@ -54,7 +55,7 @@ export function DifferencesWarning({ differences, dryRun }: { differences: EditD
       <ul className="small">
         {differences.slice(0, 30).map((d) => (
           <li key={d.path}>
-            <code>{d.path}</code>: you {d.edited === undefined ? 'removed it' : <>wrote <code>{JSON.stringify(d.edited)}</code></>}, the server has {d.result === undefined ? 'nothing' : <code>{JSON.stringify(d.result)}</code>}
+            <code>{d.path}</code>: you {d.edited === undefined ? 'removed it' : <>wrote <code>{toJson(d.edited)}</code></>}, the server has {d.result === undefined ? 'nothing' : <code>{toJson(d.result)}</code>}
           </li>
         ))}
       </ul>
@@ -108,7 +109,7 @@ export function ServerChangedBanner({ base, changed, onFollow, onReapply, onKeep
     <section className="edit-wide edit-banner stack" role="alert" aria-label="Changed on the server">
       {changed.deleted ? (
         <p>
-          <strong>This object was deleted on the server</strong> while you were editing it. A patch or PUT will get 404; create it again to keep your edit.
+          <strong>This object was deleted on the server</strong> while you were editing it. A patch or PUT will get 404, and an apply with “only if unchanged” is not sent (it would create the object anew); to keep your edit, create it again as a choice of its own.
         </p>
       ) : (
         <>
@@ -160,7 +161,23 @@ export function ExchangesPanel({ exchanges }: { exchanges: Outcome['exchange'][]
   );
 }
 
-export function OutcomeView({ outcome, format, onForce, onDrop, onLoadLatest, children }: { outcome: Outcome; format: Format; onForce: () => void; onDrop: (fields: string[]) => void; onLoadLatest: () => void; children?: ReactNode }) {
+export function OutcomeView({
+  outcome,
+  format,
+  onForce,
+  onDrop,
+  onLoadLatest,
+  onRecreate,
+  children,
+}: {
+  outcome: Outcome;
+  format: Format;
+  onForce: () => void;
+  onDrop: (fields: string[]) => void;
+  onLoadLatest: () => void;
+  onRecreate?: () => void;
+  children?: ReactNode;
+}) {
   const r = outcome.exchange.response;
   const status = outcome.status;
   const obj = outcome.object;
@@ -172,12 +189,33 @@ export function OutcomeView({ outcome, format, onForce, onDrop, onLoadLatest, ch
         {outcome.dryRun && <span className="edit-dry"> (dry run, nothing persisted)</span>}
       </h3>
       <WarningList warnings={outcome.warnings} />
-      {!outcome.ok && status && <StatusView status={status} />}
+      {outcome.wouldCreate ? (
+        <div className="stack edit-banner" role="alert" aria-label="Apply not sent">
+          <p>
+            <strong>Not sent: the object is gone.</strong> A GET of it answered 404, and an apply to a missing object creates it, holding only the apply body: the server ignores the resourceVersion of “only if unchanged” when it creates. Nothing was written.
+          </p>
+          {onRecreate && (
+            <div className="row">
+              <button type="button" onClick={onRecreate}>
+                Create it again from my edit (apply without the guard)
+              </button>
+              <span className="muted small">A new object: a new uid and resourceVersion; fields you did not send are not restored.</span>
+            </div>
+          )}
+        </div>
+      ) : (
+        !outcome.ok && status && <StatusView status={status} />
+      )}
+      {outcome.failedTest && (
+        <p className="small" role="status">
+          A JSON Patch <code>test</code> operation failed: <code>{outcome.failedTest}</code> did not hold the value the op names, so the server applied none of the patch.
+        </p>
+      )}
       {outcome.stale && (
         <div className="stack">
           <p>
             {outcome.testOpFailed
-              ? 'A test operation failed, so the server applied none of the patch; with the resourceVersion test, that means the object changed after you loaded it.'
+              ? 'The test of /metadata/resourceVersion failed, so the server applied none of the patch: the object changed after you loaded it.'
               : 'The object changed on the server after you loaded it: the resourceVersion you sent is stale, so the server refused the write and nothing was overwritten.'}
           </p>
           <button type="button" onClick={onLoadLatest}>

@@ -63,6 +63,11 @@ export interface Exchange {
   /** Absent when the request did not complete (network error). */
   response?: { status: number; statusText: string; headers: [string, string][]; body: string };
   error?: string;
+  /**
+   * The write was not sent: a guarded apply whose object is gone would have created it (this
+   * exchange is then the GET that found it gone).
+   */
+  refused?: 'would-create';
 }
 
 /**
@@ -112,6 +117,23 @@ export function requestLine(r: WireRequest): string {
 }
 
 let nextId = 1;
+
+/**
+ * Sends a write. A guarded apply (one that carries the loaded resourceVersion) is first checked
+ * against the server: an apply to a missing object creates it, and the server ignores the
+ * resourceVersion when it creates (201 with only the apply body), so the guard would not hold.
+ * When a GET of the object answers 404 the apply is not sent; the answer is that GET, marked
+ * `refused`. Re-creating is a separate choice (an unguarded apply). The check and the write are
+ * two requests: a delete between them still lets the apply create, which no precondition of the
+ * apply endpoint can prevent.
+ */
+export async function sendWrite(context: string, mode: WriteMode, request: WireRequest, opts: { guardedApply?: boolean } = {}): Promise<Exchange> {
+  if (mode === 'apply' && opts.guardedApply) {
+    const check = await sendExchange(context, mode, { method: 'GET', path: request.path, query: {}, headers: { Accept: 'application/json' } });
+    if (check.response?.status === 404) return { ...check, refused: 'would-create' };
+  }
+  return sendExchange(context, mode, request);
+}
 
 /** Sends through the one exchange recorder and keeps the whole exchange, in the Edit view's terms. */
 export async function sendExchange(context: string, mode: WriteMode, request: WireRequest): Promise<Exchange> {

@@ -54,9 +54,19 @@ describe('editReducer', () => {
   });
 
   it('"only the fields I touched" switches to a manager of its own and back', () => {
-    const on = editReducer(loaded(), { type: 'touched-only', on: true });
+    const on = editReducer(editReducer(loaded(), { type: 'mode', mode: 'apply' }), { type: 'touched-only', on: true });
     expect(on.opts.fieldManager).toBe('kube-api-explorer-touched');
     expect(editReducer(on, { type: 'touched-only', on: false }).opts.fieldManager).toBe('kube-api-explorer');
+  });
+
+  it('uses one default manager for updates and another for applies; a typed name stays', () => {
+    const s = loaded();
+    expect(s.opts.fieldManager).toBe('kube-api-explorer-edit');
+    const apply = editReducer(s, { type: 'mode', mode: 'apply' });
+    expect(apply.opts.fieldManager).toBe('kube-api-explorer');
+    expect(editReducer(apply, { type: 'mode', mode: 'json-patch' }).opts.fieldManager).toBe('kube-api-explorer-edit');
+    const typed = editReducer(apply, { type: 'opts', opts: { fieldManager: 'me' } });
+    expect(editReducer(typed, { type: 'mode', mode: 'replace' }).opts.fieldManager).toBe('me');
   });
 
   it('guards patches by default', () => {

@@ -2,7 +2,7 @@
 // the write options, and what the server answered. The view dispatches; nothing here fetches.
 import { type ConflictChoices, type FieldHints, isObject, type JsonObject, type MergeConflict, NO_HINTS, threeWayMerge } from '../../k8s/patch';
 import { compareResourceVersions } from '../../k8s/rv';
-import { DEFAULT_MANAGER, type Format, metaOf, type Outcome, serialize, TOUCHED_SUFFIX, viewOf } from './body';
+import { defaultManagerFor, type Format, metaOf, type Outcome, serialize, TOUCHED_SUFFIX, viewOf } from './body';
 import type { DeleteOptionsInput, Exchange, WriteMode, WriteOptions } from './request';
 
 export interface EditState {
@@ -75,7 +75,7 @@ export function initialEditState(hasName: boolean): EditState {
     text: '',
     mode: hasName ? 'merge-patch' : 'create',
     patchOverride: null,
-    opts: { dryRun: false, fieldValidation: '', fieldManager: DEFAULT_MANAGER, force: false },
+    opts: { dryRun: false, fieldValidation: '', fieldManager: defaultManagerFor(hasName ? 'merge-patch' : 'create'), force: false },
     del: { propagationPolicy: 'Background', gracePeriodSeconds: '' },
     preUid: false,
     preRv: false,
@@ -146,8 +146,14 @@ export function editReducer(s: EditState, a: EditAction): EditState {
     }
     case 'revert':
       return s.base ? { ...s, text: textOf(s, s.base), patchOverride: null, preview: undefined, rebase: undefined } : s;
-    case 'mode':
-      return { ...s, mode: a.mode, patchOverride: null, preview: undefined };
+    case 'mode': {
+      // A default manager follows the mode (apply and updates have names of their own); a name
+      // the user typed stays.
+      const m = s.opts.fieldManager;
+      const isDefault = m === defaultManagerFor('apply') || m === defaultManagerFor('apply', true) || m === defaultManagerFor('replace');
+      const fieldManager = isDefault ? defaultManagerFor(a.mode, s.touchedOnly) : m;
+      return { ...s, mode: a.mode, opts: { ...s.opts, fieldManager }, patchOverride: null, preview: undefined };
+    }
     case 'override':
       return { ...s, patchOverride: a.body, preview: undefined };
     case 'opts':

@@ -8,6 +8,7 @@ import { objectQuery as sharedObjectQuery } from '../../k8s/objects';
 import type { ResourceRef } from '../../k8s/paths';
 import { toKyaml } from '../../codecs/kyaml';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { toJson } from '../../codecs/json';
 
 interface OwnerReference {
   apiVersion: string;
@@ -58,7 +59,7 @@ export function ObjectView({
   const obj = q.data;
   const m = obj?.metadata;
   const shown = obj && !showManagedFields && m?.managedFields ? { ...obj, metadata: { ...m, managedFields: undefined } } : obj;
-  const text = shown ? (format === 'json' ? JSON.stringify(shown, null, 2) : format === 'kyaml' ? toKyaml(shown) : toYaml(shown)) : '';
+  const text = shown ? (format === 'json' ? toJson(shown, 2) : format === 'kyaml' ? toKyaml(shown) : toYaml(shown)) : '';
   const target = { group: objRef.group, version: objRef.version, resource: objRef.resource, namespace: objRef.namespace, name: objRef.name };
 
   return (

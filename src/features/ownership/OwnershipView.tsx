@@ -12,6 +12,7 @@ import { ErrorBox } from '../../ui/ErrorBox';
 import { ApplyPreview } from './ApplyPreview';
 import { OwnershipHistory } from './OwnershipHistory';
 import './ownership.css';
+import { toJson } from '../../codecs/json';
 
 interface LiveObject {
   kind?: string;
@@ -249,7 +250,7 @@ function ValueText({ node }: { node: OwnershipNode }) {
   if (node.type === 'object') return <span className="muted">{node.children.length ? `{${node.children.length}}` : '{}'}</span>;
   if (node.type === 'array') return <span className="muted">{node.children.length ? `[${node.children.length}]` : '[]'}</span>;
   // Plain text: object content is never rendered as markup.
-  const text = typeof node.value === 'string' ? node.value : JSON.stringify(node.value);
+  const text = typeof node.value === 'string' ? node.value : toJson(node.value);
   return <span title={text.length > 120 ? text : undefined}>{text.length > 120 ? `${text.slice(0, 120)}…` : text}</span>;
 }
 

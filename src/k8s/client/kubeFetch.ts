@@ -2,6 +2,7 @@
 // prefixes the proxy route for the context, attaches the per-launch proxy token, and turns a
 // failed response's `Status` body into a KubeApiError.
 
+import { parseJsonExact } from '../../codecs/json';
 import { pathProblem, RefusedPathError } from '../paths/safety';
 import { observeResponse, recorder } from '../record/recorder';
 import { activeReplay } from '../record/replay';
@@ -206,6 +207,16 @@ export async function kubeJson<T>(req: KubeRequest): Promise<T> {
   const res = await kubeFetch({ ...req, headers });
   if (!res.ok) throw await errorFromResponse(res);
   return (await res.json()) as T;
+}
+
+/**
+ * kubeJson for an object the user may edit and write back: integers beyond 2^53 stay exact
+ * (bigint, codecs/json.ts), so a write built from it never rounds a field nobody touched.
+ */
+export async function kubeJsonExact<T>(req: KubeRequest): Promise<T> {
+  const res = await kubeFetch({ ...req, headers: { Accept: 'application/json', ...req.headers } });
+  if (!res.ok) throw await errorFromResponse(res);
+  return parseJsonExact(await res.text()) as T;
 }
 
 /** The proxy's own endpoints (`/proxy/contexts`, ...): same token, same error handling. */

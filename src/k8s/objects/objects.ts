@@ -2,7 +2,7 @@
 // Edit, Ownership), so that a write in one view, or a watch event, updates what all of them show.
 // Views that write put the server's answer into the cache (setObject) instead of re-reading.
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
-import { kubeJson } from '../client';
+import { kubeJsonExact } from '../client';
 import { type ResourceRef, resourcePath } from '../paths';
 
 export interface LiveObject {
@@ -20,7 +20,8 @@ export const objectQuery = <T extends LiveObject = LiveObject>(context: string, 
   queryOptions({
     queryKey: objectQueryKey(context, ref),
     // A plain GET returns managedFields; only table and partial-object responses drop them.
-    queryFn: ({ signal }) => kubeJson<T>({ context, path: resourcePath(ref), signal }),
+    // Exact integers (int64 beyond 2^53 as bigint): the Edit view writes what it read back.
+    queryFn: ({ signal }) => kubeJsonExact<T>({ context, path: resourcePath(ref), signal }),
     // Re-read when a view mounts (staleTime 0): a view opened after a write elsewhere shows the
     // newer object. Not on window focus: a re-read under an open editor is the watch's job.
     refetchOnWindowFocus: false,

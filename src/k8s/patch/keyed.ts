@@ -13,12 +13,13 @@
 import { compare, type Operation } from 'fast-json-patch';
 import { type FieldHints, listKeys, NO_HINTS, strategyHas } from './hints';
 import { deepEqual, isObject, type Json, type JsonObject, type JsonPatchOp, pointer } from './patch';
+import { toJson } from '../../codecs/json';
 
 type Key = string;
 
 function keyOf(el: Json, keys: string[]): Key | undefined {
   if (!isObject(el) || !keys.every((k) => k in el)) return undefined;
-  return JSON.stringify(keys.map((k) => el[k]));
+  return toJson(keys.map((k) => el[k]));
 }
 
 /** Keys of every element, or undefined when an element has no key or two share one. */
@@ -139,7 +140,7 @@ function diff(from: Json, to: Json, tokens: (string | number)[], fieldPath: stri
 /** Lists of distinct scalars are keyed by their values. */
 function setKeys(list: Json[]): Key[] | undefined {
   if (!list.every(isScalar)) return undefined;
-  const keys = list.map((v) => JSON.stringify(v));
+  const keys = list.map((v) => toJson(v));
   return new Set(keys).size === keys.length ? keys : undefined;
 }
 

@@ -20,9 +20,10 @@ export type InformerSpec = Pick<WatchSpec, 'context' | 'group' | 'version' | 're
 export interface InformerOptions extends LoopOptions {
   /**
    * Every change: the objects now (the informer's live map: read it, do not keep it), and the
-   * event that made it; no event after a (re)list replaced the state.
+   * event that made it (with the event's line as sent, for a reader that needs exact integers);
+   * no event after a (re)list replaced the state.
    */
-  onChange: (objects: ReadonlyMap<string, KubeObject>, event?: { type: WatchEventType; object: KubeObject }) => void;
+  onChange: (objects: ReadonlyMap<string, KubeObject>, event?: { type: WatchEventType; object: KubeObject; raw?: string }) => void;
   /** What went wrong, in words, when an attempt failed; undefined once a stream is open again. */
   onProblem?: (message: string | undefined) => void;
 }
@@ -60,7 +61,7 @@ export class Informer extends ListWatchLoop {
 
   protected received(ev: ReceivedEvent, _origin: EventOrigin): void {
     const effect = applyWatchEventInPlace(this.objects, ev);
-    if (effect.op !== 'none') this.opts.onChange(this.objects, { type: ev.type, object: ev.object });
+    if (effect.op !== 'none') this.opts.onChange(this.objects, { type: ev.type, object: ev.object, raw: ev.raw });
   }
 
   protected bookmark(): void {

@@ -81,3 +81,41 @@ test('a watch with allowWatchBookmarks=true shows 20 events created over 10 s', 
   await expect(page.getByRole('table', { name: 'Response headers' })).toContainText('x-explorer-encoding');
   await page.getByRole('button', { name: 'Stop' }).click();
 });
+
+test('a control character in the path is refused with the reason and stays as typed; DELETE …/prod<TAB>-db deletes nothing', async ({ page, explorerUrl, kube, ns }) => {
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'prod-db' }, data: { a: '1' } });
+  const seen = proxyRequests(page);
+  await openConsole(page, explorerUrl);
+  await page.getByRole('combobox', { name: 'Method' }).selectOption('DELETE');
+  const path = page.getByRole('combobox', { name: 'Path' });
+  for (const [p, why] of [
+    [`/api/v1/namespaces/${ns}/configmaps/prod\t-db`, 'a tab (U+0009)'],
+    [`/api/v1/namespaces/${ns}/configmaps/prod\u0085-db`, 'NEL'],
+    [`/api/v1/namespaces/${ns}/configmaps/prod\u2028-db`, 'LINE SEPARATOR'],
+    [`/api/v1/namespaces/${ns}/configmaps/prod\u007f-db`, 'DEL'],
+  ] as const) {
+    await path.fill(p);
+    await expect(page.getByRole('alert', { name: 'Path refused' })).toContainText(why);
+    await expect(path).toHaveValue(p);
+    await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await path.press('Control+Enter');
+  }
+  expect(seen.filter((s) => s.includes('prod'))).toEqual([]);
+  // Before: the tab was shown, then dropped by the URL parser, and prod-db was deleted.
+  expect((await kube.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps/prod-db`)).status).toBe(200);
+});
+
+test('typing ? key by key in the path box keeps the query apart from the path', async ({ page, explorerUrl, ns }) => {
+  const seen = proxyRequests(page);
+  await openConsole(page, explorerUrl);
+  const path = page.getByRole('combobox', { name: 'Path' });
+  await path.fill(`/api/v1/namespaces/${ns}/configmaps`);
+  await path.pressSequentially('?limit=1');
+  // Before: `?` left the box as it was typed, and the rest was glued onto the path (configmapslimit=1).
+  await expect(path).toHaveValue(`/api/v1/namespaces/${ns}/configmaps?limit=1`);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByLabel('Status line')).toContainText('HTTP 200');
+  expect(seen).toContain(`/api/v1/namespaces/${ns}/configmaps?limit=1`);
+  // Once the box loses focus, the query is in the parameter rows.
+  await expect(path).toHaveValue(`/api/v1/namespaces/${ns}/configmaps`);
+});

@@ -75,6 +75,7 @@ export function RequestForm(props: {
           spellCheck={false}
           style={{ flex: 1, minWidth: 240, fontFamily: 'var(--mono)' }}
           onChange={(e) => dispatch({ type: 'pathInput', value: e.target.value })}
+          onBlur={() => dispatch({ type: 'pathCommit' })}
         />
         <datalist id="console-paths">
           {completions.map((p) => (

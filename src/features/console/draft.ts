@@ -46,7 +46,9 @@ export function draftToRequest(d: Draft): ExchangeRequest {
   const q = new URLSearchParams();
   for (const [k, v] of d.params) if (k) q.append(k, v);
   const qs = q.toString();
-  const req: ExchangeRequest = { method: d.method, path: `${d.path}${qs ? `?${qs}` : ''}`, headers: d.headers.filter(([k, v]) => k && v) };
+  // A query still in the path box (typed, not yet moved to the rows) is sent with the rows'.
+  const sep = d.path.includes('?') ? (d.path.endsWith('?') || d.path.endsWith('&') ? '' : '&') : '?';
+  const req: ExchangeRequest = { method: d.method, path: `${d.path}${qs ? `${sep}${qs}` : ''}`, headers: d.headers.filter(([k, v]) => k && v) };
   if (d.body && d.method !== 'GET' && d.method !== 'HEAD') req.body = d.body;
   return req;
 }

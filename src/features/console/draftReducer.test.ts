@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DRAFT, type Draft } from './draft';
+import { DEFAULT_DRAFT, type Draft, draftToRequest } from './draft';
 import { draftHeader, draftReducer } from './draftReducer';
 
 const base: Draft = { ...DEFAULT_DRAFT, params: [['limit', '5']] };
@@ -9,6 +9,24 @@ describe('draftReducer', () => {
     const d = draftReducer(base, { type: 'pathInput', value: '/api/v1/pods?watch=true&labelSelector=app%3Dweb' });
     expect(d.path).toBe('/api/v1/pods');
     expect(d.params).toEqual([['limit', '5'], ['watch', 'true'], ['labelSelector', 'app=web']]);
+  });
+  it('keeps a query typed key by key in the path box until it loses focus', () => {
+    let d: Draft = { ...DEFAULT_DRAFT, path: '/api/v1/configmaps', params: [] };
+    for (const c of '?limit=1') d = draftReducer(d, { type: 'pathInput', value: d.path + c });
+    expect(d.path).toBe('/api/v1/configmaps?limit=1');
+    expect(draftToRequest(d).path).toBe('/api/v1/configmaps?limit=1');
+    d = draftReducer(d, { type: 'pathCommit' });
+    expect(d.path).toBe('/api/v1/configmaps');
+    expect(d.params).toEqual([['limit', '1']]);
+    expect(draftToRequest(d).path).toBe('/api/v1/configmaps?limit=1');
+  });
+  it('sends a typed query and the rows together', () => {
+    const d = draftReducer({ ...base, path: '/api/v1/pods' }, { type: 'pathInput', value: '/api/v1/pods?' });
+    expect(draftToRequest(d).path).toBe('/api/v1/pods?limit=5');
+    expect(draftToRequest({ ...d, path: '/api/v1/pods?watch=1' }).path).toBe('/api/v1/pods?watch=1&limit=5');
+  });
+  it('keeps a tab as typed (the path is refused, not silently changed)', () => {
+    expect(draftReducer(base, { type: 'pathInput', value: '/api/v1/namespaces/d/configmaps/prod\t-db' }).path).toBe('/api/v1/namespaces/d/configmaps/prod\t-db');
   });
   it('starts typed parameters from a valid value', () => {
     expect(draftReducer(base, { type: 'addParam', name: 'watch' }).params.at(-1)).toEqual(['watch', 'true']);

@@ -6,8 +6,13 @@ import { type Draft, PARAM_SPECS } from './draft';
 export type DraftAction =
   | { type: 'replace'; draft: Draft }
   | { type: 'method'; method: string }
-  /** What the user typed or pasted in the path box: a query string goes to the parameter rows. */
+  /**
+   * What the user typed or pasted in the path box. A pasted query string goes to the parameter
+   * rows at once; one typed key by key stays in the box until 'pathCommit' (the box loses focus):
+   * moving `?` away as it is typed glued what came next onto the path (`configmapslimit=1`).
+   */
   | { type: 'pathInput'; value: string }
+  | { type: 'pathCommit' }
   | { type: 'addParam'; name: string }
   | { type: 'setParam'; index: number; name: string; value: string }
   | { type: 'removeParam'; index: number }
@@ -25,10 +30,12 @@ export function draftReducer(d: Draft, a: DraftAction): Draft {
     case 'method':
       return { ...d, method: a.method };
     case 'pathInput': {
-      const qi = a.value.indexOf('?');
-      if (qi < 0) return { ...d, path: a.value };
-      return { ...d, path: a.value.slice(0, qi), params: [...d.params, ...new URLSearchParams(a.value.slice(qi + 1))] };
+      // One character more than before is typing; more at once is a paste or a completion.
+      const typing = a.value.length === d.path.length + 1 && a.value.startsWith(d.path.slice(0, a.value.length - 1));
+      return typing ? { ...d, path: a.value } : splitQuery({ ...d, path: a.value });
     }
+    case 'pathCommit':
+      return splitQuery(d);
     case 'addParam': {
       const spec = PARAM_SPECS.find((s) => s.name === a.name);
       const initial = spec?.kind === 'bool' ? 'true' : spec?.kind === 'enum' ? (spec.values![0] ?? '') : '';
@@ -51,6 +58,13 @@ export function draftReducer(d: Draft, a: DraftAction): Draft {
     case 'body':
       return { ...d, body: a.body };
   }
+}
+
+/** Moves a query string in the path box into parameter rows, after the existing ones. */
+function splitQuery(d: Draft): Draft {
+  const qi = d.path.indexOf('?');
+  if (qi < 0) return d;
+  return { ...d, path: d.path.slice(0, qi), params: [...d.params, ...new URLSearchParams(d.path.slice(qi + 1))] };
 }
 
 /** The value of a header in the draft ('' when absent), case-insensitively as HTTP names are. */

@@ -418,7 +418,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
         </details>
       )}
 
-      {res && loadedPath && s.base && <Subresources context={context} resource={res} objectPath={loadedPath} object={s.base} />}
+      {res && loadedPath && s.base && <Subresources context={context} resource={res} objectPath={loadedPath} latest={(loaded.data as JsonObject | undefined) ?? s.base} />}
 
       {s.mode === 'delete' && res && route.name && (
         <section className="edit-wide" aria-label="Deletion">

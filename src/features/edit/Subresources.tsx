@@ -5,14 +5,17 @@
 //   Apply records them in a managedFields entry with `subresource: status`.
 // - /scale: an autoscaling/v1 Scale object whose spec.replicas is the parent's replicas field
 //   (spec.replicas for Deployments; specReplicasPath for custom resources).
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { toJson } from '../../codecs/json';
 import { toYaml } from '../../codecs/yaml';
-import { kubeJson } from '../../k8s/client';
+import { kubeJsonExact } from '../../k8s/client';
 import type { ApiResource } from '../../k8s/discovery';
 import type { ManagedFieldsEntry } from '../../k8s/fields';
 import { type JsonObject, isObject } from '../../k8s/patch';
 import { CodeEditor } from '../../ui/CodeEditor';
+import { UPDATE_MANAGER } from './body';
 import { buildWriteRequest, type Exchange, requestLine, sendExchange, type WriteMode } from './request';
+import { answerObject, resourceVersionOf, scalePatchText, statusBodyText } from './subresourceBodies';
 
 function Wire({ ex }: { ex: Exchange }) {
   const r = ex.response;
@@ -31,30 +34,55 @@ function Wire({ ex }: { ex: Exchange }) {
 
 const replicasOf = (o: unknown) => (isObject(o) && isObject(o.spec) && typeof o.spec.replicas === 'number' ? o.spec.replicas : undefined);
 
-function ScalePanel({ context, objectPath }: { context: string; objectPath: string }) {
+/**
+ * /scale, following the server: the Scale is read when the panel opens and again whenever the
+ * object changes (the Edit view's watch). A change that leaves the replicas alone (a controller's
+ * status write) is followed silently; a change of the replicas is shown, and the patch, guarded by
+ * the resourceVersion of the Scale read, gets 409 Conflict instead of undoing it.
+ */
+function ScalePanel({ context, objectPath, latest }: { context: string; objectPath: string; latest: JsonObject }) {
   const [scale, setScale] = useState<JsonObject>();
+  const [outside, setOutside] = useState<{ from?: number; to?: number }>();
   const [replicas, setReplicas] = useState('');
   const [dryRun, setDryRun] = useState(false);
-  const [result, setResult] = useState<{ ex: Exchange; before?: number; after?: number }>();
-  const read = async () => {
-    const s = await kubeJson<JsonObject>({ context, path: `${objectPath}/scale` });
-    setScale(s);
-    const r = replicasOf(s);
-    if (r !== undefined && replicas === '') setReplicas(String(r));
+  const [guard, setGuard] = useState(true);
+  const [result, setResult] = useState<{ ex: Exchange; before?: number; after?: number; stale: boolean }>();
+  const latestRv = resourceVersionOf(latest);
+  // The Scale this panel read last (its resourceVersion guards the patch), also for `read` below.
+  const held = useRef<JsonObject | undefined>(undefined);
+  const read = async (follow: boolean) => {
+    const next = await kubeJsonExact<JsonObject>({ context, path: `${objectPath}/scale` });
+    const prev = held.current;
+    const was = replicasOf(prev);
+    const now = replicasOf(next);
+    if (follow && prev && was !== now) {
+      // Someone else scaled: keep the Scale read before and say so.
+      setOutside({ from: was, to: now });
+      return;
+    }
+    held.current = next;
+    setScale(next);
+    setOutside(undefined);
+    if (!follow || replicas === '' || Number(replicas) === was) setReplicas(now === undefined ? '' : String(now));
   };
+  useEffect(() => {
+    void read(true).catch(() => undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- re-read when the object's version changes
+  }, [context, objectPath, latestRv]);
   const write = async () => {
-    const before = replicasOf(await kubeJson<JsonObject>({ context, path: objectPath }));
-    const req = buildWriteRequest('merge-patch', { objectPath: `${objectPath}/scale`, collectionPath: '' }, `${JSON.stringify({ spec: { replicas: Number(replicas) } })}\n`, { dryRun, fieldValidation: '', fieldManager: 'kube-api-explorer', force: false });
+    const before = replicasOf(await kubeJsonExact<JsonObject>({ context, path: objectPath }));
+    const body = scalePatchText(Number(replicas), guard ? resourceVersionOf(scale) : undefined);
+    const req = buildWriteRequest('merge-patch', { objectPath: `${objectPath}/scale`, collectionPath: '' }, body, { dryRun, fieldValidation: '', fieldManager: UPDATE_MANAGER, force: false });
     const ex = await sendExchange(context, 'merge-patch', req);
-    const after = replicasOf(await kubeJson<JsonObject>({ context, path: objectPath }));
-    setResult({ ex, before, after });
-    await read();
+    const after = replicasOf(await kubeJsonExact<JsonObject>({ context, path: objectPath }));
+    setResult({ ex, before, after, stale: ex.response?.status === 409 });
+    if (ex.response?.status === 200 && !dryRun) await read(false);
   };
   return (
     <div className="stack" aria-label="scale subresource" role="region">
       <h4>/scale</h4>
       <div className="row">
-        <button type="button" onClick={() => void read()}>
+        <button type="button" onClick={() => void read(false)}>
           Read the Scale
         </button>
         <label>
@@ -63,13 +91,22 @@ function ScalePanel({ context, objectPath }: { context: string; objectPath: stri
         <label>
           <input type="checkbox" checked={dryRun} onChange={(e) => setDryRun(e.target.checked)} /> dryRun=All
         </label>
-        <button type="button" disabled={replicas === ''} onClick={() => void write()}>
+        <label title="metadata.resourceVersion of the Scale read in the patch: 409 Conflict if the object changed since">
+          <input type="checkbox" checked={guard} onChange={(e) => setGuard(e.target.checked)} /> only if unchanged (resourceVersion {resourceVersionOf(scale) ?? '…'})
+        </label>
+        <button type="button" disabled={replicas === '' || !scale} onClick={() => void write()}>
           Scale (PATCH /scale)
         </button>
       </div>
+      {outside && (
+        <p className="edit-banner small" role="alert" aria-label="Scale changed on the server">
+          Someone else scaled this object since the Scale was read: replicas {outside.from ?? '(unset)'} → {outside.to ?? '(unset)'}. A guarded patch now gets 409 Conflict; read the Scale again to scale from their value.
+        </p>
+      )}
       {scale && <pre className="edit-wire" aria-label="Scale object">{toYaml(scale)}</pre>}
       {result && (
         <>
+          {result.stale && <p className="small edit-parse-error">409 Conflict: the object changed since the Scale was read, and nothing was written. Read the Scale again.</p>}
           <p className="small" aria-label="Parent replicas">
             The parent's <code>spec.replicas</code>: {result.before ?? '(unset)'} before, {result.after ?? '(unset)'} after{result.ex.request.query.dryRun ? ' (dry run: nothing stored)' : ''}.
           </p>
@@ -80,53 +117,76 @@ function ScalePanel({ context, objectPath }: { context: string; objectPath: stri
   );
 }
 
-function StatusPanel({ context, objectPath, object }: { context: string; objectPath: string; object: JsonObject }) {
-  const meta = isObject(object.metadata) ? object.metadata : {};
-  const skeleton = { apiVersion: object.apiVersion, kind: object.kind, metadata: { name: meta.name, ...(meta.namespace ? { namespace: meta.namespace } : {}) }, status: isObject(object.status) ? object.status : {} };
-  const [text, setText] = useState(`${JSON.stringify(skeleton, null, 2)}\n`);
+/**
+ * /status, following the server: until the user types, the body is the latest status, with the
+ * resourceVersion it was read at (the guard); once typed, a newer version on the server is shown
+ * and a write of the typed body gets 409 Conflict. Apply is not forced unless asked.
+ */
+function StatusPanel({ context, objectPath, latest }: { context: string; objectPath: string; latest: JsonObject }) {
+  // null: follow the server. Otherwise the typed text and the version it started from.
+  const [typed, setTyped] = useState<{ text: string; basedOn: JsonObject } | null>(null);
+  const text = typed ? typed.text : statusBodyText(latest);
   const [mode, setMode] = useState<WriteMode>('apply');
   const [manager, setManager] = useState('status-writer');
   const [dryRun, setDryRun] = useState(false);
+  const [force, setForce] = useState(false);
   const [sent, setSent] = useState<{ ex: Exchange; entries: ManagedFieldsEntry[] }>();
   const [main, setMain] = useState<{ ex: Exchange; ignored: boolean }>();
-  const opts = { dryRun, fieldValidation: '' as const, fieldManager: manager, force: false };
+  const opts = { dryRun, fieldValidation: '' as const, fieldManager: manager, force: mode === 'apply' && force };
+  const changedSince = typed && resourceVersionOf(typed.basedOn) !== resourceVersionOf(latest) ? typed.basedOn : undefined;
   const send = async () => {
-    const ex = await sendExchange(context, mode, buildWriteRequest(mode, { objectPath: `${objectPath}/status`, collectionPath: '' }, text, { ...opts, force: mode === 'apply' }));
-    let entries: ManagedFieldsEntry[];
-    try {
-      const o = JSON.parse(ex.response?.body ?? '') as { metadata?: { managedFields?: ManagedFieldsEntry[] } };
-      entries = (o.metadata?.managedFields ?? []).filter((e) => e.subresource === 'status');
-    } catch {
-      entries = [];
-    }
+    const ex = await sendExchange(context, mode, buildWriteRequest(mode, { objectPath: `${objectPath}/status`, collectionPath: '' }, text, opts));
+    const answer = answerObject(ex.response?.body);
+    const entries = ((answer?.metadata as { managedFields?: ManagedFieldsEntry[] } | undefined)?.managedFields ?? []).filter((e) => e.subresource === 'status');
     setSent({ ex, entries });
+    // Stored: follow the server again (the object's watch brings the new version).
+    if (answer && !dryRun) setTyped(null);
   };
   // The same body to the main resource, as a dry run: the server ignores the status part there.
   const tryMain = async () => {
-    const ex = await sendExchange(context, mode, buildWriteRequest(mode, { objectPath, collectionPath: '' }, text, { ...opts, dryRun: true, force: mode === 'apply' }));
-    let ignored: boolean;
-    try {
-      const answer = JSON.parse(ex.response?.body ?? '') as JsonObject;
-      const current = await kubeJson<JsonObject>({ context, path: objectPath });
-      ignored = JSON.stringify(answer.status ?? null) === JSON.stringify(current.status ?? null);
-    } catch {
-      ignored = false;
+    const ex = await sendExchange(context, mode, buildWriteRequest(mode, { objectPath, collectionPath: '' }, text, { ...opts, dryRun: true }));
+    const answer = answerObject(ex.response?.body);
+    let ignored = false;
+    if (answer) {
+      const current = await kubeJsonExact<JsonObject>({ context, path: objectPath });
+      ignored = toJson(answer.status ?? null) === toJson(current.status ?? null);
     }
     setMain({ ex, ignored });
   };
   return (
     <div className="stack" aria-label="status subresource" role="region">
       <h4>/status</h4>
-      <CodeEditor value={text} onChange={setText} language="json" ariaLabel="Status body" height="200px" />
+      <p className="muted small">
+        The body is the object's status as last read{typed ? ' (edited by you)' : ', following the server until you type'}. Its <code>metadata.resourceVersion</code> is the guard: the server answers 409 Conflict if the object changed since. Remove it to write whatever the server has now.
+      </p>
+      {changedSince && (
+        <div className="edit-banner stack" role="alert" aria-label="Status changed on the server">
+          <p className="small">
+            The object changed on the server since you started editing this status: resourceVersion <code>{resourceVersionOf(changedSince)}</code> → <code>{resourceVersionOf(latest)}</code>. Its status now:
+          </p>
+          <pre className="edit-wire">{toYaml(latest.status ?? {})}</pre>
+          <div className="row">
+            <button type="button" onClick={() => setTyped(null)}>
+              Discard my status edit, load the latest
+            </button>
+          </div>
+        </div>
+      )}
+      <CodeEditor value={text} onChange={(v) => setTyped({ text: v, basedOn: typed?.basedOn ?? latest })} language="json" ariaLabel="Status body" height="200px" />
       <div className="row">
         <label>
           write as
           <select aria-label="Status write mode" value={mode} onChange={(e) => setMode(e.target.value as WriteMode)}>
-            <option value="apply">Server-Side Apply (force)</option>
+            <option value="apply">Server-Side Apply</option>
             <option value="merge-patch">JSON Merge Patch</option>
-            <option value="replace">PUT (body needs metadata.resourceVersion or none)</option>
+            <option value="replace">PUT (the whole status)</option>
           </select>
         </label>
+        {mode === 'apply' && (
+          <label title="Take the fields over from their owners (a controller, say) instead of 409 Conflict">
+            <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> force
+          </label>
+        )}
         <label>
           fieldManager <input aria-label="Status field manager" value={manager} onChange={(e) => setManager(e.target.value)} size={14} />
         </label>
@@ -142,6 +202,11 @@ function StatusPanel({ context, objectPath, object }: { context: string; objectP
       </div>
       {sent && (
         <>
+          {sent.ex.response?.status === 409 && !sent.ex.response.body.includes('FieldManagerConflict') && (
+            <p className="small edit-parse-error" role="status">
+              409 Conflict: the object changed since this status was read, and nothing was written.
+            </p>
+          )}
           <p className="small" aria-label="Status ownership">
             managedFields entries under subresource <code>status</code>: {sent.entries.length === 0 ? 'none' : sent.entries.map((e) => `${e.manager} (${e.operation})`).join(', ')}. The Ownership view shows them with a “status” badge.
           </p>
@@ -160,7 +225,8 @@ function StatusPanel({ context, objectPath, object }: { context: string; objectP
   );
 }
 
-export function Subresources({ context, resource, objectPath, object }: { context: string; resource: ApiResource; objectPath: string; object: JsonObject }) {
+/** `latest`: the newest version of the object known to the view (its query, fed by the object's watch). */
+export function Subresources({ context, resource, objectPath, latest }: { context: string; resource: ApiResource; objectPath: string; latest: JsonObject }) {
   if (resource.subresources.length === 0) return null;
   const has = (n: string) => resource.subresources.some((s) => s.name === n);
   return (
@@ -174,8 +240,8 @@ export function Subresources({ context, resource, objectPath, object }: { contex
           </span>
         ))}
       </p>
-      {has('status') && <StatusPanel context={context} objectPath={objectPath} object={object} />}
-      {has('scale') && <ScalePanel context={context} objectPath={objectPath} />}
+      {has('status') && <StatusPanel context={context} objectPath={objectPath} latest={latest} />}
+      {has('scale') && <ScalePanel context={context} objectPath={objectPath} latest={latest} />}
     </section>
   );
 }

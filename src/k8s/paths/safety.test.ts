@@ -14,6 +14,19 @@ describe('pathProblem', () => {
     expect(pathProblem(p)).toBeUndefined();
   });
 
+  it.each([
+    ['/api/v1/namespaces/d/configmaps/prod\t-db', 'a tab (U+0009) at character 37'],
+    ['/api/v1/namespaces/d/configmaps/prod\n', 'a line feed'],
+    ['/api/v1/pods\u0000', 'a NUL'],
+    ['/api/v1/pods\u007f', 'DEL'],
+    ['/api/v1/namespaces/d\u0085/pods', 'NEL'],
+    ['/api/v1/pods\u2028', 'LINE SEPARATOR'],
+    ['/api/v1/pods?labelSelector=a\u2029', 'PARAGRAPH SEPARATOR'],
+    ['/api/v1/pods\u001b', 'U+001B'],
+  ])('refuses a control character in %j, naming it', (p, why) => {
+    expect(pathProblem(p)).toContain(why);
+  });
+
   it('says what the browser would have sent instead', () => {
     expect(pathProblem('/api/v1/namespaces/%2e%2e/configmaps')).toContain('cluster-wide');
   });

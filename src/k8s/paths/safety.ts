@@ -5,10 +5,23 @@
 // refuses such paths too (proxy/src/filter.ts), but it never sees them: the browser already changed
 // them. So they are refused here, before anything is sent.
 
+// C0 controls, DEL, C1 controls (NEL among them), LINE SEPARATOR and PARAGRAPH SEPARATOR: the
+// WHATWG URL parser removes tab, CR and LF anywhere and C0 controls or spaces at either end;
+// the others are invisible, and YAML 1.1 and many log readers take NEL and U+2028/9 for breaks.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const CONTROL_NAMES: Record<number, string> = { 0x09: 'a tab', 0x0a: 'a line feed', 0x0d: 'a carriage return', 0x00: 'a NUL', 0x7f: 'DEL', 0x85: 'NEL (next line)', 0x2028: 'a LINE SEPARATOR', 0x2029: 'a PARAGRAPH SEPARATOR' };
+
 /** Why a path cannot be sent as shown, or undefined when it can. */
 export function pathProblem(pathAndQuery: string): string | undefined {
   const q = pathAndQuery.indexOf('?');
   const raw = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
+  const control = CONTROL.exec(pathAndQuery);
+  if (control) {
+    const c = control[0].charCodeAt(0);
+    const name = CONTROL_NAMES[c] ?? (c < 0x20 ? 'a control character' : c === 0x7f ? 'DEL' : 'a control character');
+    const code = `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+    return `The path contains ${name} (${code}) at character ${control.index + 1}: the browser drops tabs and line breaks from a URL and percent-encodes other control characters, so what was sent would not be what is shown (…/prod<TAB>-db would go out as …/prod-db). Remove it, or percent-encode it if you mean it.`;
+  }
   if (pathAndQuery.includes('#')) return 'The path contains "#": the browser would send only what comes before it (a fragment never leaves the browser). Percent-encode it as %23.';
   if (!raw.startsWith('/')) return 'An API path starts with "/".';
   if (raw.includes('\\')) return 'The path contains a backslash: browsers turn it into "/" before sending. Percent-encode it as %5C if you mean it (the API server will refuse it anyway).';

@@ -1,0 +1,39 @@
+// Pure bodies of the /status and /scale panels. Both follow the server like the main editor: a
+// body carries the resourceVersion of the version it was read from, so a write on top of someone
+// else's newer status or replicas gets 409 Conflict instead of putting old values back.
+//
+// The server enforces it: /status writes (PUT, merge patch, apply) are updates of the object with
+// the body's metadata.resourceVersion as precondition; a Scale's resourceVersion is its parent's,
+// and the scale handlers copy it to the parent before the guarded update.
+import { parseJsonExact, toJson } from '../../codecs/json';
+import { isObject, type JsonObject } from '../../k8s/patch';
+
+export const STATUS_MANAGER = 'kube-api-explorer-status';
+
+export function resourceVersionOf(o: JsonObject | undefined): string | undefined {
+  const m = o && isObject(o.metadata) ? o.metadata : undefined;
+  return typeof m?.resourceVersion === 'string' ? m.resourceVersion : undefined;
+}
+
+/** The /status body for an object as loaded: its identity, the resourceVersion it was read at, its status. */
+export function statusBodyText(object: JsonObject, guard = true): string {
+  const meta = isObject(object.metadata) ? object.metadata : {};
+  const rv = resourceVersionOf(object);
+  const metadata = { name: meta.name, ...(meta.namespace ? { namespace: meta.namespace } : {}), ...(guard && rv ? { resourceVersion: rv } : {}) };
+  return `${toJson({ apiVersion: object.apiVersion, kind: object.kind, metadata, status: isObject(object.status) ? object.status : {} }, 2)}\n`;
+}
+
+/** A merge patch of the Scale's spec.replicas, guarded by the Scale's resourceVersion when given. */
+export function scalePatchText(replicas: number, resourceVersion: string | undefined): string {
+  return `${toJson({ ...(resourceVersion ? { metadata: { resourceVersion } } : {}), spec: { replicas } })}\n`;
+}
+
+/** The object in a response body, or undefined (a Status, or not JSON). */
+export function answerObject(body: string | undefined): JsonObject | undefined {
+  try {
+    const v = parseJsonExact(body ?? '');
+    return isObject(v) && v.kind !== 'Status' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startControlPlane } from '../proxy/cluster/controlplane';
 import { decodeCbor } from '../src/codecs/cbor';
-import { decodeK8sObject, loadK8sSchema } from '../src/codecs/protobufSchema';
+import { decodeK8sObject, loadK8sSchema } from '../src/codecs/protobuf';
 import type { BenchResult } from './run';
 
 const PODS = Number(process.env.CODECS_BENCH_OBJECTS ?? 10_000);

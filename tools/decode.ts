@@ -5,7 +5,7 @@
 // error, nothing on standard output); 2 usage or an unreadable file.
 import { readFileSync } from 'node:fs';
 import { decodeBytes } from '../src/codecs/detect';
-import { loadK8sSchema } from '../src/codecs/protobufSchema';
+import { loadK8sSchema } from '../src/codecs/protobuf';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const compact = args.includes('--compact');

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import { KUBERNETES_VERSION } from '../proxy/cluster/versions';
 
-/** The descriptor the codecs load (src/codecs/protobufSchema.ts). */
+/** The descriptor the codecs load (src/codecs/protobuf/schema.ts). */
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'codecs', 'proto', 'k8s-descriptor.json');
 const kube = process.argv[2] ?? KUBERNETES_VERSION;
 const staging = kube.replace(/^v1\./, 'v0.');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromBase64, toBase64 } from './base64';
+import { fromBase64, toBase64, fromStdBase64 } from './base64';
 
 describe('base64', () => {
   it('round-trips every byte value, as Go writes []byte in JSON', () => {
@@ -13,5 +13,14 @@ describe('base64', () => {
   it('encodes bodies larger than one argument list', () => {
     const big = new Uint8Array(200_000).fill(7);
     expect(fromBase64(toBase64(big))).toEqual(big);
+  });
+});
+
+describe('fromStdBase64 (how Go reads []byte in JSON)', () => {
+  it('reads standard base64 with padding', () => {
+    expect([...fromStdBase64('AP8='), ...fromStdBase64('')]).toEqual([0, 255]);
+  });
+  it.each(['AP8', 'AP_-', 'A P8=', 'AP8=='])('refuses %j', (text) => {
+    expect(() => fromStdBase64(text)).toThrow();
   });
 });

@@ -18,3 +18,9 @@ export function fromBase64(text: string): Uint8Array {
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
 }
+
+/** Standard base64 with padding and nothing else, as Go's encoding/json reads `[]byte`. Throws on anything else. */
+export function fromStdBase64(text: string): Uint8Array {
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new Error('not standard base64 with padding');
+  return fromBase64(text);
+}

@@ -242,7 +242,7 @@ function forEncoding(v: unknown): unknown {
 
 /**
  * A value as an `application/cbor` (or `application/apply-patch+cbor`) body, self-described.
- * Give []byte fields as Uint8Array (protobufSchema's withBinaryBytes does that from the JSON form).
+ * Give []byte fields as Uint8Array (codecs/protobuf's withBinaryBytes does that from the JSON form).
  */
 export function encodeCbor(value: unknown): Uint8Array {
   const body = encoder.encode(forEncoding(value));

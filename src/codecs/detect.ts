@@ -10,8 +10,7 @@
 // Any error is reported with the byte offset where the bytes stop making sense, never as a
 // partial result.
 import { decodeCborSeq } from './cbor';
-import { K8S_MAGIC, decodeProtobufFields } from './protobuf';
-import { decodeK8sObject, decodeK8sWatch, type K8sSchema } from './protobufSchema';
+import { K8S_MAGIC, decodeProtobufFields, decodeK8sObject, decodeK8sWatch, type K8sSchema } from './protobuf';
 import { parseYaml } from './text';
 
 export type WireFormat = 'protobuf' | 'protobuf-watch' | 'cbor' | 'cbor-seq' | 'json' | 'ndjson' | 'yaml';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadK8sSchema } from './protobufSchema';
+import { loadK8sSchema } from './protobuf';
 import { cborSpans, innermost, protobufSpans, protobufWatchSpans } from './spans';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');

@@ -4,7 +4,7 @@
 // entry's key and value. Spans nest: a field's span holds its children's.
 import type protobuf from 'protobufjs';
 import { decodeProtobufFields, K8S_MAGIC, type PbField } from './protobuf';
-import type { K8sSchema } from './protobufSchema';
+import type { K8sSchema } from './protobuf';
 
 export interface ByteSpan {
   start: number;

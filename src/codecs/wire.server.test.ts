@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeFetch, kubeJson } from '../k8s/client';
 import { TEST_CONTEXT, useRealProxy } from '../k8s/testing';
 import { decodeCbor, decodeCborSeq, encodeCbor } from './cbor';
-import { decodeK8sObject, decodeK8sWatch, encodeK8sObject, type K8sSchema, loadK8sSchema, withBinaryBytes } from './protobufSchema';
+import { decodeK8sObject, decodeK8sWatch, encodeK8sObject, type K8sSchema, loadK8sSchema, withBinaryBytes } from './protobuf';
 
 const ns = `wire-${Date.now().toString(36)}`;
 let schema: K8sSchema;

@@ -8,8 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeCbor, decodeCborSeq, encodeCbor } from './cbor';
 import { decodeBytes, detectFormat } from './detect';
 import { toKyaml } from './kyaml';
-import { decodeK8sEnvelope, K8S_MAGIC } from './protobuf';
-import { decodeK8sObject, decodeK8sWatch, encodeK8sObject, type K8sSchema, loadK8sSchema, withBinaryBytes, writeMessage } from './protobufSchema';
+import { decodeK8sEnvelope, K8S_MAGIC, decodeK8sObject, decodeK8sWatch, encodeK8sObject, type K8sSchema, loadK8sSchema, withBinaryBytes, writeMessage } from './protobuf';
 import { parseYaml } from './text';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');

@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { isWatchRequest } from '../../../protocol/watch';
-import { loadedK8sSchema, loadK8sSchema } from '../../codecs/protobufSchema';
+import { loadedK8sSchema, loadK8sSchema } from '../../codecs/protobuf';
 import { reviewAccess } from '../../k8s/access';
 import { contextsQuery } from '../../k8s/cluster';
 import { allResources, discoveryQuery } from '../../k8s/discovery';

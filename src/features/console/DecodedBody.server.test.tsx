@@ -2,7 +2,7 @@
 // those types, shows the object's content, and keeps markup in the object as text.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadK8sSchema } from '../../codecs/protobufSchema';
+import { loadK8sSchema } from '../../codecs/protobuf';
 import { kubeJson } from '../../k8s/client';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
 import { runExchange } from '../../k8s/client';

@@ -5,8 +5,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { baseType, mediaParams } from '../../codecs';
 import { type CborDecoded, decodeCbor, decodeCborSeq } from '../../codecs/cbor';
-import { type DecodedK8sProtobuf, decodeK8sProtobuf, decodeProtobufWatch, type PbField, type PbResult } from '../../codecs/protobuf';
-import { decodeK8sObject, decodeK8sWatch, type K8sSchema, loadedK8sSchema, loadK8sSchema, type SchemaDecoded } from '../../codecs/protobufSchema';
+import { type DecodedK8sProtobuf, decodeK8sProtobuf, decodeProtobufWatch, type PbField, type PbResult, decodeK8sObject, decodeK8sWatch, type K8sSchema, loadedK8sSchema, loadK8sSchema, type SchemaDecoded } from '../../codecs/protobuf';
 import { JsonTree } from '../../ui/JsonTree';
 
 /** The protobuf schemas, loaded when a view needs them; undefined until they are there. */

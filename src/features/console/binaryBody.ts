@@ -4,7 +4,7 @@
 // shown (size, hex) before sending. Pure.
 import { baseType, parseJson, parseYaml } from '../../codecs';
 import { encodeCbor } from '../../codecs/cbor';
-import { encodeK8sObject, type K8sSchema, withBinaryBytes } from '../../codecs/protobufSchema';
+import { encodeK8sObject, type K8sSchema, withBinaryBytes } from '../../codecs/protobuf';
 
 export type EncodedBody =
   | { kind: 'text' }

@@ -9,7 +9,7 @@ import { navigate, type Route } from '../../routing';
 import { parseYaml } from '../../codecs';
 import { decodeCbor } from '../../codecs/cbor';
 import { toKyaml } from '../../codecs/kyaml';
-import { decodeK8sObject, loadedK8sSchema, loadK8sSchema } from '../../codecs/protobufSchema';
+import { decodeK8sObject, loadedK8sSchema, loadK8sSchema } from '../../codecs/protobuf';
 import { type ByteSpan, cborSpans, innermost, protobufSpans } from '../../codecs/spans';
 import { kubeFetch } from '../../k8s/client';
 import { differences, resourceVersionOf } from './compare';

@@ -20,7 +20,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // A loopback control endpoint for what only this process can do: restart kube-apiserver
   // (to drop every open watch, as a real outage would), kill it (an outage the spec writes
   // through), stop it for a set time (an outage of known length), freeze and thaw it (SIGSTOP,
-  // SIGCONT), restart the explorer server (same port, new token).
+  // SIGCONT; etcd too), restart the explorer server (same port, new token).
   const control = createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/kill-apiserver') {
       // With a supervised control plane, SIGKILL and let the supervisor restart it; without one,
@@ -46,6 +46,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // at once, so that the spec acts during the outage.
       void cp.restartApiServer({ downMs: Number(outage[1]) }).catch(() => {});
       res.end('ok');
+      return;
+    }
+    // A component stopped or continued (SIGSTOP/SIGCONT of this run's own etcd or kube-apiserver).
+    const componentSignal = req.method === 'POST' ? /^\/signal\?component=(etcd|kube-apiserver)&signal=(SIGSTOP|SIGCONT)$/.exec(req.url ?? '') : null;
+    if (componentSignal) {
+      const pid = cp.signal(componentSignal[1] as 'etcd' | 'kube-apiserver', componentSignal[2] as NodeJS.Signals);
+      res.statusCode = pid ? 200 : 409;
+      res.end(String(pid ?? 'no such process'));
       return;
     }
     if (req.method === 'POST' && req.url === '/restart-explorer') {

@@ -5,8 +5,12 @@
 // (src/features/status/).
 
 export type ComponentName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | (string & {});
-/** starting: first start, not yet ready; running: ready; restarting: exited, waiting or starting again; failed: given up; stopped: on purpose. */
-export type ComponentState = 'starting' | 'running' | 'restarting' | 'failed' | 'stopped';
+/**
+ * starting: first start, not yet ready; running: ready; unresponsive: its process is there but it
+ * does not answer its health check (SIGSTOPped, hung); restarting: exited, waiting or starting
+ * again; failed: given up; stopped: on purpose.
+ */
+export type ComponentState = 'starting' | 'running' | 'unresponsive' | 'restarting' | 'failed' | 'stopped';
 
 export interface SupervisorEvent {
   /** Increases by one per event for the whole control plane: a reader asks for events after the last it saw. */
@@ -17,9 +21,10 @@ export interface SupervisorEvent {
   /**
    * exited: the process ended on its own (code/signal set); restarting: a new process was started
    * (attempt set); ready: it answers again; failed: given up after too many restarts (logTail set);
-   * requested: a restart asked for by the program (tests, `restartApiServer`).
+   * requested: a restart asked for by the program (tests, `restartApiServer`); unresponsive: it
+   * stopped answering its health check while its process is still there; answering: it answers again.
    */
-  type: 'exited' | 'restarting' | 'ready' | 'failed' | 'requested';
+  type: 'exited' | 'restarting' | 'ready' | 'failed' | 'requested' | 'unresponsive' | 'answering';
   message: string;
   pid?: number;
   code?: number | null;
@@ -52,8 +57,33 @@ export interface ContextStatus {
   lastError: { at: string; code: number; cause: string; message: string } | null;
 }
 
+/**
+ * A kubeconfig user whose credential comes from a program: an exec plugin, or a legacy gcp/azure
+ * auth-provider's cmd-path. Never the credential itself.
+ */
+export interface CredentialRun {
+  user: string;
+  /** Contexts that use this user (those the page reached so far). */
+  contexts: string[];
+  /** The command line, as the kubeconfig gives it. */
+  command: string;
+  /** running: requests wait for it; ready: a credential is held; failed: the last run failed (see failure); idle: not run yet. */
+  state: 'running' | 'ready' | 'failed' | 'idle';
+  /** ISO times of the run under way: started, and when it will be stopped. */
+  startedAt?: string;
+  timeoutAt?: string;
+  /** The end of its stderr (where kubelogin prints the URL to open), of the run under way or the last one. */
+  stderr: string;
+  /** retryAt absent: not run again until the page asks (it was cancelled). */
+  failure?: { at: string; message: string; retryAt?: string };
+  /** Expiry of the credential held (its expirationTimestamp). */
+  expiresAt?: string;
+}
+
 export interface ExplorerStatus {
   server: { startedAt: string; pid: number };
+  /** Users whose credentials come from a program (absent from older servers). */
+  credentials?: CredentialRun[];
   upstreams: { open: number; total: number; max: number; muxPaused: number };
   /** Contexts the page reached over HTTP since launch (watches over the mux are not counted). */
   contexts: Record<string, ContextStatus>;

@@ -153,6 +153,22 @@ export function kubeRequest(server: string, creds: Credentials, method: string, 
   });
 }
 
+/**
+ * Whether an HTTPS endpoint answers at all (any status): the supervisor's liveness check. A
+ * component that is busy but serving answers; a stopped or hung one does not, and `signal` ends
+ * the wait.
+ */
+export function answers(url: string, signal: AbortSignal, creds?: Credentials): Promise<boolean> {
+  return new Promise((ok) => {
+    const req = httpsRequest(new URL(url), { signal, ...(creds ? { ca: creds.ca, cert: creds.cert, key: creds.key } : { rejectUnauthorized: false }) }, (res) => {
+      res.resume();
+      ok(true);
+    });
+    req.on('error', () => ok(false));
+    req.end();
+  });
+}
+
 async function etcdPost(etcdUrl: string, path: string, body: unknown): Promise<Record<string, unknown>> {
   // etcd's gRPC gateway (JSON over HTTP on the client URL): no etcdctl needed.
   const res = await fetch(`${etcdUrl}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
@@ -276,6 +292,11 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     ], readyWhat: 'healthy', readyTimeoutMs: 60_000, ready: async () => {
       const r = await fetch(`${etcdUrl}/health`);
       return r.ok && ((await r.json()) as { health?: string }).health === 'true';
+    }, alive: async (signal) => {
+      // Any answer: /health says 503 without a leader, which is still a live process.
+      const r = await fetch(`${etcdUrl}/health`, { signal });
+      await r.arrayBuffer();
+      return true;
     } });
     writeFileSync(stampFile, DATA_STAMP);
 
@@ -303,6 +324,8 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     await supervisor.start({
       name: 'kube-apiserver', bin: binaries['kube-apiserver'], args: apiArgs, readyWhat: 'ready', readyTimeoutMs: 120_000,
       ready: async () => (await kubeRequest(server, admin, 'GET', '/readyz')).status === 200,
+      // /livez/ping: the server's own loop, not etcd's (a stopped etcd is etcd's to report).
+      alive: (signal) => answers(`${server}/livez/ping`, signal, admin),
     });
 
     // The restricted user may read (built-in `view` ClusterRole) and nothing else.
@@ -318,11 +341,12 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     if (opts.controllerManager !== false) {
       const kcmConfig = join(dir, 'controller-manager.kubeconfig');
       writeFileSync(kcmConfig, controllerManagerKubeconfig(server, pki));
+      const kcmPort = await freePort();
       const kcmArgs = [
         `--kubeconfig=${kcmConfig}`, `--authentication-kubeconfig=${kcmConfig}`, `--authorization-kubeconfig=${kcmConfig}`,
         `--root-ca-file=${pki.caCert}`, `--service-account-private-key-file=${pki.saKey}`,
         '--use-service-account-credentials=true', '--leader-elect=false',
-        '--bind-address=127.0.0.1', `--secure-port=${await freePort()}`,
+        '--bind-address=127.0.0.1', `--secure-port=${kcmPort}`,
         `--cert-dir=${join(dir, 'controller-manager-certs')}`,
       ];
       // `view` is an aggregated ClusterRole: its rules are filled in by the controller manager's
@@ -332,6 +356,8 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
         name: 'kube-controller-manager', bin: binaries['kube-controller-manager'], args: kcmArgs,
         readyWhat: 'running (view ClusterRole aggregated)', readyTimeoutMs: 60_000,
         readyAgain: () => new Promise((ok) => setTimeout(() => ok(true), 2_000)),
+        // /healthz is open without credentials (its default --authorization-always-allow-paths); self-signed.
+        alive: (signal) => answers(`https://127.0.0.1:${kcmPort}/healthz`, signal),
         ready: async () => {
           const role = await kubeRequest(server, admin, 'GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/view');
           return role.status === 200 && ((JSON.parse(role.body) as { rules?: unknown[] }).rules ?? []).length > 0;

@@ -106,6 +106,33 @@ describe('supervisor', () => {
     expect(sup.status().components.map((c) => c.state)).toEqual(['stopped', 'stopped']);
   });
 
+  it('notices a component that stops answering without exiting: stopped (SIGSTOP), and hung (its check fails)', async () => {
+    const dir = tempDir();
+    const events: SupervisorEvent[] = [];
+    const sup = new Supervisor(dir, () => undefined, { livenessIntervalMs: 100, livenessFailures: 2 });
+    sups.push(sup);
+    sup.onEvent((e) => events.push(e));
+    let answering = true;
+    await sup.start({ name: 'etcd', bin: '/bin/sleep', args: ['600'], ...always });
+    await sup.start({ name: 'kube-apiserver', bin: '/bin/sleep', args: ['601'], ...always, alive: async () => answering });
+    const state = (name: string) => sup.status().components.find((c) => c.name === name)!.state;
+
+    const pid = sup.signal('etcd', 'SIGSTOP')!;
+    await until('the stopped etcd is reported', () => state('etcd') === 'unresponsive');
+    expect(events.find((e) => e.component === 'etcd' && e.type === 'unresponsive')?.message).toBe(`etcd (pid ${pid}) is stopped (SIGSTOP or a debugger): its process is there but does not run until it gets SIGCONT`);
+    sup.signal('etcd', 'SIGCONT');
+    await until('etcd answers again', () => state('etcd') === 'running');
+    expect(events.filter((e) => e.component === 'etcd').map((e) => e.type)).toEqual(['unresponsive', 'answering']);
+
+    answering = false;
+    await until('the hung kube-apiserver is reported', () => state('kube-apiserver') === 'unresponsive');
+    expect(events.find((e) => e.component === 'kube-apiserver' && e.type === 'unresponsive')?.message).toMatch(/does not answer its health check \(2 checks 0\.1 s apart\)/);
+    answering = true;
+    await until('kube-apiserver answers again', () => state('kube-apiserver') === 'running');
+    // Reported, not restarted: a freeze may be on purpose.
+    expect(sup.status().components.map((c) => c.restarts)).toEqual([0, 0]);
+  });
+
   // Whatever ends the explorer, its children end too: the watchdog sees its pipe close.
   it.each(['SIGKILL', 'SIGTERM', 'SIGINT', 'SIGHUP'] as const)('leaves no child running when its parent gets %s', async (signal) => {
     const dir = tempDir();

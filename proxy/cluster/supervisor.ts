@@ -26,6 +26,10 @@ export interface SupervisionOptions {
   maxRestarts?: number;
   /** A component that stays ready this long has its attempt counter reset. Default 60 s. */
   stableMs?: number;
+  /** How often a running component's liveness is checked (see ComponentSpec.alive). Default 5 s. */
+  livenessIntervalMs?: number;
+  /** Failed liveness checks in a row before a component is called unresponsive. Default 2. */
+  livenessFailures?: number;
 }
 
 export interface ComponentSpec {
@@ -39,6 +43,12 @@ export interface ComponentSpec {
   readyTimeoutMs: number;
   /** Words for the state the check waits for, for errors ("healthy", "ready"). */
   readyWhat: string;
+  /**
+   * Whether the running component still answers (a cheap request; reject or false: no). Without
+   * it, only a stopped process (SIGSTOP) is noticed. The signal aborts a check that takes longer
+   * than the liveness interval.
+   */
+  alive?: (signal: AbortSignal) => Promise<boolean>;
 }
 
 export class StartError extends Error {
@@ -59,6 +69,9 @@ interface Component {
   supervised: boolean;
   stableTimer?: NodeJS.Timeout;
   restartTimer?: NodeJS.Timeout;
+  livenessTimer?: NodeJS.Timeout;
+  /** Liveness checks failed in a row. */
+  missed: number;
   lastExit?: ComponentStatus['lastExit'];
   /** Bumped whenever a process is replaced on purpose, so stale exit handlers do nothing. */
   generation: number;
@@ -98,6 +111,17 @@ done
 kill -KILL $pids 2>/dev/null
 exit 0`;
 
+/** The state letter of a process in /proc/PID/stat (R, S, D, T stopped, Z…); undefined off Linux or when gone. */
+export function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) S …": comm may hold spaces and parentheses; the state follows the last ")".
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class Supervisor {
@@ -110,6 +134,8 @@ export class Supervisor {
   private readonly backoffMs: number[];
   private readonly maxRestarts: number;
   private readonly stableMs: number;
+  private readonly livenessIntervalMs: number;
+  private readonly livenessFailures: number;
   private readonly onExitSync = () => {
     // Our own orderly exit (process.exit without stop()): end the children now, not in 10 s.
     for (const c of this.components.values()) if (c.child?.pid && c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGTERM');
@@ -125,6 +151,8 @@ export class Supervisor {
     this.backoffMs = opts.backoffMs?.length ? opts.backoffMs : [1_000, 2_000, 4_000, 8_000, 16_000];
     this.maxRestarts = opts.maxRestarts ?? 5;
     this.stableMs = opts.stableMs ?? 60_000;
+    this.livenessIntervalMs = opts.livenessIntervalMs ?? 5_000;
+    this.livenessFailures = opts.livenessFailures ?? 2;
     this.watchdog = spawn('/bin/sh', ['-c', WATCHDOG], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
     this.watchdog.on('error', (e) => this.log(`control plane watchdog: ${e.message}`));
     this.watchdog.stdin!.on('error', () => undefined);
@@ -149,7 +177,7 @@ export class Supervisor {
    * broken setup should say so at once).
    */
   async start(spec: ComponentSpec): Promise<void> {
-    const c: Component = { spec, state: 'starting', since: new Date().toISOString(), restarts: 0, attempt: 0, supervised: false, generation: 0 };
+    const c: Component = { spec, state: 'starting', since: new Date().toISOString(), restarts: 0, attempt: 0, supervised: false, generation: 0, missed: 0 };
     this.components.set(spec.name, c);
     this.spawn(c);
     await this.waitReady(c, true);
@@ -167,6 +195,7 @@ export class Supervisor {
     if (!c) throw new Error(`no component ${name}`);
     clearTimeout(c.restartTimer);
     clearTimeout(c.stableTimer);
+    clearTimeout(c.livenessTimer);
     c.generation++;
     this.emit(c, 'requested', `${name}: restart requested`);
     await this.stopChild(c);
@@ -213,6 +242,7 @@ export class Supervisor {
     for (const c of [...this.components.values()].reverse()) {
       clearTimeout(c.restartTimer);
       clearTimeout(c.stableTimer);
+      clearTimeout(c.livenessTimer);
       await this.stopChild(c);
       if (c.state !== 'failed') this.setState(c, 'stopped');
     }
@@ -265,6 +295,7 @@ export class Supervisor {
     if (this.stopping || !c.supervised || c.state === 'stopped') return;
     c.lastExit = { at: new Date().toISOString(), code, signal };
     clearTimeout(c.stableTimer);
+    clearTimeout(c.livenessTimer);
     const how = signal ? `signal ${signal}` : `code ${code}`;
     const logTail = tailOf(this.logFile(c.spec.name), 15);
     c.attempt++;
@@ -306,6 +337,52 @@ export class Supervisor {
       c.attempt = 0;
     }, this.stableMs);
     c.stableTimer.unref();
+    this.armLiveness(c);
+  }
+
+  /**
+   * A process can be there and not serve: stopped (SIGSTOP, a debugger), or hung. Its exit is
+   * never seen then, so a running component is checked every interval: a process in the stopped
+   * state (/proc/PID/stat) at once, else its `alive` check, which must fail `livenessFailures`
+   * times in a row. It is reported (state and event), not restarted: a freeze may be on purpose
+   * (the fault tests stop kube-apiserver), and a restart would hide it.
+   */
+  private armLiveness(c: Component): void {
+    clearTimeout(c.livenessTimer);
+    c.missed = 0;
+    const child = c.child;
+    const generation = c.generation;
+    const tick = async () => {
+      if (this.stopping || generation !== c.generation || c.child !== child || !child?.pid) return;
+      if (c.state !== 'running' && c.state !== 'unresponsive') return;
+      const stopped = processState(child.pid) === 'T';
+      let answers = !stopped;
+      if (answers && c.spec.alive) {
+        const ac = new AbortController();
+        const t = setTimeout(() => ac.abort(), this.livenessIntervalMs);
+        answers = await c.spec.alive(ac.signal).catch(() => false);
+        clearTimeout(t);
+      }
+      if (this.stopping || generation !== c.generation || c.child !== child) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (answers) {
+        c.missed = 0;
+        if (c.state === 'unresponsive') {
+          this.setState(c, 'running');
+          this.emit(c, 'answering', `${c.spec.name} (pid ${child.pid}) answers again`, { pid: child.pid });
+        }
+      } else if (c.state === 'running' && (stopped || ++c.missed >= this.livenessFailures)) {
+        this.setState(c, 'unresponsive');
+        const why = stopped
+          ? 'is stopped (SIGSTOP or a debugger): its process is there but does not run until it gets SIGCONT'
+          : `does not answer its health check (${c.missed} checks ${this.livenessIntervalMs / 1000} s apart)`;
+        this.emit(c, 'unresponsive', `${c.spec.name} (pid ${child.pid}) ${why}`, { pid: child.pid });
+      }
+      c.livenessTimer = setTimeout(() => void tick(), this.livenessIntervalMs);
+      c.livenessTimer.unref();
+    };
+    c.livenessTimer = setTimeout(() => void tick(), this.livenessIntervalMs);
+    c.livenessTimer.unref();
   }
 
   /** Polls the readiness check; fails when the process exits or the time runs out. */

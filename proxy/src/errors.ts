@@ -18,6 +18,7 @@ export type ProxyCause =
   | 'UnknownContext'
   | 'InvalidKubeconfig'
   | 'CredentialsFailed'
+  | 'CredentialsPending'
   | 'ClusterUnreachable'
   | 'TLSFailure'
   | 'UpstreamTimeout'

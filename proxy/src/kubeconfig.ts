@@ -12,6 +12,8 @@ import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
 // js-yaml directly: proxy/ imports nothing from src/ (the SPA's codec is src/codecs/yaml.ts).
 import { load as parseYaml } from 'js-yaml';
+import { clusterInfo, ExecCredentialError, ExecCredentialPending, ExecCredentials, type ExecConfig, type ExecCredentialStatus, type ExecOptions } from './auth/exec';
+import { isLegacyCommandProvider, LegacyProviders, type LegacyProviderConfig } from './auth/legacy';
 import { ProxyError } from './errors';
 import { CONNECT_TIMEOUT_MS } from './openUpstream';
 import { UpstreamPool } from './http1';
@@ -37,6 +39,11 @@ export interface UpstreamTarget {
   pool?: UpstreamPool;
   /** Authorization and Impersonate-User from the kubeconfig. */
   headers: Record<string, string>;
+  /**
+   * Called when the API server answers 401 to a request made with this target's credential: an
+   * exec plugin's credential is then dropped and the plugin runs again for the next request.
+   */
+  onUnauthorized?: () => void;
 }
 
 /**
@@ -63,7 +70,11 @@ interface RawFile {
   contexts: Context[];
   current: string;
   tokenFiles: Map<string, string>;
+  /** Clusters' `client.authentication.k8s.io/exec` extension (spec.cluster.config for exec plugins). */
+  execExtensions: Map<string, unknown>;
 }
+
+const EXEC_EXTENSION = 'client.authentication.k8s.io/exec';
 
 function asList(v: unknown): Record<string, unknown>[] {
   return Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : [];
@@ -93,6 +104,11 @@ function loadFile(file: string): RawFile {
       exec.command = join(dir, exec.command);
     }
   }
+  const execExtensions = new Map<string, unknown>();
+  for (const c of asList(doc.clusters)) {
+    const ext = asList((c.cluster as Record<string, unknown> | undefined)?.extensions).find((x) => x.name === EXEC_EXTENSION);
+    if (ext && typeof c.name === 'string') execExtensions.set(c.name, ext.extension);
+  }
   const kc = new KubeConfig();
   try {
     kc.loadFromString(JSON.stringify(doc));
@@ -100,13 +116,26 @@ function loadFile(file: string): RawFile {
     throw new Error(`invalid kubeconfig ${file}: ${(e as Error).message}`, { cause: e });
   }
   kc.makePathsAbsolute(dir);
-  return { clusters: kc.clusters ?? [], users: kc.users ?? [], contexts: kc.contexts ?? [], current: kc.currentContext ?? '', tokenFiles };
+  return { clusters: kc.clusters ?? [], users: kc.users ?? [], contexts: kc.contexts ?? [], current: kc.currentContext ?? '', tokenFiles, execExtensions };
 }
 
 function firstWins<T extends { name: string }>(lists: T[][]): T[] {
   const seen = new Map<string, T>();
   for (const list of lists) for (const item of list) if (!seen.has(item.name)) seen.set(item.name, item);
   return [...seen.values()];
+}
+
+/** The cluster's CA as PEM text, for an exec plugin's spec.cluster; undefined when there is none or it cannot be read. */
+function caPem(cluster: Cluster): string | undefined {
+  if (cluster.caData) return Buffer.from(cluster.caData, 'base64').toString();
+  if (cluster.caFile) {
+    try {
+      return readFileSync(cluster.caFile, 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 function withoutUserinfo(server: string): string {
@@ -150,10 +179,21 @@ export class Kubeconfig {
   private readonly optionsCache = new Map<string, CachedOptions>();
   private readonly targetCache = new Map<string, { target: UpstreamTarget; at: number }>();
   private readonly agents = new Map<string, { agent: HttpAgent; pool: UpstreamPool }>();
+  private readonly execExtensions = new Map<string, unknown>();
+  /** Exec plugins, run here and not by client-node (see auth/exec.ts). */
+  readonly exec: ExecCredentials;
+  /** gcp/azure auth-providers with a cmd-path, run here and not by client-node (see auth/legacy.ts). */
+  private readonly legacy: LegacyProviders;
 
   /** Merges files as kubectl does: the first definition of a name wins, and the first current-context set. */
-  constructor(readonly files: string[]) {
+  constructor(
+    readonly files: string[],
+    opts: { exec?: ExecOptions; legacyTimeoutMs?: number; log?: (line: string) => void } = {},
+  ) {
+    this.exec = new ExecCredentials({ log: opts.log, ...opts.exec });
+    this.legacy = new LegacyProviders({ timeoutMs: opts.legacyTimeoutMs, log: opts.log });
     const loaded = files.map(loadFile);
+    for (const l of [...loaded].reverse()) for (const [k, v] of l.execExtensions) this.execExtensions.set(k, v);
     this.clusters = firstWins(loaded.map((l) => l.clusters));
     this.users = firstWins(loaded.map((l) => l.users));
     this.contexts = firstWins(loaded.map((l) => l.contexts));
@@ -184,7 +224,10 @@ export class Kubeconfig {
     let kc = this.perContext.get(context);
     if (!kc) {
       kc = new KubeConfig();
-      kc.loadFromOptions({ clusters: this.clusters, users: this.users, contexts: this.contexts, currentContext: context });
+      // Exec plugins and command-running auth-providers are ours to run (asynchronously, once at a
+      // time per user): client-node sees those users without them.
+      const users = this.users.map((u) => (u.exec || isLegacyCommandProvider(u.authProvider) ? { ...u, exec: undefined, authProvider: isLegacyCommandProvider(u.authProvider) ? undefined : u.authProvider } : u));
+      kc.loadFromOptions({ clusters: this.clusters, users, contexts: this.contexts, currentContext: context });
       this.perContext.set(context, kc);
     }
     return kc;
@@ -223,6 +266,8 @@ export class Kubeconfig {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', `the server of cluster "${ctx.cluster}" is not an http(s) URL`, context);
     const user = this.users.find((u) => u.name === ctx.user);
     const opts = await this.requestOptions(context, user, url);
+    const onUnauthorized = user?.exec ? await this.applyExecCredential(context, user, cluster, opts) : undefined;
+    if (user && isLegacyCommandProvider(user.authProvider)) await this.applyLegacyProvider(context, user, opts);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(opts.headers ?? {})) if (typeof v === 'string') headers[k] = v;
     if (typeof opts.auth === 'string') headers.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
@@ -245,7 +290,40 @@ export class Kubeconfig {
       basePath: url.pathname.replace(/\/+$/, ''),
       ...(cluster.proxyUrl && opts.agent ? { agent: opts.agent as HttpAgent } : this.agentFor(context, secure, opts, url)),
       headers,
+      ...(onUnauthorized ? { onUnauthorized } : {}),
     };
+  }
+
+  /** The exec plugin's credential into the request options (a client certificate, or a bearer token). */
+  private async applyExecCredential(context: string, user: User, cluster: Cluster, opts: RequestOptions): Promise<() => void> {
+    let cred: ExecCredentialStatus;
+    try {
+      cred = await this.exec.get(user.name, user.exec as ExecConfig, context, () => clusterInfo(cluster, caPem(cluster), this.execExtensions.get(cluster.name)));
+    } catch (e) {
+      if (e instanceof ExecCredentialPending) {
+        // 503 with Retry-After: the page's reads try again (src/k8s/client/retry.ts), and it is free to poll /proxy/status.
+        const pending = new ProxyError(503, 'ServiceUnavailable', 'CredentialsPending', `no credentials yet for context "${context}" (user "${user.name}"): ${e.message}`, context);
+        pending.retryAfterSeconds = 2;
+        throw pending;
+      }
+      const why = e instanceof ExecCredentialError ? e.message : `the exec plugin failed: ${(e as Error).message}`;
+      throw new ProxyError(502, 'ServiceUnavailable', 'CredentialsFailed', `could not get credentials for context "${context}" (user "${user.name}"): ${why}`, context);
+    }
+    if (cred.clientCertificateData) {
+      opts.cert = cred.clientCertificateData;
+      opts.key = cred.clientKeyData;
+    }
+    if (cred.token) opts.headers = { ...opts.headers, Authorization: `Bearer ${cred.token}` };
+    return () => this.exec.unauthorized(user.name, cred);
+  }
+
+  private async applyLegacyProvider(context: string, user: User, opts: RequestOptions): Promise<void> {
+    const provider = user.authProvider as { name: string; config: LegacyProviderConfig };
+    try {
+      opts.headers = { ...opts.headers, Authorization: `Bearer ${await this.legacy.token(user.name, provider.name, provider.config)}` };
+    } catch (e) {
+      throw new ProxyError(502, 'ServiceUnavailable', 'CredentialsFailed', `could not get credentials for context "${context}" (user "${user.name}"): ${(e as Error).message}`, context);
+    }
   }
 
   /** client-node applies TLS material and auth headers to request options; cached for file-based users. */
@@ -300,8 +378,9 @@ export class Kubeconfig {
     return pair;
   }
 
-  /** Closes pooled upstream sockets. */
+  /** Closes pooled upstream sockets and stops credential plugins under way. */
   destroy(): void {
+    this.exec.destroy();
     for (const a of this.agents.values()) {
       a.agent.destroy();
       a.pool.destroy();

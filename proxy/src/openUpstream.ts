@@ -176,8 +176,20 @@ type Transport = (call: UpstreamCall) => Upstream;
  */
 export function openUpstream(launch: UpstreamLaunch, target: UpstreamTarget, request: UpstreamRequest, handlers: UpstreamHandlers): Upstream {
   if (launch.stats.upstreamOpen >= launch.limits.maxUpstreams) return refuseUpstream(handlers, tooManyUpstreams(launch.limits.maxUpstreams));
+  // A credential from a plugin that the server refuses is dropped (auth/exec.ts), for HTTP and mux alike.
+  if (target.onUnauthorized) handlers = withUnauthorizedHook(handlers, target.onUnauthorized);
   const transport: Transport = BODYLESS_METHODS.has(request.method) && target.pool ? leanTransport : nodeTransport;
   return transport(new UpstreamCall(launch, target, request, handlers));
+}
+
+function withUnauthorizedHook(handlers: UpstreamHandlers, onUnauthorized: () => void): UpstreamHandlers {
+  return {
+    onResponse(res, ttfbMs) {
+      if (res.statusCode === 401) onUnauthorized();
+      handlers.onResponse(res, ttfbMs);
+    },
+    onError: (err) => handlers.onError(err),
+  };
 }
 
 /** node:http(s) with the target's keep-alive agent: requests with a body, and every request of a target without a lean client. */

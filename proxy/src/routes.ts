@@ -22,6 +22,8 @@ export interface Door {
 
 /** A /proxy/ endpoint: GET or HEAD only, answered as JSON that no one caches. */
 export type JsonEndpoint = (query: URLSearchParams) => unknown;
+/** A /proxy/ action: POST only (its body, if any, is not read), answered as JSON that no one caches. */
+export type JsonAction = (query: URLSearchParams) => unknown;
 
 export interface RouterOptions {
   door: Door;
@@ -29,6 +31,8 @@ export interface RouterOptions {
   pages: PageServer;
   /** By path, e.g. `/proxy/contexts`. */
   endpoints: Readonly<Record<string, JsonEndpoint>>;
+  /** By path, e.g. `/proxy/credentials/cancel`. */
+  actions?: Readonly<Record<string, JsonAction>>;
   kubeconfig: Kubeconfig;
   allowExec: boolean;
   forwarding: ForwardContext;
@@ -59,10 +63,20 @@ export function createRouter(o: RouterOptions): Router {
     secure(res);
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
+    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    const action = o.actions && Object.hasOwn(o.actions, path) ? o.actions[path] : undefined;
+    if (action) {
+      if (req.method !== 'POST') return fail(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'POST only'));
+      // A body the page may have sent is not read; drained so the connection stays usable.
+      req.resume();
+      const body = Buffer.from(JSON.stringify(action(query)));
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
+      return void res.end(body);
+    }
     const answer = Object.hasOwn(o.endpoints, path) ? o.endpoints[path] : undefined;
     if (!answer) return fail(res, new ProxyError(404, 'NotFound', 'NotFound', `no proxy endpoint ${path}`));
     if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
-    const body = Buffer.from(JSON.stringify(answer(new URLSearchParams(q < 0 ? '' : url.slice(q + 1)))));
+    const body = Buffer.from(JSON.stringify(answer(query)));
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
     res.end(req.method === 'HEAD' ? undefined : body);
   };

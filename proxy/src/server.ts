@@ -12,6 +12,8 @@ import { type ContextList, findKubeconfig, Kubeconfig } from './kubeconfig';
 import { createMux } from './mux';
 import { createRouter, type Door, routeSockets } from './routes';
 import { createDevPages, createStaticPages, ensureBuilt, injectToken, type PageServer, REPO_ROOT } from './static';
+import { credentialActions } from './auth/endpoint';
+import type { ExecOptions } from './auth/exec';
 import { createStatus } from './status';
 import { createEmbeddedPages, embedded, embeddedClusterDir } from '../package/embedded';
 import { loadRecording, replayRefusal } from './replay';
@@ -48,6 +50,10 @@ export interface ExplorerServerOptions {
    * page gets the file at /proxy/recording, and every request for a cluster is refused here.
    */
   replay?: string;
+  /** Exec credential plugins: run timeout (default 180 s), how long a request waits for a run (default 5 s), and whether they may ask on the server's terminal (default: stdin is one). */
+  exec?: Pick<ExecOptions, 'timeoutMs' | 'waitMs' | 'interactive'>;
+  /** Time a legacy gcp/azure auth-provider command may take (default 60 s). */
+  legacyAuthTimeoutMs?: number;
   /** Timeouts; defaults suit people, tests shorten them. */
   timeouts?: {
     /** Whole request head must arrive within this (slowloris). Default 20 s. */
@@ -105,6 +111,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
         return status.snapshot(since === null ? undefined : Number(since));
       },
     },
+    actions: credentialActions(kubeconfig.exec),
   });
 
   const server = createServer(
@@ -198,7 +205,7 @@ async function openSources(opts: ExplorerServerOptions, token: string, log: (lin
   }
   let pages: (PageServer & { hmrUpgrades?: import('node:events').EventEmitter }) | undefined;
   try {
-    const kubeconfig = new Kubeconfig(files);
+    const kubeconfig = new Kubeconfig(files, { exec: opts.exec, legacyTimeoutMs: opts.legacyAuthTimeoutMs, log });
     if (opts.context !== undefined && !kubeconfig.contexts.some((c) => c.name === opts.context)) {
       throw new Error(`context ${JSON.stringify(opts.context)} is not in ${files.join(', ')} (it has: ${kubeconfig.contexts.map((c) => c.name).join(', ') || 'none'})`);
     }

@@ -49,6 +49,7 @@ export function createStatus(opts: { stats: ProxyStats; controlPlane?: ControlPl
       }
       return {
         server: { startedAt, pid: process.pid },
+        credentials: opts.kubeconfig.exec.snapshot(),
         upstreams: { open: opts.stats.upstreamOpen, total: opts.stats.upstreamTotal, max: opts.maxUpstreams ?? MAX_UPSTREAMS, muxPaused: opts.stats.muxPaused },
         contexts: Object.fromEntries([...contexts].map(([name, h]) => [name, format(h)])),
         controlPlane,

@@ -1,15 +1,18 @@
 // One indicator for every connection the page depends on: the explorer server, the token, each
 // cluster and, when the explorer runs one, the local control plane. Polls /proxy/status (which
 // also keeps the token fresh after a restart) and probes the current cluster's /readyz now and then.
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ExplorerStatus, SupervisorEvent } from '../../../protocol/status';
 import { connectionHealth, kubeFetch, KubeApiError, proxyJson, sharedMux } from '../../k8s/client';
-import { recentEvents, summarize } from './summary';
+import { parseReadyz, type ReadyzReport } from './readyz';
+import { recentEvents, summarize, type Line } from './summary';
 import './status.css';
 
 const POLL_MS = 5_000;
-const PROBE_MS = 15_000;
+/** While a credential plugin runs: its stderr (a login URL) should show up soon. */
+const POLL_PLUGIN_MS = 1_000;
+const READYZ_MS = 10_000;
 
 export function ConnectionStatus({ context }: { context?: string }) {
   const health = useSyncExternalStore(connectionHealth.subscribe, connectionHealth.getSnapshot);
@@ -27,11 +30,43 @@ export function ConnectionStatus({ context }: { context?: string }) {
         throw e;
       }
     },
-    refetchInterval: POLL_MS,
+    refetchInterval: (q) => (q.state.data?.credentials?.some((c) => c.state === 'running') ? POLL_PLUGIN_MS : POLL_MS),
+    refetchIntervalInBackground: false,
+    retry: false,
+  });
+  // /readyz?verbose of the current cluster: "answers" is not "ready" (with etcd stopped the server
+  // still answers, and writes time out). Open to every user (system:public-info-viewer).
+  const readyz = useQuery({
+    queryKey: ['readyz', context],
+    enabled: !!context,
+    queryFn: async ({ signal }): Promise<ReadyzReport> => {
+      const at = Date.now();
+      try {
+        const r = await kubeFetch({ context: context!, path: '/readyz?verbose', signal });
+        // The proxy's own failure (credentials, unreachable) says nothing of readiness; the cluster line tells it.
+        if (r.headers.get('X-Explorer-Proxy-Error') !== null) {
+          void r.body?.cancel();
+          return { at, status: r.status, ready: null, failed: [] };
+        }
+        return parseReadyz(r.status, await r.text(), at);
+      } catch (e) {
+        return { at, status: 0, ready: null, failed: [], message: (e as Error).message };
+      }
+    },
+    refetchInterval: READYZ_MS,
     refetchIntervalInBackground: false,
     retry: false,
   });
   const data = status.data ?? undefined;
+  const queryClient = useQueryClient();
+  // A plugin run of this context that ended with a credential: the views that gave up waiting
+  // (their requests were answered "still waiting") read again.
+  const credentialState = data?.credentials?.find((c) => context !== undefined && c.contexts.includes(context))?.state;
+  const [lastCredentialState, setLastCredentialState] = useState(credentialState);
+  if (credentialState !== lastCredentialState) {
+    setLastCredentialState(credentialState);
+    if (lastCredentialState === 'running' && credentialState === 'ready') void queryClient.invalidateQueries();
+  }
   useEffect(() => {
     if (!data) return;
     first.current ??= data.server.startedAt;
@@ -44,25 +79,26 @@ export function ConnectionStatus({ context }: { context?: string }) {
     }
   }, [data]);
 
-  // The current cluster, probed while nothing else talks to it (a pane may only watch over the mux).
-  useEffect(() => {
-    if (!context) return;
-    const t = setInterval(() => {
-      const last = connectionHealth.getSnapshot().contexts[context]?.lastOkAt ?? 0;
-      if (document.visibilityState === 'visible' && Date.now() - last > PROBE_MS) {
-        // /readyz is open to every user (system:public-info-viewer); its body is not needed.
-        void kubeFetch({ context, path: '/readyz' })
-          .then((r) => r.body?.cancel())
-          .catch(() => {});
-      }
-    }, PROBE_MS);
-    return () => clearInterval(t);
-  }, [context]);
-
-  const summary = summarize({ health, status: data, firstStartedAt: first.current, events, context, muxRttMs: sharedMux().lastRttMs, now: Date.now() });
+  const summary = summarize({ health, status: data, firstStartedAt: first.current, events, context, muxRttMs: sharedMux().lastRttMs, readyz: readyz.data, now: Date.now() });
   const recent = recentEvents(events);
+  // Opens by itself when the view starts waiting for a credential plugin: it may want a login.
+  const waiting = summary.short.startsWith('waiting for ');
+  const [open, setOpen] = useState(false);
+  const [wasWaiting, setWasWaiting] = useState(false);
+  if (waiting !== wasWaiting) {
+    setWasWaiting(waiting);
+    if (waiting) setOpen(true);
+  }
+  const act = (a: NonNullable<Line['action']>) => {
+    void proxyJson(`credentials/${a.kind}?context=${encodeURIComponent(a.context)}`, { method: 'POST' })
+      .catch(() => {})
+      .then(() => {
+        if (a.kind === 'retry') void queryClient.invalidateQueries();
+        else void status.refetch();
+      });
+  };
   return (
-    <details className={`conn-status conn-${summary.level}`}>
+    <details className={`conn-status conn-${summary.level}`} open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary aria-label="Connection status" title="Connections: explorer server, token, clusters">
         <span className="conn-dot" aria-hidden="true" />
         <span className="conn-short">{summary.short}</span>
@@ -72,7 +108,19 @@ export function ConnectionStatus({ context }: { context?: string }) {
           {summary.lines.map((l) => (
             <div key={l.label} className={`conn-line conn-${l.level}`}>
               <dt>{l.label}</dt>
-              <dd>{l.text}</dd>
+              <dd>
+                {l.text}
+                {l.detail && (
+                  <pre className="conn-stderr" aria-label={`What ${l.label.replace(/^Credentials of /, 'the plugin of ')} wrote`}>
+                    {l.detail}
+                  </pre>
+                )}
+                {l.action && (
+                  <button type="button" onClick={() => act(l.action!)}>
+                    {l.action.kind === 'cancel' ? 'Cancel' : 'Try again now'}
+                  </button>
+                )}
+              </dd>
             </div>
           ))}
         </dl>

@@ -47,4 +47,30 @@ describe('summarize', () => {
     expect(s.level).toBe('warn');
     expect(s.short).toBe('kube-apiserver: degraded');
   });
+
+  it('says "not ready" and names the failed checks when the cluster answers but /readyz fails', () => {
+    const health: HealthSnapshot = { ...healthy, contexts: { c: { lastOkAt: now, latencyMs: 3, unreachable: false } } };
+    const s = summarize({ health, status: status(), events: [], context: 'c', now, readyz: { at: now, status: 500, ready: false, failed: ['etcd'] } });
+    expect(s.level).toBe('down');
+    expect(s.short).toBe('not ready: etcd failed');
+    expect(s.lines.find((l) => l.label.startsWith('Cluster c'))?.text).toMatch(/answers but is not ready \(\/readyz at .*: etcd failed\)/);
+    expect(summarize({ health, status: status(), events: [], context: 'c', now, readyz: { at: now, status: 200, ready: true, failed: [] } }).short).toBe('connected');
+  });
+
+  it('shows the credential plugin the view waits for, with its stderr and a Cancel', () => {
+    const credentials = [{ user: 'oidc', contexts: ['c'], command: '/usr/local/bin/kubectl-oidc_login get-token', state: 'running' as const, startedAt: '2026-11-23T11:59:50Z', timeoutAt: '2026-11-23T12:02:50Z', stderr: 'Please visit https://login.example/device' }];
+    const s = summarize({ health: healthy, status: status({ credentials }), events: [], context: 'c', now });
+    expect(s.short).toBe('waiting for kubectl-oidc_login');
+    const line = s.lines.find((l) => l.label === 'Credentials of oidc')!;
+    expect(line.text).toMatch(/^waiting for `\/usr\/local\/bin\/kubectl-oidc_login get-token` since /);
+    expect(line.detail).toBe('Please visit https://login.example/device');
+    expect(line.action).toEqual({ kind: 'cancel', context: 'c' });
+  });
+
+  it('shows a failed plugin of this view as down, with a way to try again', () => {
+    const credentials = [{ user: 'u', contexts: ['c'], command: 'aws eks get-token', state: 'failed' as const, stderr: '', failure: { at: '2026-11-23T11:59:50Z', message: 'the exec plugin `aws eks get-token` failed (exit code 255)', retryAt: '2026-11-23T11:59:55Z' } }];
+    const s = summarize({ health: healthy, status: status({ credentials }), events: [], context: 'c', now });
+    expect(s.level).toBe('down');
+    expect(s.lines.find((l) => l.label === 'Credentials of u')?.action).toEqual({ kind: 'retry', context: 'c' });
+  });
 });

@@ -1,7 +1,8 @@
 // What the connection indicator says, from what the page saw (connectionHealth: its own requests,
 // the mux, the token) and what the explorer server reports (/proxy/status). Pure.
-import type { ExplorerStatus, SupervisorEvent } from '../../../protocol/status';
+import type { CredentialRun, ExplorerStatus, SupervisorEvent } from '../../../protocol/status';
 import type { HealthSnapshot } from '../../k8s/client';
+import { type ReadyzReport, readyzText } from './readyz';
 
 export type Level = 'ok' | 'warn' | 'down';
 
@@ -9,6 +10,10 @@ export interface Line {
   level: Level;
   label: string;
   text: string;
+  /** A credential plugin's stderr (where kubelogin prints its login URL), shown as is. */
+  detail?: string;
+  /** What the page may do about it: stop the run under way, or run it again now. */
+  action?: { kind: 'cancel' | 'retry'; context: string };
 }
 
 export interface Summary {
@@ -30,6 +35,8 @@ export interface StatusInputs {
   context?: string;
   /** Round-trip time of the last mux ping, ms. */
   muxRttMs?: number;
+  /** The last /readyz?verbose of the context the page is on. */
+  readyz?: ReadyzReport;
   now: number;
 }
 
@@ -83,21 +90,57 @@ export function summarize(i: StatusInputs): Summary {
       level = 'ok';
       text = `reachable${latency !== undefined ? `, ${Math.round(latency)} ms` : ''}${lastErrAt ? `; last error at ${clock(lastErrAt)}: ${lastErr}` : ''}`;
     }
+    const r = name === i.context ? i.readyz : undefined;
+    if (r && r.ready === false && r.status !== 0 && level !== 'down') {
+      // It answers, but says it cannot serve: writes would time out (etcd stopped), lists may be stale.
+      level = 'down';
+      text = `answers but is not ready (/readyz at ${clock(r.at)}: ${readyzText(r)})${latency !== undefined ? `, ${Math.round(latency)} ms` : ''}`;
+    }
     lines.push({ level, label: `Cluster ${name}${name === i.context ? ' (this view)' : ''}`, text });
   }
 
+  // Credential plugins of the context the page is on (and runs under way for any other).
+  const credentialLines = (status?.credentials ?? []).flatMap((c) => credentialLine(c, i.context, i.now));
+  lines.push(...credentialLines);
+
   // The local control plane, when the explorer runs one.
   for (const c of status?.controlPlane?.components ?? []) {
-    const level: Level = c.state === 'running' ? 'ok' : c.state === 'failed' ? 'down' : 'warn';
+    const level: Level = c.state === 'running' ? 'ok' : c.state === 'failed' || c.state === 'unresponsive' ? 'down' : 'warn';
     const exit = c.lastExit ? `; last exit at ${clock(c.lastExit.at)} (${c.lastExit.signal ?? `code ${c.lastExit.code}`})` : '';
-    lines.push({ level, label: c.name, text: `${c.state} since ${clock(c.since)}${c.restarts ? `, restarted ${c.restarts}×` : ''}${exit}` });
+    // Why it stopped answering, from the supervisor's own event (stopped, or a failing health check).
+    const why = c.state === 'unresponsive' ? i.events.findLast((e) => e.component === c.name && e.type === 'unresponsive')?.message : undefined;
+    lines.push({ level, label: c.name, text: `${why ?? c.state} since ${clock(c.since)}${c.restarts ? `, restarted ${c.restarts}×` : ''}${exit}` });
   }
 
   const level = lines.reduce<Level>((l, x) => worst(l, x.level), 'ok');
   const down = lines.find((l) => l.level === 'down');
   const warn = lines.find((l) => l.level === 'warn');
-  const short = level === 'ok' ? 'connected' : `${(down ?? warn)!.label}: ${level === 'down' ? 'down' : 'degraded'}`;
+  // A plugin the view waits for is what the user must act on (a login in the browser).
+  const waiting = (status?.credentials ?? []).find((c) => c.state === 'running' && i.context !== undefined && c.contexts.includes(i.context));
+  const notReady = i.readyz && i.readyz.ready === false && i.readyz.status !== 0 ? i.readyz : undefined;
+  const short = waiting
+    ? `waiting for ${waiting.command.split(' ')[0]!.split('/').pop()}`
+    : notReady && (!down || down.label.startsWith('Cluster '))
+      ? `not ready: ${readyzText(notReady)}`
+      : level === 'ok'
+        ? 'connected'
+        : `${(down ?? warn)!.label}: ${level === 'down' ? 'down' : 'degraded'}`;
   return { level, short, lines };
+}
+
+function credentialLine(c: CredentialRun, context: string | undefined, now: number): Line[] {
+  const mine = context !== undefined && c.contexts.includes(context);
+  const label = `Credentials of ${c.user}`;
+  if (c.state === 'running') {
+    const until = c.timeoutAt ? `; it is stopped at ${clock(c.timeoutAt)} if it has not finished` : '';
+    return [{ level: 'warn', label, text: `waiting for \`${c.command}\` since ${clock(c.startedAt ?? now)}${until}. Requests of ${c.contexts.join(', ')} wait for it.`, detail: c.stderr || undefined, action: { kind: 'cancel', context: context !== undefined && mine ? context : c.contexts[0]! } }];
+  }
+  if (c.state === 'failed' && mine && c.failure) {
+    const next = c.failure.retryAt ? `tried again from ${clock(c.failure.retryAt)}` : 'not run again until you ask';
+    return [{ level: 'down', label, text: `${c.failure.message} (at ${clock(c.failure.at)}; ${next})`, detail: c.stderr || undefined, action: { kind: 'retry', context: context! } }];
+  }
+  if (c.state === 'ready' && mine) return [{ level: 'ok', label, text: `from \`${c.command}\`${c.expiresAt ? `, valid until ${clock(c.expiresAt)}` : ''}` }];
+  return [];
 }
 
 /** The last few control-plane events, newest first, as sentences. */

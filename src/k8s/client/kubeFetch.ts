@@ -220,7 +220,7 @@ export async function kubeJsonExact<T>(req: KubeRequest): Promise<T> {
 }
 
 /** The proxy's own endpoints (`/proxy/contexts`, ...): same token, same error handling. */
-export async function proxyJson<T>(path: string, init: { signal?: AbortSignal } = {}): Promise<T> {
+export async function proxyJson<T>(path: string, init: { signal?: AbortSignal; method?: 'GET' | 'POST' } = {}): Promise<T> {
   const replay = activeReplay();
   if (replay) {
     // The contexts are the recording's; the proxy's other endpoints describe a live connection.
@@ -229,6 +229,7 @@ export async function proxyJson<T>(path: string, init: { signal?: AbortSignal } 
   }
   const send = () =>
     fetch(`${proxyOrigin()}/proxy/${path.replace(/^\//, '')}`, {
+      method: init.method ?? 'GET',
       headers: { 'X-Explorer-Token': explorerToken(), Accept: 'application/json' },
       signal: init.signal,
       cache: 'no-store',

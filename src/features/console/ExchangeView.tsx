@@ -27,7 +27,7 @@ const HEADER_NOTES: Record<string, string> = {
   warning: 'a problem the server accepted anyway (deprecated API, unknown field, admission warning): see above',
   'server-timing': 'added by the explorer’s proxy: how long the API server took to answer (upstream)',
   'x-explorer-proxy-error': 'the explorer’s proxy made this response, not the API server',
-  'retry-after': 'seconds to wait before retrying (429 from API Priority and Fairness, or 503)',
+  'retry-after': 'seconds to wait before retrying: 429 from API Priority and Fairness or from a watch cache still loading, 503, and 504 "Too large resource version" (a read at a version the server has not reached)',
   etag: 'version tag of the representation; send it back in If-None-Match to get 304 if unchanged',
   date: 'when the response was generated',
 };

@@ -3,16 +3,12 @@
 // the namespace the lesson created (both in the URL, like all view state).
 import { type ReactNode, useEffect, useState } from 'react';
 import { hrefFor, type Route } from '../../routing';
-import { ApplyLesson } from './ApplyLesson';
 import { KIT_LESSONS } from './catalog';
 import { type KitLesson, loadProgress } from './kit';
 import { KitLessonView, Prose } from './KitLessonView';
 import { RvLab } from './RvLab';
-import { ChunksLesson } from './ChunksLesson';
 import { Leftovers } from './Leftovers';
-import { ResourceVersionLesson } from './ResourceVersionLesson';
 import { ScratchBar } from './parts';
-import { WatchLesson } from './WatchLesson';
 import './lessons.css';
 
 interface CustomLesson {
@@ -30,56 +26,6 @@ interface CustomLesson {
 type Lesson = CustomLesson | (KitLesson & { kind: 'kit' });
 
 const CUSTOM: CustomLesson[] = [
-  {
-    id: 'resource-versions',
-    topic: 'rv',
-    title: 'resourceVersion: what it promises, and what reads do with it',
-    intro: (
-      <p>
-        Every object carries <code>metadata.resourceVersion</code>, and the server replaces it on every write. Clients send it back for two reasons: to make a write
-        conditional (an update carrying an outdated version is refused with 409), and to say how fresh a read must be. Here you write one ConfigMap three times, then read it
-        back with <code>resourceVersion</code> set to "0", left out, and set to the first version, and compare what comes back.
-      </p>
-    ),
-    Body: ResourceVersionLesson,
-  },
-  {
-    id: 'chunked-lists',
-    topic: 'chunks',
-    title: 'Chunked lists: limit, continue and remainingItemCount',
-    intro: (
-      <p>
-        A client that sets <code>limit</code> gets at most that many items, plus a <code>continue</code> token when there are more. Passing the token back returns the next
-        chunk. Here you create {25} ConfigMaps and walk through them ten at a time, watching which list metadata stays the same from page to page and which changes.
-      </p>
-    ),
-    Body: ChunksLesson,
-  },
-  {
-    id: 'watch',
-    topic: 'watch',
-    title: 'Watch: events from a resourceVersion on',
-    intro: (
-      <p>
-        A watch is a long-running GET that streams one event per change: <code>ADDED</code>, <code>MODIFIED</code>, <code>DELETED</code>, and, when asked for,{' '}
-        <code>BOOKMARK</code>. Starting it from the resourceVersion of a list means no change between the list and the watch is lost or seen twice. Start one, then make
-        changes with the buttons and see each event arrive with its version.
-      </p>
-    ),
-    Body: WatchLesson,
-  },
-  {
-    id: 'server-side-apply',
-    topic: 'apply',
-    title: 'Server-Side Apply: field managers and conflicts',
-    intro: (
-      <p>
-        With Server-Side Apply a client sends only the fields it cares about, under a name of its own (<code>fieldManager</code>), and the server records in{' '}
-        <code>metadata.managedFields</code> which manager owns which field. Two managers who want different values for one field conflict. Here alice and bob take turns.
-      </p>
-    ),
-    Body: ApplyLesson,
-  },
   {
     id: 'rv-lab',
     topic: 'rvlab',
@@ -116,13 +62,24 @@ export const START_HERE = [
   'consistent-reads',
   'rv-lab',
   'field-validation',
+  'body-errors',
+  'yaml-bodies',
   'dry-run',
+  'dry-run-access',
   'updates',
+  'create-on-update',
+  'generate-name',
   'server-side-apply',
+  'managed-fields',
   'merge-strategy',
+  'crd-apply',
   'deletion',
+  'namespace-deletion',
   'force-deletion',
   'cel-validation',
+  'cel-cost',
+  'admission-policies',
+  'mutating-admission-policy',
   'declarative-validation',
   'health',
 ];

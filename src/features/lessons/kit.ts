@@ -74,6 +74,8 @@ export interface KitLesson {
   table?: { caption: string; columns: string[]; rows: string[][] };
   /** read: no writes, no namespace. namespace: writes only into its scratch namespace. cluster: also cluster-scoped objects, after confirmation. */
   scope: 'read' | 'namespace' | 'cluster';
+  /** The first Kubernetes release whose server answers every step as described ("1.35"); absent: every release the explorer supports (1.33 on). */
+  since?: string;
   /** For scope cluster: what will be created outside the namespace, said before asking. */
   clusterObjects?: string;
   needs: Needed[];

@@ -106,7 +106,7 @@ export function predict(cell: LabCell): Prediction {
         semantic: 'Start at Exact',
         status: 200,
         errorEvent: 410,
-        why: 'too old to start from: an ERROR event with 410 Gone. kube-apiserver serves watches from its cache, which remembers every change since it started: until the version is older than that window, it still replays from there',
+        why: 'too old to start from: an ERROR event with 410 Gone. kube-apiserver serves watches from its watch cache, which keeps a bounded window of recent changes (sized for about 75 seconds of history): a version still inside that window is replayed from there, an older one gets 410 whether or not etcd has compacted it (on a freshly started server the window still reaches back to the start)',
       };
     if (rv === 'future') return { semantic: 'Start at Exact', status: 200, why: 'nothing to send until the store passes that version: the watch stays open and silent' };
     return { semantic: 'Start at Exact', status: 200, why: 'changes after exactly that version, no synthetic events' };

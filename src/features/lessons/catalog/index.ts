@@ -1,12 +1,17 @@
 // Every data-driven lesson, in the order of the "start here" path.
 import type { KitLesson } from '../kit';
+import { bodyErrors, dryRunAccess, managedFields, yamlBodies } from './bodies';
 import { cel } from './cel';
+import { chunkedLists, resourceVersions, serverSideApply, watchLesson } from './concepts';
 import { mergeStrategy } from './merge';
 import { collections, compression, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
 import { bookmarks, consistentReads, streamingLists } from './watching';
+import { celCost, crdApply } from './crds';
 import { declarativeValidation } from './declarative';
+import { admissionPolicies, mutatingPolicy } from './policies';
 import { singleResource } from './single';
+import { createOnUpdate, generateName, namespaceDeletion } from './names';
 import { forceDeletion } from './unsafe';
 import { deletion, dryRun, fieldValidation, updates } from './writes';
 
@@ -14,23 +19,38 @@ export const KIT_LESSONS: KitLesson[] = [
   terminology,
   verbs,
   apiGroups,
+  resourceVersions,
   health,
   collections,
   singleResource,
+  chunkedLists,
   tables,
   metadataOnly,
   mediaTypes,
   compression,
+  watchLesson,
   streamingLists,
   bookmarks,
   consistentReads,
   fieldValidation,
+  bodyErrors,
+  yamlBodies,
   dryRun,
+  dryRunAccess,
   updates,
+  serverSideApply,
+  managedFields,
+  createOnUpdate,
+  generateName,
   mergeStrategy,
+  crdApply,
   deletion,
+  namespaceDeletion,
   forceDeletion,
   cel,
+  celCost,
+  admissionPolicies,
+  mutatingPolicy,
   declarativeValidation,
 ];
 

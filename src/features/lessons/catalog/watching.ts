@@ -97,7 +97,7 @@ export const bookmarks: KitLesson = {
   title: 'Bookmarks: progress without changes',
   scope: 'namespace',
   paragraphs: [
-    'A watch sees only the objects it selects. When those do not change, its client\'s last resourceVersion grows old while the rest of the cluster moves on, and after a compaction it could no longer resume from there (410 Gone). With `allowWatchBookmarks=true` the server may send `BOOKMARK` events: no object, only a newer `metadata.resourceVersion` to resume from.',
+    'A watch sees only the objects it selects. When those do not change, its client\'s last resourceVersion grows old while the rest of the cluster moves on, and once that version has left the watch cache\'s window of recent changes (a bounded history, sized for about 75 seconds; etcd\'s compaction is not what decides it) it can no longer resume from there: 410 Gone (background here: on a freshly started server the window still reaches back to the start, so no version is old enough to show it). With `allowWatchBookmarks=true` the server may send `BOOKMARK` events: no object, only a newer `metadata.resourceVersion` to resume from.',
     'When, and how often, is the server\'s choice: a client must rely on no interval, nor on getting a bookmark at all. On this server a watch that ends quietly before anything else happened gets none; one during which the cluster moved on gets one before it ends.',
   ],
   needs: [{ verb: 'list', resource: 'configmaps', namespaced: true }, { verb: 'watch', resource: 'configmaps', namespaced: true }, { verb: 'create', resource: 'configmaps', namespaced: true }],

@@ -123,8 +123,8 @@ export const updates: KitLesson = {
   title: 'Updates: PUT against the four patch types',
   scope: 'namespace',
   paragraphs: [
-    'PUT replaces the whole object and carries the `resourceVersion` it was based on: if someone wrote in between, 409 Conflict, and the client must read again. A patch sends only a change, and the server applies it to the current object. There are four kinds, told apart by `Content-Type`: JSON Patch (`application/json-patch+json`, a list of operations, with `test` as a precondition), JSON Merge Patch (`application/merge-patch+json`, a partial object where `null` deletes and lists are replaced whole), strategic merge patch (`application/strategic-merge-patch+json`, built-in types only, merges lists by key), and apply (`application/apply-patch+yaml`, Server-Side Apply).',
-    'How to choose: apply for declaring what you own; merge patch for a small change to maps; JSON Patch when you need a precondition or to touch one list element by index; PUT when you read-modify-write the whole object and want the conflict check.',
+    'PUT replaces the whole object and carries the `resourceVersion` it was based on: if someone wrote in between, 409 Conflict, and the client must read again. A patch sends only a change, and the server applies it to the current object; but a patch or an apply whose body carries `metadata.resourceVersion` gets the same check, and the same 409 (step 3). There are four kinds, told apart by `Content-Type`: JSON Patch (`application/json-patch+json`, a list of operations, with `test` as a precondition), JSON Merge Patch (`application/merge-patch+json`, a partial object where `null` deletes and lists are replaced whole), strategic merge patch (`application/strategic-merge-patch+json`, built-in types only, merges lists by key), and apply (`application/apply-patch+yaml`, Server-Side Apply).',
+    'How to choose: apply for declaring what you own; merge patch for a small change to maps; JSON Patch when you need a precondition or to touch one list element by index; PUT when you read-modify-write the whole object (any write can ask for the conflict check by carrying `metadata.resourceVersion`).',
   ],
   needs: [{ verb: 'create', resource: 'configmaps', namespaced: true }, { verb: 'update', resource: 'configmaps', namespaced: true }, { verb: 'patch', resource: 'configmaps', namespaced: true }],
   steps: [
@@ -174,6 +174,31 @@ export const updates: KitLesson = {
         return result;
       },
       view: (c) => ({ label: 'Edit the object yourself in the Edit view', to: { view: 'edit', namespace: c.ns, group: '', version: 'v1', resource: 'configmaps', name: 'edited' } }),
+    },
+    {
+      id: 'stale-patches',
+      title: 'A patch and an apply that carry an old resourceVersion',
+      text: 'Read `edited`, change it once with a merge patch, then send a merge patch and an apply whose bodies carry the resourceVersion of the read.',
+      lookFor: 'The first merge patch 200; the two carrying the old version 409 Conflict, like the second PUT of step 1: the precondition is the `metadata.resourceVersion` in the body, whatever the verb.',
+      run: async (c) => {
+        const read = await c.send('GET', cm(c, 'edited'));
+        const rv = String(field(read.response, 'metadata', 'resourceVersion'));
+        const merge = (body: unknown) => c.send('PATCH', cm(c, 'edited'), { body, contentType: 'application/merge-patch+json' });
+        return [
+          read,
+          await merge({ data: { moved: 'on' } }),
+          await merge({ metadata: { resourceVersion: rv }, data: { late: 'merge' } }),
+          await c.send('PATCH', `${cm(c, 'edited')}?fieldManager=lesson`, { body: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: edited\n  resourceVersion: "${rv}"\ndata:\n  late: apply\n`, contentType: 'application/apply-patch+yaml' }),
+        ];
+      },
+      show: (x) => (x.status < 300 ? { resourceVersion: field(x.response, 'metadata', 'resourceVersion'), data: field(x.response, 'data') } : x.response),
+      check: ([read, moved, merge, apply]) => {
+        const { want, result } = expectations();
+        want(read!.status === 200 && moved!.status === 200, `read ${read!.status}, first merge patch ${moved!.status}`);
+        want(merge!.status === 409 && field(merge!.response, 'reason') === 'Conflict', `merge patch with the old version: HTTP ${merge!.status}`);
+        want(apply!.status === 409 && field(apply!.response, 'reason') === 'Conflict', `apply with the old version: HTTP ${apply!.status}`);
+        return result;
+      },
     },
   ],
 };

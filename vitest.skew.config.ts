@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+import { OLDER_KUBERNETES_VERSION } from './proxy/cluster/versions';
+
+// The lessons against the older release (versions.ts): every step of every lesson that applies to
+// it (lessons without `since`, or with one at most that release), with the kit's own functions.
+// The rest of the skew suite is Playwright (playwright.skew.config.ts).
+process.env.KUBE_EXPLORER_KUBERNETES ??= OLDER_KUBERNETES_VERSION;
+
+export default defineConfig({
+  test: {
+    name: 'skew',
+    include: ['src/features/lessons/lessons.server.test.ts'],
+    globalSetup: ['proxy/cluster/vitest-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});

@@ -9,8 +9,12 @@ import { CodeEditor } from '../../ui/CodeEditor';
 import type { EncodedBody } from './binaryBody';
 import { CapabilityNote, useRefusedLabel } from './CapabilityNote';
 import { toCurl, toKubectl } from './copyAs';
+import { toClientGo, toClientNode, toPython } from './copyAsCode';
 import { type Draft, draftToRequest, METHODS, PARAM_SPECS } from './draft';
 import { type DraftAction, draftHeader } from './draftReducer';
+
+/** Said under every copied program. */
+const CODE_NOTES = ['Prints the HTTP status, then the body. Headers the request did not set (Accept, User-Agent) are the library\'s own.'];
 
 export function RequestForm(props: {
   context: string;
@@ -230,6 +234,15 @@ export function RequestForm(props: {
           }}
         >
           Copy as kubectl
+        </button>
+        <button type="button" className="ghost" onClick={() => copy('client-go', toClientGo(request, { context, kubeconfig }), CODE_NOTES)}>
+          Copy as client-go
+        </button>
+        <button type="button" className="ghost" onClick={() => copy('Python', toPython(request, { context, kubeconfig }), CODE_NOTES)}>
+          Copy as Python
+        </button>
+        <button type="button" className="ghost" onClick={() => copy('client-node', toClientNode(request, { context, kubeconfig }), CODE_NOTES)}>
+          Copy as client-node
         </button>
       </div>
       {copied && (

@@ -1,7 +1,7 @@
 // One sentence for a Status: what happened, read from its code, reason, details and causes, and
 // the lesson that teaches it. Every place that shows a Status shows this (StatusView).
 //
-// Each rule names the cases it covers (`covers`), and statusExplain.server.test.ts provokes every
+// Each rule names the cases it covers (`covers`), and features/lessons/statusExplain.server.test.ts provokes every
 // case it can on the real local control plane and checks that this rule, and no other, is chosen.
 
 /**

@@ -1,14 +1,14 @@
-// Every case a rule of statusExplain.ts names, provoked on the real local control plane: the Status
+// Every case a rule of ui/statusExplain.ts names, provoked on the real local control plane: the Status
 // the server answered with is read the way the explorer reads it (statusOf: a plain-text body, as
 // API Priority and Fairness sends, becomes a Status too) and must pick that rule and no other.
 // Cases this file cannot provoke here are said so at the end (and, for the corrupt object and the
 // watch cache that cannot load, in the force-deletion lesson's run: lessons.server.test.ts).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type HttpResult, kubeRequest } from '../../proxy/cluster/controlplane';
-import { testCluster } from '../../proxy/cluster/testing';
-import { statusOf } from '../k8s/client';
-import { explainStatus, STATUS_RULES } from './statusExplain';
+import { type HttpResult, kubeRequest } from '../../../proxy/cluster/controlplane';
+import { testCluster } from '../../../proxy/cluster/testing';
+import { statusOf } from '../../k8s/client';
+import { explainStatus, STATUS_RULES } from '../../ui/statusExplain';
 
 const cluster = testCluster(inject('controlPlane'));
 const id = randomBytes(3).toString('hex');

@@ -8,6 +8,7 @@ import { toBase64 } from '../../codecs/base64';
 import { isStatus, type Status } from '../../k8s/client';
 import {
   applyConfiguration,
+  deepEqual,
   differencesFromEdit,
   type EditDifference,
   type FieldHints,
@@ -326,12 +327,17 @@ export function classifyOutcome(ex: Exchange, input: { mode: WriteMode; dryRun: 
   // A stale resourceVersion: 409 Conflict for PUT and guarded patches (an apply's field
   // conflicts are 409 too, but carry FieldManagerConflict causes); a JSON Patch whose leading
   // resourceVersion test op failed gets 422 Invalid instead.
-  // evanphx/json-patch names the path of a failed test op: "testing value /a/b failed: test failed".
-  // Only the guard's test on /metadata/resourceVersion means "changed since you loaded it".
+  // The server's 422 for a failed test op does not say which one failed ("the server rejected our
+  // request due to an error in our request"). A test that fails on the object as loaded is named
+  // as such: the value was never what the op says. When every test holds on the loaded object,
+  // the object changed after it was loaded.
   if (input.mode === 'json-patch' && r?.status === 422) {
-    const failed = /testing value (\S+) failed/.exec(out.status?.message ?? '')?.[1];
-    if (failed === '/metadata/resourceVersion') out.testOpFailed = true;
-    else if (failed !== undefined) out.failedTest = failed;
+    const tests = testOps(ex.request.body);
+    if (tests.length > 0) {
+      const failing = input.before ? tests.find((t) => !testHolds(input.before!, t)) : undefined;
+      if (failing) out.failedTest = failing.path;
+      else out.testOpFailed = true;
+    }
   }
   out.stale = (r?.status === 409 && out.status?.reason === 'Conflict' && out.conflicts.length === 0) || out.testOpFailed;
   // Every write that answers with the object is checked against the edit: PUT and create too
@@ -340,6 +346,28 @@ export function classifyOutcome(ex: Exchange, input: { mode: WriteMode; dryRun: 
     out.differences = differencesFromEdit(asStored(input.edited), out.object, input.before ? asStored(input.before) : undefined, input.hints);
   }
   return out;
+}
+
+function testOps(body: string | undefined): { path: string; value: unknown }[] {
+  try {
+    const ops = parseJsonExact(body ?? '');
+    return Array.isArray(ops) ? ops.filter((o): o is { op: 'test'; path: string; value: unknown } => isObject(o) && o.op === 'test' && typeof o.path === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** RFC 6902 test: the value at the JSON Pointer equals the op's value. */
+function testHolds(doc: JsonObject, t: { path: string; value: unknown }): boolean {
+  let cur: unknown = doc;
+  for (const raw of t.path.split('/').slice(1)) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(cur)) cur = /^\d+$/.test(token) ? cur[Number(token)] : undefined;
+    else if (isObject(cur) && Object.hasOwn(cur, token)) cur = cur[token];
+    else return false;
+    if (cur === undefined) return false;
+  }
+  return deepEqual(cur, t.value as never);
 }
 
 /**

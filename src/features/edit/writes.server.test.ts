@@ -54,8 +54,8 @@ describe('a guarded apply never creates', () => {
 
   it('a guarded apply of an object that is there is sent as before', async () => {
     await json('POST', cms, { metadata: { name: 'there' }, data: { a: '1' } });
-    const out = await edit(`${cms}/there`, 'apply', await get(`${cms}/there`), (o) => ({ ...o, data: { a: '2' } }));
-    expect(out.ok).toBe(true);
+    const out = await edit(`${cms}/there`, 'apply', await get(`${cms}/there`), (o) => ({ ...o, data: { ...(o.data as object), b: '2' } }));
+    expect(out.ok, out.exchange.response?.body).toBe(true);
     expect(out.exchange.request.method).toBe('PATCH');
   });
 });
@@ -88,7 +88,7 @@ describe('the result check', () => {
     const ex = await sendExchange(TEST_CONTEXT, 'json-patch', buildWriteRequest('json-patch', { objectPath: `${cms}/tested`, collectionPath: cms }, body, opts('json-patch')));
     expect(ex.response?.status).toBe(422);
     const out = classifyOutcome(ex, { mode: 'json-patch', dryRun: false, before: loaded, hints: NO_HINTS });
-    expect(out.failedTest).toBe('/data/color');
+    expect(out.failedTest, ex.response?.body).toBe('/data/color');
     expect(out.stale).toBe(false);
     expect(out.testOpFailed).toBe(false);
 
@@ -185,5 +185,36 @@ describe('/status and /scale follow the server', () => {
     const ok = await sendExchange(TEST_CONTEXT, 'merge-patch', buildWriteRequest('merge-patch', { objectPath: `${dials}/d/scale`, collectionPath: '' }, scalePatchText(2, fresh.resourceVersion), opts('merge-patch')));
     expect(ok.response?.status).toBe(200);
     expect(((await get(`${dials}/d`)).spec as { replicas: number }).replicas).toBe(2);
+  });
+});
+
+describe('YAML the server reads otherwise', () => {
+  it('merge keys (<<: *anchor) are merged before sending, as kubectl does, not sent as a "<<" field', async () => {
+    const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: merged\n  namespace: ${ns}\n  labels: &common\n    app: web\n    tier: front\n  annotations:\n    <<: *common\n    tier: own\ndata:\n  a: '1'\n`;
+    const parsed = parseText(text, 'yaml');
+    expect(parsed.error).toBeUndefined();
+    const body = generateBody({ mode: 'apply', format: 'yaml', edited: parsed.obj!, guard: false, fieldManager: defaultManagerFor('apply'), touchedOnly: false, hints: NO_HINTS });
+    expect(body).not.toContain('<<');
+    const ex = await sendWrite(TEST_CONTEXT, 'apply', buildWriteRequest('apply', { objectPath: `${cms}/merged`, collectionPath: cms }, body, opts('apply')));
+    // Before: a literal "<<" annotation key, which the server refuses (422).
+    expect(ex.response?.status, ex.response?.body).toBe(201);
+    expect(((await get(`${cms}/merged`)).metadata as { annotations: Record<string, string> }).annotations).toEqual({ app: 'web', tier: 'own' });
+  });
+
+  it('an apply edited as JSON keeps a NEL, U+2028 and U+2029 in a field it did not touch', async () => {
+    const odd = 'a\u0085b\u2028c\u2029d';
+    // First applied by the same manager (from YAML, which escapes them as \N, \L, \P): it owns data.odd.
+    const first = generateBody({ mode: 'apply', format: 'yaml', edited: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'nel', namespace: ns }, data: { odd, other: '1' } }, guard: false, fieldManager: defaultManagerFor('apply'), touchedOnly: false, hints: NO_HINTS });
+    expect((await sendWrite(TEST_CONTEXT, 'apply', buildWriteRequest('apply', { objectPath: `${cms}/nel`, collectionPath: cms }, first, opts('apply')))).response?.status).toBe(201);
+    const loaded = await get(`${cms}/nel`);
+    expect((loaded.data as Record<string, string>).odd).toBe(odd);
+    const base = viewOf(loaded, false);
+    const edited = parseText(serialize({ ...base, data: { odd, other: '2' } }, 'json'), 'json').obj!;
+    const body = generateBody({ mode: 'apply', format: 'json', base, live: loaded, edited, guard: true, fieldManager: defaultManagerFor('apply'), touchedOnly: false, hints: NO_HINTS });
+    const ex = await sendWrite(TEST_CONTEXT, 'apply', buildWriteRequest('apply', { objectPath: `${cms}/nel`, collectionPath: cms }, body, opts('apply')), { guardedApply: true });
+    expect(ex.request.headers['Content-Type']).toBe('application/apply-patch+yaml');
+    expect(ex.response?.status, ex.response?.body).toBe(200);
+    // Before: the server's YAML 1.1 reader took them for line breaks and stored spaces.
+    expect(((await get(`${cms}/nel`)).data as Record<string, string>).odd).toBe(odd);
   });
 });

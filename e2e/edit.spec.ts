@@ -97,6 +97,8 @@ test('server-side apply conflict names the other manager; force takes the field 
   await result.getByRole('button', { name: 'Re-send with force=true' }).click();
   await expect(result.getByLabel('Result status')).toContainText('HTTP 200');
   await expect(page.getByLabel('Request sent').first()).toContainText('force=true');
+  // Force was for that one request: later sends are not forced unless the box is ticked.
+  await expect(page.getByRole('checkbox', { name: 'force', exact: true })).not.toBeChecked();
   const after = await get(kube, cmPath(ns, 'target'));
   expect(after.data).toEqual({ shared: 'mine' });
   const owners = (after.metadata.managedFields ?? []).filter((e) => JSON.stringify(e.fieldsV1).includes('f:shared')).map((e) => e.manager);

@@ -11,7 +11,7 @@ import { fetchGroupVersionDocument, fieldHintsFrom, findKindSchema, type OpenApi
 import type { FieldHints, JsonObject } from '../../k8s/patch';
 import { settled } from '../../k8s/patch/serverTestKit';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
-import { DEFAULT_MANAGER, generateBody, parseText, serialize, viewOf } from './body';
+import { generateBody, parseText, serialize, viewOf } from './body';
 import { buildWriteRequest, sendExchange, type WriteMode } from './request';
 import { editReducer, type EditState, initialEditState, undecidedConflicts } from './state';
 
@@ -71,7 +71,7 @@ function send(s: EditState, edited: JsonObject, mode: WriteMode, path: string, d
   // The apply changes a's image, which the creating client owns (an Update): a FieldManagerConflict
   // unless forced, as the view's "Re-send with force" does.
   const force = mode === 'apply';
-  const body = generateBody({ mode, format: s.format, base: viewOf(s.base!, s.showManaged), live: s.base, edited, guard: s.guard, fieldManager: DEFAULT_MANAGER, touchedOnly: false, hints });
+  const body = generateBody({ mode, format: s.format, base: viewOf(s.base!, s.showManaged), live: s.base, edited, guard: s.guard, fieldManager: s.opts.fieldManager, touchedOnly: false, hints });
   return sendExchange(TEST_CONTEXT, mode, buildWriteRequest(mode, { objectPath: path, collectionPath }, body, { ...s.opts, dryRun, force }));
 }
 

@@ -11,13 +11,13 @@ import { fromYaml, toYaml } from '../../codecs/yaml';
 import type { FieldHints, JsonObject } from '../../k8s/patch';
 import { hasKubectl, hintsFor, kube, kubectl, patchAs, settled } from '../../k8s/patch/serverTestKit';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
-import { DEFAULT_MANAGER, generateBody, TOUCHED_SUFFIX, viewOf } from './body';
+import { APPLY_MANAGER, generateBody, TOUCHED_SUFFIX, viewOf } from './body';
 import { buildWriteRequest, sendExchange } from './request';
 
 const ns = `touched-${randomBytes(3).toString('hex')}`;
 const collectionPath = `/apis/apps/v1/namespaces/${ns}/deployments`;
 const OWNER = 'owner';
-const TOUCHED = `${DEFAULT_MANAGER}${TOUCHED_SUFFIX}`;
+const TOUCHED = `${APPLY_MANAGER}${TOUCHED_SUFFIX}`;
 
 type Container = { name: string; image: string; env?: { name: string; value: string }[] };
 type Dep = JsonObject & { spec: { template: { spec: { containers: Container[] } } } };

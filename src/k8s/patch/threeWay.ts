@@ -18,6 +18,7 @@
 //   (sending that changes nothing there).
 import { type FieldHints, NO_HINTS, strategyHas } from './hints';
 import { deepEqual, isObject, type Json, type JsonObject } from './patch';
+import { toJson } from '../../codecs/json';
 
 export interface MergeConflict {
   /** Where, as the API server prints field paths: `.spec.template.spec.containers[name="b"].image`. */
@@ -93,7 +94,7 @@ type Key = string;
 
 function keyOf(el: Json, keys: string[]): Key | undefined {
   if (!isObject(el) || !keys.every((k) => k in el)) return undefined;
-  return JSON.stringify(keys.map((k) => el[k]));
+  return toJson(keys.map((k) => el[k]));
 }
 
 function keysOf(list: Json[], keyOfEl: (el: Json) => Key | undefined): Key[] | undefined {
@@ -122,13 +123,13 @@ function keyedBy(lists: Json[][], fieldPath: string[], ctx: Ctx): string[] | und
 function isSetList(fieldPath: string[], lists: Json[][], ctx: Ctx): boolean {
   const hint = ctx.hints(fieldPath);
   if (hint?.listType !== 'set' && !(strategyHas(hint, 'merge') && !hint?.mergeKey)) return false;
-  return lists.every((l) => l.every((v) => !isObject(v) && !Array.isArray(v)) && keysOf(l, (v) => JSON.stringify(v)) !== undefined);
+  return lists.every((l) => l.every((v) => !isObject(v) && !Array.isArray(v)) && keysOf(l, (v) => toJson(v)) !== undefined);
 }
 
 /** Merged list, or undefined when the list is atomic (then the caller reports a conflict). */
 function mergeLists(o: Json[], m: Json[], t: Json[], path: string, fieldPath: string[], ctx: Ctx): Json[] | undefined {
   if (isSetList(fieldPath, [o, m, t], ctx)) {
-    const k = (v: Json) => JSON.stringify(v);
+    const k = (v: Json) => toJson(v);
     const removedByMine = new Set(o.filter((v) => !m.some((x) => k(x) === k(v))).map(k));
     const addedByMine = m.filter((v) => !o.some((x) => k(x) === k(v)) && !t.some((x) => k(x) === k(v)));
     const kept = t.filter((v) => !removedByMine.has(k(v)));
@@ -154,7 +155,7 @@ function mergeLists(o: Json[], m: Json[], t: Json[], path: string, fieldPath: st
 }
 
 function selector(el: Json, keys: string[]): string {
-  return keys.map((k) => `${k}=${JSON.stringify((el as JsonObject)[k])}`).join(',');
+  return keys.map((k) => `${k}=${toJson((el as JsonObject)[k])}`).join(',');
 }
 
 /**

@@ -26,7 +26,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type FieldHints, type JsonObject, keyedJsonPatch, threeWayMerge, withoutManagedFields } from '../../k8s/patch';
 import { createRouteCrd, hasKubectl, hintsFor, kube } from '../../k8s/patch/serverTestKit';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
-import { DEFAULT_MANAGER, generateBody } from './body';
+import { defaultManagerFor, generateBody } from './body';
 import { applyOps, type Case, caseArb, canonical, type Kind } from './differentialCases';
 import { buildWriteRequest, sendExchange, type WriteMode } from './request';
 
@@ -152,8 +152,8 @@ async function runBatch(kind: Kind, cases: Case[], tally: Checked): Promise<void
       if (mode === 'apply' && removes) continue;
       // An apply that sets a field the creating client owns meets a FieldManagerConflict; the user
       // forces it (what is compared here is what gets stored).
-      const body = generateBody({ mode, format: 'json', base: latest, live, edited: merged, guard: true, fieldManager: DEFAULT_MANAGER, touchedOnly: false, hints: h });
-      const ex = await sendExchange(TEST_CONTEXT, mode, buildWriteRequest(mode, { objectPath: path(nameOf(x)), collectionPath: RESOURCE[kind].collection() }, body, { dryRun: true, fieldValidation: '', fieldManager: DEFAULT_MANAGER, force: mode === 'apply' }));
+      const body = generateBody({ mode, format: 'json', base: latest, live, edited: merged, guard: true, fieldManager: defaultManagerFor(mode), touchedOnly: false, hints: h });
+      const ex = await sendExchange(TEST_CONTEXT, mode, buildWriteRequest(mode, { objectPath: path(nameOf(x)), collectionPath: RESOURCE[kind].collection() }, body, { dryRun: true, fieldValidation: '', fieldManager: defaultManagerFor(mode), force: mode === 'apply' }));
       const why = `${kind} ${mode}\ncase: ${JSON.stringify(c)}\nbody: ${body}\nanswer: ${ex.response?.body.slice(0, 400)}`;
       expect(ex.response?.status, why).toBe(200);
       expect(canonical(JSON.parse(ex.response!.body) as JsonObject, h), why).toEqual(expected);

@@ -1,9 +1,9 @@
 import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { sharedMux } from '../../k8s/client/mux';
-import { collectionPath, type EventEntry, type SessionSnapshot, START_MODES, type TimelineEntry } from '../../k8s/watch';
+import { collectionPath, type EventEntry, type EventSummary, isPartial, type PaneEntry, type PaneSnapshot, START_MODES, stateCells, stateVersion, type TimelineEntry } from '../../k8s/watch';
 import { createWatchSession, type WatchSessionHandle } from '../../k8s/watch';
-import { type KubeObject, WATCH_EVENT_TYPES, type WatchEventType } from '../../k8s/watch';
+import { WATCH_EVENT_TYPES, type WatchEventType } from '../../k8s/watch';
 import { StatusView } from '../../ui/ErrorBox';
 import { entryBySeq, FilteredTimeline, type IndexedList } from './filtered';
 import { focusRow, nextRowIndex, rowIndexOf, tailRange } from '../../ui/rowKeys';
@@ -19,7 +19,7 @@ declare global {
      * Optional hook for the benchmark (bench/watch.ts): called after React committed a render
      * with the events that render added, and the time it committed. Not set in normal use.
      */
-    __explorerWatchRendered?: (paneId: string, events: EventEntry[], renderedAt: number, counts: Record<WatchEventType, number>) => void;
+    __explorerWatchRendered?: (paneId: string, events: EventSummary[], renderedAt: number, counts: Record<WatchEventType, number>) => void;
   }
 }
 
@@ -62,7 +62,7 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
     const hook = window.__explorerWatchRendered;
     const entries = snap.entries;
     if (hook) {
-      const fresh: EventEntry[] = [];
+      const fresh: EventSummary[] = [];
       for (let i = entries.length - 1; i >= 0; i--) {
         const e = entries.at(i)!;
         if (e.seq <= lastSeq.current) break;
@@ -205,7 +205,7 @@ const BOOKMARK_OVERDUE_MS = 70_000;
  * only after them, and "silent" once a watch with bookmarks has heard nothing (no event, no
  * bookmark) past the interval its bookmarks should come at, counted from when the stream opened.
  */
-export function badgeState(snap: Pick<SessionSnapshot, 'state' | 'lastHeardAt' | 'idleTimeoutMs'>, now: number): { text: string; className: string } {
+export function badgeState(snap: Pick<PaneSnapshot, 'state' | 'lastHeardAt' | 'idleTimeoutMs'>, now: number): { text: string; className: string } {
   if (snap.state === 'watching' && snap.idleTimeoutMs !== undefined && snap.lastHeardAt !== undefined && now - snap.lastHeardAt > Math.min(BOOKMARK_OVERDUE_MS, snap.idleTimeoutMs)) {
     return { text: 'silent', className: 'state-silent' };
   }
@@ -218,7 +218,7 @@ function ago(ms: number): string {
   return s < 120 ? `${s} s ago` : `${Math.round(s / 60)} min ago`;
 }
 
-function StateBadge({ snap }: { snap: SessionSnapshot }) {
+function StateBadge({ snap }: { snap: PaneSnapshot }) {
   const now = useNow(1000);
   const { text, className } = badgeState(snap, now);
   const staleness =
@@ -254,7 +254,7 @@ function size(n: number): string {
   return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function Timeline({ entries, selected, onSelect }: { entries: IndexedList<TimelineEntry>; selected: number | null; onSelect: (seq: number) => void }) {
+function Timeline({ entries, selected, onSelect }: { entries: IndexedList<PaneEntry>; selected: number | null; onSelect: (seq: number) => void }) {
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   const lastTop = useRef(0);
@@ -339,7 +339,7 @@ function Timeline({ entries, selected, onSelect }: { entries: IndexedList<Timeli
   );
 }
 
-function StateTable({ snap }: { snap: SessionSnapshot }) {
+function StateTable({ snap }: { snap: PaneSnapshot }) {
   const scroller = useRef<HTMLDivElement>(null);
   // The keys in order: kept by the worker's mirror as objects come and go (snap.order), so a
   // render reads only the rows on screen; the in-page session's snapshot has none, and is sorted
@@ -347,8 +347,6 @@ function StateTable({ snap }: { snap: SessionSnapshot }) {
   const order = useMemo(() => snap.order ?? [...snap.objects.keys()].sort(), [snap]);
   const columns = (snap.columns ?? []).filter((c) => !c.priority);
   const v = useVirtualizer({ count: order.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
-  const cellsOf = (o: KubeObject) => ((o as { rows?: { cells: unknown[] }[] }).rows?.[0]?.cells ?? []).slice(0, columns.length);
-  const rvOf = (o: KubeObject) => o.metadata?.resourceVersion ?? (o as { rows?: { object?: KubeObject }[] }).rows?.[0]?.object?.metadata?.resourceVersion;
   return (
     <div className="watch-state" ref={scroller}>
       <div role="table" aria-label="Current state" aria-rowcount={order.length + 1}>
@@ -369,8 +367,8 @@ function StateTable({ snap }: { snap: SessionSnapshot }) {
             return (
               <div key={k} role="row" aria-rowindex={item.index + 2} className="st-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}>
                 <span role="cell">{k}</span>
-                <span role="cell">{rvOf(o)}</span>
-                {cellsOf(o).map((c, i) => (
+                <span role="cell">{stateVersion(o)}</span>
+                {stateCells(o).slice(0, columns.length).map((c, i) => (
                   <span role="cell" key={i}>
                     {typeof c === 'object' ? JSON.stringify(c) : String(c)}
                   </span>
@@ -385,8 +383,8 @@ function StateTable({ snap }: { snap: SessionSnapshot }) {
 }
 
 /** The entry with its full objects: as is in the page, fetched from the worker when the page has summaries. */
-function useFullEntry(session: WatchSessionHandle, entry: TimelineEntry): TimelineEntry | undefined {
-  const partial = entry.kind === 'event' && entry.partial === true;
+function useFullEntry(session: WatchSessionHandle, entry: PaneEntry): TimelineEntry | undefined {
+  const partial = isPartial(entry);
   const [full, setFull] = useState<EventEntry | undefined>(undefined);
   useEffect(() => {
     if (!partial) return;
@@ -398,85 +396,87 @@ function useFullEntry(session: WatchSessionHandle, entry: TimelineEntry): Timeli
       live = false;
     };
   }, [session, entry.seq, partial]);
-  return partial ? full : entry;
+  return isPartial(entry) ? full : entry;
 }
 
-function EntryDetail({ session, entry: shown, onClose }: { session: WatchSessionHandle; entry: TimelineEntry; onClose: () => void }) {
-  const [showDiff, setShowDiff] = useState(false);
+function EntryDetail({ session, entry: shown, onClose }: { session: WatchSessionHandle; entry: PaneEntry; onClose: () => void }) {
   const full = useFullEntry(session, shown);
-  const entry = full ?? shown;
-  // The page holds a summary (identity, resourceVersion); the full object is in the worker.
-  const loading = entry.kind === 'event' && entry.partial === true;
   return (
     <section className="watch-detail" aria-label="Event detail">
       <header>
-        <strong>{entry.kind === 'note' ? entry.note : entry.type}</strong> <span className="muted small">{time(entry.receivedAt)}</span>
+        <strong>{shown.kind === 'note' ? shown.note : shown.type}</strong> <span className="muted small">{time(shown.receivedAt)}</span>
         <span className="spacer" />
         <button type="button" onClick={onClose}>
           Close
         </button>
       </header>
-      {loading ? (
-        <p className="muted small">Loading the event from the watch worker…</p>
-      ) : entry.kind === 'note' ? (
-        <>
-          <p>{entry.message}</p>
-          {entry.path && (
-            <p className="small">
-              <code>{entry.path}</code>
-            </p>
-          )}
-          {entry.status && <StatusView status={entry.status} />}
-          {entry.diff && (
-            <dl className="kv small relist-diff">
-              <dt>appeared</dt>
-              <dd>{entry.diff.appeared.join(', ') || '—'}</dd>
-              <dt>changed</dt>
-              <dd>{entry.diff.changed.join(', ') || '—'}</dd>
-              <dt>vanished</dt>
-              <dd>{entry.diff.vanished.join(', ') || '—'}</dd>
-            </dl>
-          )}
-        </>
-      ) : entry.type === 'ERROR' ? (
-        entry.status ? <StatusView status={entry.status} /> : <pre>{entry.raw}</pre>
-      ) : (
-        <>
-          <dl className="kv small">
-            <dt>object</dt>
-            <dd>{entry.key || '—'}</dd>
-            <dt>resourceVersion</dt>
-            <dd>{entry.resourceVersion ?? '—'}</dd>
-            <dt>size</dt>
-            <dd>{size(entry.size)}</dd>
-            <dt>origin</dt>
-            <dd>{entry.origin === 'list' ? 'an item of the list response' : entry.origin === 'initial' ? 'synthetic initial event (before k8s.io/initial-events-end)' : 'live event'}</dd>
-            {entry.type !== 'BOOKMARK' && (
-              <>
-                <dt>previous resourceVersion</dt>
-                <dd>{entry.previous?.metadata?.resourceVersion ?? 'none (first version seen)'}</dd>
-                <dt>managers changed</dt>
-                <dd>
-                  <Managers entry={entry} />
-                </dd>
-              </>
-            )}
-          </dl>
-          {entry.type !== 'BOOKMARK' && (
-            <button type="button" onClick={() => setShowDiff((x) => !x)}>
-              {showDiff ? 'Hide diff' : 'Diff against previous version'}
-            </button>
-          )}
-          {showDiff ? (
-            <Suspense fallback={<p className="muted small">Loading the diff editor…</p>}>
-              <ObjectDiff previous={entry.previous} next={entry.type === 'DELETED' ? undefined : entry.object} />
-            </Suspense>
-          ) : (
-            <pre className="watch-json">{JSON.stringify(entry.object, null, 2)}</pre>
-          )}
-        </>
-      )}
+      {/* The page holds a summary (identity, resourceVersion); the full event is in the worker. */}
+      {full ? <EntryBody entry={full} /> : <p className="muted small">Loading the event from the watch worker…</p>}
     </section>
+  );
+}
+
+function EntryBody({ entry }: { entry: TimelineEntry }) {
+  const [showDiff, setShowDiff] = useState(false);
+  if (entry.kind === 'note') {
+    return (
+      <>
+        <p>{entry.message}</p>
+        {entry.path && (
+          <p className="small">
+            <code>{entry.path}</code>
+          </p>
+        )}
+        {entry.status && <StatusView status={entry.status} />}
+        {entry.diff && (
+          <dl className="kv small relist-diff">
+            <dt>appeared</dt>
+            <dd>{entry.diff.appeared.join(', ') || '—'}</dd>
+            <dt>changed</dt>
+            <dd>{entry.diff.changed.join(', ') || '—'}</dd>
+            <dt>vanished</dt>
+            <dd>{entry.diff.vanished.join(', ') || '—'}</dd>
+          </dl>
+        )}
+      </>
+    );
+  }
+  if (entry.type === 'ERROR') return entry.status ? <StatusView status={entry.status} /> : <pre>{entry.raw}</pre>;
+  return (
+    <>
+      <dl className="kv small">
+        <dt>object</dt>
+        <dd>{entry.key || '—'}</dd>
+        <dt>resourceVersion</dt>
+        <dd>{entry.resourceVersion ?? '—'}</dd>
+        <dt>size</dt>
+        <dd>{size(entry.size)}</dd>
+        <dt>origin</dt>
+        <dd>{entry.origin === 'list' ? 'an item of the list response' : entry.origin === 'initial' ? 'synthetic initial event (before k8s.io/initial-events-end)' : 'live event'}</dd>
+        {entry.type !== 'BOOKMARK' && (
+          <>
+            <dt>previous resourceVersion</dt>
+            <dd>{entry.previous?.metadata?.resourceVersion ?? 'none (first version seen)'}</dd>
+            <dt>managers changed</dt>
+            <dd>
+              <Managers entry={entry} />
+            </dd>
+          </>
+        )}
+      </dl>
+      {entry.type !== 'BOOKMARK' && (
+        <button type="button" onClick={() => setShowDiff((x) => !x)}>
+          {showDiff ? 'Hide diff' : 'Diff against previous version'}
+        </button>
+      )}
+      {showDiff ? (
+        <Suspense fallback={<p className="muted small">Loading the diff editor…</p>}>
+          <ObjectDiff previous={entry.previous} next={entry.type === 'DELETED' ? undefined : entry.object} />
+        </Suspense>
+      ) : (
+        <pre className="watch-json">{JSON.stringify(entry.object, null, 2)}</pre>
+      )}
+    </>
   );
 }
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { NoteEntry, TimelineEntry } from '../../k8s/watch';
+import type { NoteEntry, PaneEntry } from '../../k8s/watch';
 import { Ring } from '../../k8s/watch';
 import { entryBySeq, FilteredTimeline } from './filtered';
 
 const note = (seq: number, message: string): NoteEntry => ({ kind: 'note', seq, note: 'open', receivedAt: 0, message });
-const list = (l: { length: number; at(i: number): TimelineEntry | undefined }) => Array.from({ length: l.length }, (_, i) => (l.at(i) as NoteEntry).message);
+const list = (l: { length: number; at(i: number): PaneEntry | undefined }) => Array.from({ length: l.length }, (_, i) => (l.at(i) as NoteEntry).message);
 
 describe('FilteredTimeline', () => {
   it('follows the ring: new matching entries appended, entries the ring dropped gone, earlier results unchanged', () => {
-    const ring = new Ring<TimelineEntry>(4);
+    const ring = new Ring<PaneEntry>(4);
     const f = new FilteredTimeline((e) => e.kind === 'note' && e.message.startsWith('x'));
     let seq = 0;
     for (const m of ['x1', 'y1', 'x2']) ring.push(note(++seq, m));
@@ -20,7 +20,7 @@ describe('FilteredTimeline', () => {
   });
 
   it('looks only at entries that arrived since the last update', () => {
-    const ring = new Ring<TimelineEntry>(10_000);
+    const ring = new Ring<PaneEntry>(10_000);
     let calls = 0;
     const f = new FilteredTimeline(() => (calls++, true));
     for (let i = 1; i <= 5000; i++) ring.push(note(i, `m${i}`));
@@ -32,7 +32,7 @@ describe('FilteredTimeline', () => {
   });
 
   it('finds an entry by seq', () => {
-    const ring = new Ring<TimelineEntry>(2);
+    const ring = new Ring<PaneEntry>(2);
     for (let i = 1; i <= 5; i++) ring.push(note(i, `m${i}`));
     expect((entryBySeq(ring.view(), 4) as NoteEntry).message).toBe('m4');
     expect(entryBySeq(ring.view(), 1)).toBeUndefined();

@@ -2,7 +2,7 @@
 // entries that arrived (and those the ring let go) are looked at, not the whole timeline.
 // Timeline entries carry consecutive seq numbers (every push takes the next), so an entry's index
 // in a view is its seq minus the seq of the view's first entry.
-import type { TimelineEntry } from '../../k8s/watch';
+import type { PaneEntry } from '../../k8s/watch';
 
 /** Read-only, indexable list: a RingView or a filtered window on one. */
 export interface IndexedList<T> {
@@ -16,10 +16,10 @@ export class FilteredTimeline {
   /** Highest seq already looked at. */
   private scanned = 0;
 
-  constructor(readonly keep: (e: TimelineEntry) => boolean) {}
+  constructor(readonly keep: (e: PaneEntry) => boolean) {}
 
   /** The entries of `view` that `keep` accepts, oldest first. */
-  update(view: IndexedList<TimelineEntry>): IndexedList<TimelineEntry> {
+  update(view: IndexedList<PaneEntry>): IndexedList<PaneEntry> {
     const first = view.at(0);
     if (!first) {
       this.seqs = [];
@@ -48,7 +48,7 @@ export class FilteredTimeline {
 }
 
 /** The entry with a given seq, in O(1). */
-export function entryBySeq(view: IndexedList<TimelineEntry>, seq: number): TimelineEntry | undefined {
+export function entryBySeq(view: IndexedList<PaneEntry>, seq: number): PaneEntry | undefined {
   const first = view.at(0);
   if (!first) return undefined;
   const e = view.at(seq - first.seq);

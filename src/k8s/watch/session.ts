@@ -18,27 +18,35 @@ import { Ring, type RingView } from './timeline';
 export { collectionPath, listPath, START_MODES, watchPath, type NoteKind, type StartMode, type WatchSpec } from './plan';
 export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, type EventOrigin, type FetchJson, type MuxOpener, nextTask, type SessionState } from './loop';
 
-export interface EventEntry {
+/** What a pane draws of an event in its timeline row: identity, version, size and origin. */
+export interface EventSummary {
   kind: 'event';
   seq: number;
   type: WatchEventType;
-  object: KubeObject;
   key: string;
   resourceVersion?: string;
   receivedAt: number;
   size: number;
   origin: EventOrigin;
+  status?: Status;
+  initialEventsEnd?: boolean;
+}
+
+/** An event with its objects, as the session that received it keeps it. */
+export interface EventEntry extends EventSummary {
+  object: KubeObject;
   /** The line as the server sent it (for 'list' entries: one made from the list item). */
   raw: string;
   /** The stored version this event replaced, for the per-event diff. */
   previous?: KubeObject;
-  status?: Status;
-  initialEventsEnd?: boolean;
-  /**
-   * Set on the page's mirror of a session that runs in a worker: `object` and `previous` are
-   * summaries (metadata, Table cells) and `raw` is empty; entryDetail(seq) gives the full ones.
-   */
-  partial?: boolean;
+}
+
+/**
+ * An event on the page's mirror of a session that runs in a worker: the summary only (the objects
+ * stay in the worker); the session's entryDetail(seq) gives the full entry.
+ */
+export interface PartialEvent extends EventSummary {
+  partial: true;
 }
 
 export interface NoteEntry {
@@ -53,6 +61,32 @@ export interface NoteEntry {
 }
 
 export type TimelineEntry = EventEntry | NoteEntry;
+/** A timeline entry as a pane gets it: full where the session runs in the page, a summary from a worker. */
+export type PaneEntry = TimelineEntry | PartialEvent;
+
+/**
+ * An object of the state on the page's mirror of a worker session: what the state table draws.
+ * A class, so that it is told from a server object by instanceof, not by a field name a custom
+ * resource could also have.
+ */
+export class ObjectSummary {
+  constructor(
+    readonly resourceVersion: string | undefined,
+    /** as=Table: the row's cells. */
+    readonly cells?: unknown[],
+  ) {}
+}
+
+/** The resourceVersion of an object of a pane's state, full or summary. */
+export function stateVersion(o: KubeObject | ObjectSummary): string | undefined {
+  return o instanceof ObjectSummary ? o.resourceVersion : resourceVersionOf(o);
+}
+
+/** The Table cells of an object of a pane's state (as=Table), full or summary. */
+export function stateCells(o: KubeObject | ObjectSummary): unknown[] {
+  if (o instanceof ObjectSummary) return o.cells ?? [];
+  return isTable(o) ? (o.rows?.[0]?.cells ?? []) : [];
+}
 
 
 export interface SessionOptions extends LoopOptions {
@@ -72,6 +106,9 @@ export interface SessionOptions extends LoopOptions {
   schedule?: (flush: () => void) => void;
 }
 
+/** What a pane renders: the session's own snapshot, or the page's mirror of a worker session. */
+export type PaneSnapshot = SessionSnapshot<PaneEntry, KubeObject | ObjectSummary>;
+
 /** Default timeline budget: the parsed objects behind it weigh a few times their wire size. */
 export const DEFAULT_TIMELINE_BYTES = 16 * 1024 * 1024;
 
@@ -80,18 +117,22 @@ export function entryBytes(e: TimelineEntry): number {
   return e.kind === 'event' ? e.size : e.message.length + (e.path?.length ?? 0) + 64;
 }
 
-export interface SessionSnapshot {
+/**
+ * A session's state at one moment. The session's own snapshot holds its full entries and objects;
+ * a pane's (PaneSnapshot) may hold summaries of them, typed as such.
+ */
+export interface SessionSnapshot<E = TimelineEntry, O = KubeObject> {
   version: number;
   state: SessionState;
   /** Timeline, oldest first (the last maxEntries, within maxBytes): an immutable view, read by index. */
-  entries: RingView<TimelineEntry>;
+  entries: RingView<E>;
   /** Entries no longer kept. */
   dropped: number;
   /** Bytes of the entries kept (wire sizes). */
   bytes: number;
   /** Every event received (including dropped ones), by type. */
   counts: Record<WatchEventType, number>;
-  objects: ReadonlyMap<string, KubeObject>;
+  objects: ReadonlyMap<string, O>;
   /**
    * The keys of `objects` in code-unit order, when the snapshot keeps them so (the worker's
    * mirror, which updates the order by what changed); otherwise the state table sorts them.

@@ -10,7 +10,7 @@ import { testCluster } from '../../../../proxy/cluster/testing';
 import { MuxClient, type MuxRequest, type MuxStream, type WebSocketConstructor } from '../../client/mux';
 import { TEST_CONTEXT, useRealProxy } from '../../testing';
 import { hostWatchSessions, type Port } from './host';
-import type { SessionSnapshot, WatchSpec } from '../session';
+import { type PaneSnapshot, stateVersion, type WatchSpec } from '../session';
 import type { KubeObject } from '../types';
 import { type Endpoint, WORKER_INFLIGHT_BYTES, WorkerConnection, WorkerWatchSession } from './client';
 
@@ -52,7 +52,7 @@ function spec(over: Partial<WatchSpec>): WatchSpec {
   return { context: TEST_CONTEXT, group: '', version: 'v1', resource: 'configmaps', namespace: ns, mode: 'list-watch', bookmarks: true, asTable: false, ...over };
 }
 
-function until(s: WorkerWatchSession, ok: (snap: SessionSnapshot) => boolean): Promise<SessionSnapshot> {
+function until(s: WorkerWatchSession, ok: (snap: PaneSnapshot) => boolean): Promise<PaneSnapshot> {
   return new Promise((resolve) => {
     const check = () => {
       if (ok(s.getSnapshot())) {
@@ -69,7 +69,7 @@ async function freshList(label: string): Promise<Record<string, string>> {
   const list = (await admin('GET', `${cmPath()}?labelSelector=${label}`)) as unknown as { items: KubeObject[] };
   return Object.fromEntries(list.items.map((o) => [`${ns}/${o.metadata!.name}`, o.metadata!.resourceVersion!]));
 }
-const stateOf = (snap: SessionSnapshot) => Object.fromEntries([...snap.objects].map(([k, o]) => [k, o.metadata!.resourceVersion!]));
+const stateOf = (snap: PaneSnapshot) => Object.fromEntries([...snap.objects].map(([k, o]) => [k, stateVersion(o)!]));
 
 describe('a watch session in the worker', () => {
   it('lists (through kubeFetch on the page side), watches, and the page mirror equals a fresh list after creates, updates and deletes', async () => {

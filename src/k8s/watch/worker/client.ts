@@ -4,7 +4,7 @@
 // an in-page WatchSession instead: the same engine, the same snapshot.
 import { errorFromResponse, kubeFetch, type MuxClient, type MuxStream } from '../../client';
 import { type FromWorker, type RemoteSessionOptions, SessionMirror, type SessionBatch, toWire, type ToWorker } from './protocol';
-import { defaultSchedule, type EventEntry, nextTask, type SessionSnapshot, type WatchSpec, WatchSession } from '../session';
+import { defaultSchedule, type EventEntry, nextTask, type PaneSnapshot, type WatchSpec, WatchSession } from '../session';
 
 /** What a watch pane uses of a session, wherever it runs. */
 export interface WatchSessionHandle {
@@ -12,7 +12,7 @@ export interface WatchSessionHandle {
   /** Where the engine (framing, parsing, reducing) runs. */
   readonly engine: 'worker' | 'page';
   subscribe(cb: () => void): () => void;
-  getSnapshot(): SessionSnapshot;
+  getSnapshot(): PaneSnapshot;
   start(): void;
   pause(): void;
   resume(): void;
@@ -254,7 +254,7 @@ function renderSchedule(flush: () => void): void {
 export class WorkerWatchSession implements WatchSessionHandle {
   readonly engine = 'worker' as const;
   private readonly mirror = new SessionMirror();
-  private snapshot: SessionSnapshot;
+  private snapshot: PaneSnapshot;
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
   private readonly sid: number;
@@ -282,7 +282,7 @@ export class WorkerWatchSession implements WatchSessionHandle {
     this.listeners.add(cb);
     return () => this.listeners.delete(cb);
   };
-  getSnapshot = (): SessionSnapshot => this.snapshot;
+  getSnapshot = (): PaneSnapshot => this.snapshot;
 
   /**
    * Applied at once (cheap: what changed); listeners hear of it in the next task, and during a

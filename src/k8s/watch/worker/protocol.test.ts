@@ -7,8 +7,8 @@ import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type MuxRequest, type MuxStream } from '../../client';
 import { hostWatchSessions, type Port } from './host';
-import { BatchBuilder, fromWire, type SessionBatch, SessionMirror, toWire, updatedOrder } from './protocol';
-import { entryBytes, type SessionSnapshot, type TimelineEntry, type WatchSpec } from '../session';
+import { BatchBuilder, fromWire, isPartial, type SessionBatch, SessionMirror, toWire, updatedOrder } from './protocol';
+import { entryBytes, ObjectSummary, type PaneSnapshot, type SessionSnapshot, stateVersion, type TimelineEntry, type WatchSpec } from '../session';
 import { Ring } from '../timeline';
 import type { KubeObject } from '../types';
 import { type Endpoint, RENDER_GAP_MAX_MS, RENDER_GAP_MS, RENDER_SHARE, WorkerConnection, WorkerWatchSession } from './client';
@@ -47,8 +47,8 @@ class Source {
   }
 }
 
-const seqs = (s: SessionSnapshot) => [...s.entries].map((e) => e.seq);
-const rvs = (m: ReadonlyMap<string, KubeObject>) => Object.fromEntries([...m].map(([k, o]) => [k, o.metadata?.resourceVersion]));
+const seqs = (s: SessionSnapshot | PaneSnapshot) => [...s.entries].map((e) => e.seq);
+const rvs = (m: ReadonlyMap<string, KubeObject | ObjectSummary>) => Object.fromEntries([...m].map(([k, o]) => [k, stateVersion(o)]));
 
 describe('batches from the worker to the page', () => {
   it('bring the mirror to the same kept timeline and objects, also when more arrive between two batches than the timeline keeps', () => {
@@ -81,8 +81,8 @@ describe('batches from the worker to the page', () => {
     expect(batch.objects.set).toEqual([['ns/a', '2']]);
     mirror.apply(batch);
     const e = mirror.snapshot.entries.at(1)!;
-    expect(e).toMatchObject({ kind: 'event', seq: 2, type: 'MODIFIED', key: 'ns/a', resourceVersion: '2', size: 300, origin: 'live', partial: true, raw: '' });
-    expect(mirror.snapshot.objects.get('ns/a')?.metadata?.resourceVersion).toBe('2');
+    expect(e).toEqual({ kind: 'event', seq: 2, type: 'MODIFIED', key: 'ns/a', resourceVersion: '2', receivedAt: 1, size: 300, origin: 'live', partial: true });
+    expect(mirror.snapshot.objects.get('ns/a')).toEqual(new ObjectSummary('2'));
     // as=Table: the row's cells, the resourceVersion read from the row object.
     const table = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: {}, rows: [{ cells: ['t', 3], object: { kind: 'PartialObjectMetadata', metadata: { name: 't', namespace: 'ns', resourceVersion: '7', managedFields: [] } } }] };
     src.objects.set('ns/t', table);
@@ -90,7 +90,7 @@ describe('batches from the worker to the page', () => {
     const tb = b.build(src.snapshot(), src.drain());
     expect(tb.objects.set).toEqual([['ns/t', '7', ['t', 3]]]);
     mirror.apply(tb);
-    expect(mirror.snapshot.objects.get('ns/t')).toEqual({ kind: 'Table', metadata: {}, rows: [{ cells: ['t', 3], object: { metadata: { resourceVersion: '7' } } }] });
+    expect(mirror.snapshot.objects.get('ns/t')).toEqual(new ObjectSummary('7', ['t', 3]));
   });
 
   it('follow a clear, a smaller timeline and a relist that replaces every object', () => {
@@ -204,7 +204,7 @@ describe('a session hosted over a MessageChannel', () => {
 
   const spec: WatchSpec = { context: 'c', group: '', version: 'v1', resource: 'configmaps', namespace: 'wire', mode: 'watch-exact', resourceVersion: '294', bookmarks: false, asTable: false };
 
-  function until(s: WorkerWatchSession, ok: (snap: SessionSnapshot) => boolean): Promise<SessionSnapshot> {
+  function until(s: WorkerWatchSession, ok: (snap: PaneSnapshot) => boolean): Promise<PaneSnapshot> {
     return new Promise((resolve) => {
       const check = () => {
         if (ok(s.getSnapshot())) {
@@ -231,7 +231,7 @@ describe('a session hosted over a MessageChannel', () => {
     expect(snap.state).toBe('watching');
     // The page holds summaries; the worker answers with the full event, byte-exact line included.
     const modified = [...snap.entries].find((e) => e.kind === 'event' && e.type === 'MODIFIED' && e.key === 'wire/watched')!;
-    expect(modified.kind === 'event' && modified.partial).toBe(true);
+    expect(isPartial(modified)).toBe(true);
     const full = await s.entryDetail(modified.seq);
     expect(full?.raw).toBe(lines[1]);
     expect(full?.object).toEqual(events[1]!.object);

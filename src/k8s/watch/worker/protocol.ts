@@ -10,7 +10,7 @@
 // is opened (entryDetail) or the timeline exported.
 import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type Status } from '../../client';
 import { resourceVersionOf } from '../reducer';
-import type { EventEntry, EventOrigin, SessionSnapshot, TimelineEntry, WatchSpec } from '../session';
+import { type EventEntry, type EventOrigin, type NoteEntry, ObjectSummary, type PaneEntry, type PaneSnapshot, type PartialEvent, type SessionSnapshot, type WatchSpec } from '../session';
 import { Ring } from '../timeline';
 import { isTable, type KubeObject, type WatchEventType } from '../types';
 
@@ -83,7 +83,7 @@ export interface SessionBatch {
    * Timeline entries pushed since the previous batch and still kept, oldest first: events as rows
    * (the full ones stay in the worker), notes and ERROR events whole.
    */
-  entries: (EventRow | TimelineEntry)[];
+  entries: (EventRow | NoteEntry | PartialEvent)[];
   /** How many entries the session keeps now: the mirror keeps as many of its newest. */
   kept: number;
   /** Object changes: the whole state (after a list or relist), or the keys set and deleted. */
@@ -115,6 +115,12 @@ export function objectRow(key: string, o: KubeObject): ObjectRow {
   return isTable(o) ? [key, rv, o.rows?.[0]?.cells ?? []] : [key, rv];
 }
 
+/** An ERROR event crosses with its Status (the pane shows it), not its line. */
+function errorSummary(e: EventEntry): PartialEvent {
+  const { object: _object, raw: _raw, previous: _previous, ...summary } = e;
+  return { ...summary, partial: true };
+}
+
 export function eventRow(e: EventEntry): EventRow {
   return [e.seq, e.type, e.key, e.resourceVersion ?? null, e.receivedAt, e.size, e.origin, e.initialEventsEnd ? 1 : 0];
 }
@@ -127,12 +133,12 @@ export class BatchBuilder {
   private lastSeq = 0;
 
   build(snap: SessionSnapshot, drained: { changes: ReadonlyMap<string, KubeObject | undefined> | 'all'; clears: number }): SessionBatch {
-    const fresh: (EventRow | TimelineEntry)[] = [];
+    const fresh: (EventRow | NoteEntry | PartialEvent)[] = [];
     const view = snap.entries;
     for (let i = view.length - 1; i >= 0; i--) {
       const e = view.at(i)!;
       if (e.seq <= this.lastSeq) break;
-      fresh.push(e.kind === 'note' ? e : e.type === 'ERROR' ? { ...e, raw: '', previous: undefined, partial: true } : eventRow(e));
+      fresh.push(e.kind === 'note' ? e : e.type === 'ERROR' ? errorSummary(e) : eventRow(e));
     }
     fresh.reverse();
     const last = view.at(view.length - 1);
@@ -179,18 +185,18 @@ export function updatedOrder(order: readonly string[], added: string[], deleted:
 
 export class SessionMirror {
   // Capacity and byte budget are the worker's business: the mirror keeps as many as `kept` says.
-  private timeline = new Ring<TimelineEntry>(Number.MAX_SAFE_INTEGER);
-  private objects = new Map<string, KubeObject>();
+  private timeline = new Ring<PaneEntry>(Number.MAX_SAFE_INTEGER);
+  private objects = new Map<string, ObjectSummary>();
   /** The keys of `objects`, sorted: a new array when a key came or went, the same one otherwise. */
   private order: readonly string[] = [];
   private clears = 0;
-  snapshot: SessionSnapshot;
+  snapshot: PaneSnapshot;
 
   constructor() {
     this.snapshot = this.make({ version: 0, state: 'idle', dropped: 0, bytes: 0, counts: { ADDED: 0, MODIFIED: 0, DELETED: 0, BOOKMARK: 0, ERROR: 0 }, initialEventsDone: false });
   }
 
-  apply(b: SessionBatch): SessionSnapshot {
+  apply(b: SessionBatch): PaneSnapshot {
     if (b.clears !== this.clears) {
       this.clears = b.clears;
       this.timeline.clear();
@@ -212,30 +218,25 @@ export class SessionMirror {
     return this.snapshot;
   }
 
-  private make(head: SessionBatch['head']): SessionSnapshot {
+  private make(head: SessionBatch['head']): PaneSnapshot {
     // Like the session's own snapshot: an immutable timeline view, the live map (version says when
     // it changed), and the keys in order.
     return { ...head, entries: this.timeline.view(), objects: this.objects, order: this.order };
   }
 }
 
-/** What the page keeps of an event's objects: nothing (the rows say it all; entryDetail has them). */
-const NOT_HERE: KubeObject = Object.freeze({});
-
-function fromEventRow(r: EventRow): EventEntry {
-  const e: EventEntry = { kind: 'event', seq: r[0], type: r[1], key: r[2], receivedAt: r[4], size: r[5], origin: r[6], object: NOT_HERE, raw: '', partial: true };
+function fromEventRow(r: EventRow): PartialEvent {
+  const e: PartialEvent = { kind: 'event', seq: r[0], type: r[1], key: r[2], receivedAt: r[4], size: r[5], origin: r[6], partial: true };
   if (r[3] !== null) e.resourceVersion = r[3];
   if (r[7]) e.initialEventsEnd = true;
   return e;
 }
 
-/** An object of the page's state: its resourceVersion (and Table cells), read as the reducer reads them. */
-function fromObjectRow(r: ObjectRow): KubeObject {
-  const metadata = r[1] === null ? {} : { resourceVersion: r[1] };
-  return r.length === 3 ? { kind: 'Table', metadata: {}, rows: [{ cells: r[2], object: { metadata } }] } : { metadata };
+function fromObjectRow(r: ObjectRow): ObjectSummary {
+  return new ObjectSummary(r[1] ?? undefined, r.length === 3 ? r[2] : undefined);
 }
 
 /** True when an entry on the page lacks its full objects (ask the session's entryDetail). */
-export function isPartial(e: TimelineEntry): e is EventEntry & { partial: true } {
-  return e.kind === 'event' && e.partial === true;
+export function isPartial(e: PaneEntry): e is PartialEvent {
+  return e.kind === 'event' && 'partial' in e;
 }

@@ -187,16 +187,20 @@ export const watchLesson: KitLesson = {
         const sel = 'fieldSelector=metadata.name%3Dwatched';
         const l = await c.send('GET', `${cm(c)}?${sel}`);
         const writes: KitExchange[] = [];
+        // The DELETED event can arrive before the DELETE's own answer: wait for the writes too.
+        let wrote: Promise<void> = Promise.resolve();
         const w = await c.watch(`${cm(c)}?${sel}&watch=1&resourceVersion=${encodeURIComponent(rvOf(l))}`, {
           until: (es) => es.some((e) => e.type === 'DELETED'),
           ms: 20_000,
-          during: async () => {
-            const body = (v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched', labels: label('watch') }, data: { v } });
-            writes.push(await c.send('POST', cm(c), { body: body('1') }));
-            writes.push(await c.send('PUT', cm(c, 'watched'), { body: body('2') }));
-            writes.push(await c.send('DELETE', cm(c, 'watched')));
-          },
+          during: () =>
+            (wrote = (async () => {
+              const body = (v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched', labels: label('watch') }, data: { v } });
+              writes.push(await c.send('POST', cm(c), { body: body('1') }));
+              writes.push(await c.send('PUT', cm(c, 'watched'), { body: body('2') }));
+              writes.push(await c.send('DELETE', cm(c, 'watched')));
+            })()),
         });
+        await wrote;
         return [l, ...writes, w];
       },
       show: (x) => (Array.isArray(x.response) ? x.response : x.status < 300 ? { metadata: { name: field(x.response, 'metadata', 'name'), resourceVersion: field(x.response, 'metadata', 'resourceVersion') } } : x.response),

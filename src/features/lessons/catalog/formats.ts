@@ -24,6 +24,8 @@ export const mediaTypes: KitLesson = {
   topic: 'media',
   title: 'Media types: one object as JSON, YAML, Protobuf and CBOR',
   scope: 'namespace',
+  // Checked on 1.37.1; on 1.33.13 a step differs (CBOR, streaming lists, feature gates are off there).
+  since: '1.37',
   paragraphs: [
     'The `Accept` header picks the encoding of the answer, `Content-Type` that of a request body. JSON is always there, and YAML too, for single objects and for lists alike (step 3). Built-in types also speak Protobuf (`application/vnd.kubernetes.protobuf`: a 4-byte magic `k8s\\0`, then an envelope), which is smaller; custom resources do not. Background, not checked here: Protobuf is faster to decode for Go clients, which have generated code for every type; in the browser this explorer\'s own benchmark measures its decoder at about twice the time of `JSON.parse` (the decode benchmark, `npm run bench`). CBOR (`application/cbor`) is a binary form of JSON, still behind a feature gate (this local control plane turns it on).',
   ],

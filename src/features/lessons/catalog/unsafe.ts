@@ -104,6 +104,8 @@ export const forceDeletion: KitLesson = {
   topic: 'unsafe',
   title: 'Force deletion of an object the server cannot decode',
   scope: 'cluster',
+  // Checked on 1.37.1; on 1.33.13 a step differs (CBOR, streaming lists, feature gates are off there).
+  since: '1.37',
   clusterObjects: `the CustomResourceDefinition ${RELIC_CRD} (its one instance lives in the scratch namespace; while that instance is undecodable, only lists of LessonRelics fail)`,
   paragraphs: [
     'An object can sit in storage in a form the server cannot read back: encrypted with a key the server no longer has, written by a version that is gone, or damaged. Every read of it fails, and so does a plain DELETE, since deleting starts by reading the object (for its finalizers, preconditions and the rest). Worse, every list of its type fails, and with it every controller that watches that type.',

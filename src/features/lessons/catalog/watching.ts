@@ -28,6 +28,8 @@ export const streamingLists: KitLesson = {
   topic: 'stream',
   title: 'Streaming lists: sendInitialEvents and the initial-events-end bookmark',
   scope: 'namespace',
+  // Checked on 1.37.1; on 1.33.13 a step differs (CBOR, streaming lists, feature gates are off there).
+  since: '1.37',
   paragraphs: [
     'A client that lists and then watches holds the whole list in memory at once, and so does the server. A streaming list asks the watch itself to start with the current state: `watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=` sends one synthetic `ADDED` per existing object, then a `BOOKMARK` whose annotation `k8s.io/initial-events-end: "true"` says "that was all of it, as of this resourceVersion", then the changes from there on.',
     'The server does not insist on `allowWatchBookmarks` here, but the end marker is a bookmark: without it, no marker comes. A plain watch with `resourceVersion` unset (or "0") also starts with synthetic ADDED events for what exists; on this server (streaming lists are on by default), when that watch allows bookmarks, the end of those events is marked by the same bookmark.',

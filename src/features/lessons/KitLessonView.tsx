@@ -207,7 +207,7 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
                 {r.xs.map((x, j) => (
                   <StepCard key={j} title={`${x.method} ${x.path.split('?')[0]}`} label={`${s.id} exchange ${j + 1}`} x={x} show={s.show ? () => s.show!(x) : undefined}>
                     <p className="small muted" data-testid="response-meta">
-                      {x.bytes} bytes
+                      {x.refusedWatch ? 'a Status instead of a watch stream' : `${x.bytes} bytes`}
                       {['content-type', 'content-encoding', 'warning', 'audit-id'].filter((h) => h !== 'audit-id' && x.responseHeaders[h]).map((h) => ` · ${h}: ${x.responseHeaders[h]}`).join('')}
                     </p>
                   </StepCard>

@@ -12,6 +12,11 @@ export interface KitExchange extends LessonExchange {
   responseHeaders: Record<string, string>;
   /** Bytes of the response body as received by the page (after any transfer decoding). */
   bytes: number;
+  /**
+   * A watch the server refused: its answer is a Status, read by the watch client, which keeps the
+   * Status and not its size (`bytes` counts watch events only, none here).
+   */
+  refusedWatch?: boolean;
 }
 
 export interface StepContext {
@@ -141,6 +146,7 @@ export async function kitWatch(
   let response: unknown = seen;
   let responseHeaders: Record<string, string> = {};
   let bytes = 0;
+  let refusedWatch = false;
   try {
     const w = await openWatch({ mux: sharedMux(), context, path, headers });
     responseHeaders = w.headers;
@@ -178,9 +184,10 @@ export async function kitWatch(
     if (typeof s === 'object' && s !== null) {
       status = (e as { httpStatus: number }).httpStatus;
       response = s;
+      refusedWatch = true;
     } else throw e;
   }
-  return { method: 'GET', path, headers, status, response, responseHeaders, bytes };
+  return { method: 'GET', path, headers, status, response, responseHeaders, bytes, ...(refusedWatch ? { refusedWatch } : {}) };
 }
 
 // --- progress, kept in this browser ---

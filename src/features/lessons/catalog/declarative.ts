@@ -41,6 +41,12 @@ async function readMetrics(c: StepContext): Promise<KitExchange> {
   return { ...x, response: `${kept.join('\n')}\n(${lines.length - kept.length} other lines of the ${x.bytes}-byte answer left out here)` };
 }
 
+/** Counts the writes refused as invalid since step 1, for the last step's "the four invalid writes". */
+function counted(c: StepContext, xs: KitExchange[]): KitExchange[] {
+  c.memo.invalidWrites = String(Number(c.memo.invalidWrites ?? 0) + xs.filter((x) => x.status === 422).length);
+  return xs;
+}
+
 const causes = (x: KitExchange) => (field(x.response, 'details', 'causes') as { field?: string; message?: string; reason?: string }[] | undefined) ?? [];
 const hasCause = (x: KitExchange, f: string) => causes(x).some((k) => k.field === f && (k.message ?? '').includes('must be greater than or equal to 0'));
 
@@ -80,6 +86,7 @@ export const declarativeValidation: KitLesson = {
         const x = await readMetrics(c);
         const m = counter(c.memo.metricsText, MISMATCH);
         if (m !== undefined) c.memo.mismatch = m;
+        c.memo.invalidWrites = '0';
         return [x];
       },
       show: (x) => x.response,
@@ -99,7 +106,7 @@ export const declarativeValidation: KitLesson = {
       title: 'Negative replicas and minReadySeconds',
       text: 'POST a ReplicationController with `replicas: -1` and `minReadySeconds: -5`; then one with `replicas: 0` (the minimum is inclusive; zero replicas start no Pod).',
       lookFor: '422 Invalid with two causes, `spec.replicas` and `spec.minReadySeconds`, each "must be greater than or equal to 0" (reason `FieldValueInvalid`). Then 201 for the one at zero.',
-      run: async (c) => [await c.send('POST', rcs(c), { body: rc('negative', -1, -5) }), await c.send('POST', rcs(c), { body: rc('zero', 0) })],
+      run: async (c) => counted(c, [await c.send('POST', rcs(c), { body: rc('negative', -1, -5) }), await c.send('POST', rcs(c), { body: rc('zero', 0) })]),
       show: (x) => (x.status < 300 ? { metadata: { name: field(x.response, 'metadata', 'name') }, spec: { replicas: field(x.response, 'spec', 'replicas'), minReadySeconds: field(x.response, 'spec', 'minReadySeconds') } } : x.response),
       check: ([bad, zero]) => {
         const { want, result } = expectations();
@@ -115,7 +122,7 @@ export const declarativeValidation: KitLesson = {
       title: 'The same rule on an update',
       text: 'Merge-patch `zero` to `replicas: -3`.',
       lookFor: '422 again, one cause at `spec.replicas`: the rule runs on every write, not only on create.',
-      run: async (c) => [await c.send('PATCH', rcs(c, 'zero'), { body: JSON.stringify({ spec: { replicas: -3 } }), contentType: 'application/merge-patch+json' })],
+      run: async (c) => counted(c, [await c.send('PATCH', rcs(c, 'zero'), { body: JSON.stringify({ spec: { replicas: -3 } }), contentType: 'application/merge-patch+json' })]),
       check: ([x]) => (x!.status === 422 && hasCause(x!, 'spec.replicas') ? [] : [`HTTP ${x!.status} ${JSON.stringify(causes(x!))}`]),
     },
     {
@@ -126,7 +133,7 @@ export const declarativeValidation: KitLesson = {
       run: async (c) => {
         const role = (name: string, rule: Record<string, unknown>) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, labels: label('declarative') }, rules: [{ apiGroups: [''], resources: ['configmaps'], ...rule }] });
         const roles = `/apis/rbac.authorization.k8s.io/v1/namespaces/${encodeURIComponent(c.ns)}/roles`;
-        return [await c.send('POST', roles, { body: role('no-verbs', {}) }), await c.send('POST', roles, { body: role('empty-verbs', { verbs: [] }) })];
+        return counted(c, [await c.send('POST', roles, { body: role('no-verbs', {}) }), await c.send('POST', roles, { body: role('empty-verbs', { verbs: [] }) })]);
       },
       check: (xs) =>
         xs
@@ -137,7 +144,7 @@ export const declarativeValidation: KitLesson = {
       id: 'agree',
       title: 'Did the two validations agree?',
       text: 'GET `/metrics` again and compare the mismatch counter with step 1.',
-      lookFor: 'The same value as before the five invalid writes (on a fresh local control plane: 0), and no panic: the declarative and the handwritten rule gave the same answer each time. A difference would also be logged by kube-apiserver, with the field.',
+      lookFor: 'The same value as before the four invalid writes (on a fresh local control plane: 0), and no panic: the declarative and the handwritten rule gave the same answer each time. A difference would also be logged by kube-apiserver, with the field.',
       run: async (c) => [await readMetrics(c)],
       show: (x) => x.response,
       check: ([x], c) => {
@@ -146,6 +153,7 @@ export const declarativeValidation: KitLesson = {
         want(x!.status === 200, `/metrics: HTTP ${x!.status}`);
         want(c.memo.mismatch !== undefined && now === c.memo.mismatch, `mismatches: ${c.memo.mismatch ?? '(step 1 not run)'} before, ${now ?? 'not listed'} now`);
         want(counter(c.memo.metricsText, PANIC) === '0', `panics: ${counter(c.memo.metricsText, PANIC) ?? 'not listed'}`);
+        want(c.memo.invalidWrites === '4', `invalid writes since step 1: ${c.memo.invalidWrites ?? 'step 1 not run'}, not four`);
         return result;
       },
     },

@@ -136,20 +136,37 @@ export const metadataOnly: KitLesson = {
   ],
   needs: [{ verb: 'create', resource: 'configmaps', namespaced: true }, { verb: 'list', resource: 'configmaps', namespaced: true }],
   steps: [
-    { id: 'create', title: 'Make an object', text: 'Create ConfigMap `meta1` with some data.', lookFor: 'HTTP 201.', run: (c) => seed(c, 'meta', ['meta1']), check: created },
+    {
+      id: 'create',
+      title: 'Make two objects',
+      text: 'Create ConfigMap `meta1` with some data (a greeting and 200 bytes of padding), and `meta0` with none.',
+      lookFor: 'HTTP 201 twice.',
+      run: async (c) => [...(await seed(c, 'meta', ['meta1'])), await c.send('POST', cmPath(c), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'meta0', labels: label('meta') } } })],
+      check: created,
+    },
     {
       id: 'compare',
       title: 'Full, then metadata only',
-      text: 'The object in full, then as PartialObjectMetadata, then the collection as PartialObjectMetadataList.',
-      lookFor: 'The same `metadata` both times, no `data` in the second, and fewer bytes.',
-      run: async (c) => [await c.send('GET', cmPath(c, 'meta1')), await c.send('GET', cmPath(c, 'meta1'), { accept: META }), await c.send('GET', cmPath(c), { accept: META_LIST })],
-      show: (x) => ({ kind: field(x.response, 'kind'), hasData: field(x.response, 'data') !== undefined, items: ((field(x.response, 'items') as unknown[] | undefined) ?? []).length || undefined }),
-      check: ([full, meta, list]) => {
+      text: 'Each object in full, then as PartialObjectMetadata; then the collection as PartialObjectMetadataList.',
+      lookFor:
+        'The same `metadata` both times and no `data` in the second. `meta1` is smaller as metadata, by about its data; `meta0`, which has no data, is *larger*: the answer\'s `kind` and `apiVersion` (`PartialObjectMetadata`, `meta.k8s.io/v1`) are longer than `ConfigMap` and `v1`. Metadata alone saves what an object carries besides its metadata, and nothing more.',
+      run: async (c) => [
+        await c.send('GET', cmPath(c, 'meta1')),
+        await c.send('GET', cmPath(c, 'meta1'), { accept: META }),
+        await c.send('GET', cmPath(c, 'meta0')),
+        await c.send('GET', cmPath(c, 'meta0'), { accept: META }),
+        await c.send('GET', cmPath(c), { accept: META_LIST }),
+      ],
+      show: (x) => ({ kind: field(x.response, 'kind'), name: field(x.response, 'metadata', 'name'), hasData: field(x.response, 'data') !== undefined, items: ((field(x.response, 'items') as unknown[] | undefined) ?? []).length || undefined, bytes: x.bytes }),
+      check: ([full1, meta1, full0, meta0, list]) => {
         const { want, result } = expectations();
-        want(field(meta!.response, 'kind') === 'PartialObjectMetadata', `kind ${String(field(meta!.response, 'kind'))}`);
-        want(field(meta!.response, 'data') === undefined, 'data is still there');
-        want(field(meta!.response, 'metadata', 'uid') === field(full!.response, 'metadata', 'uid'), 'another object');
-        want(meta!.bytes < full!.bytes, 'not smaller');
+        for (const [full, meta] of [[full1!, meta1!], [full0!, meta0!]] as const) {
+          want(field(meta.response, 'kind') === 'PartialObjectMetadata', `kind ${String(field(meta.response, 'kind'))}`);
+          want(field(meta.response, 'data') === undefined, 'data is still there');
+          want(field(meta.response, 'metadata', 'uid') === field(full.response, 'metadata', 'uid'), 'another object');
+        }
+        want(meta1!.bytes < full1!.bytes, `meta1: ${meta1!.bytes} bytes as metadata, not fewer than ${full1!.bytes} in full`);
+        want(meta0!.bytes > full0!.bytes, `meta0: ${meta0!.bytes} bytes as metadata, not more than ${full0!.bytes} in full`);
         want(field(list!.response, 'kind') === 'PartialObjectMetadataList', `list kind ${String(field(list!.response, 'kind'))}`);
         return result;
       },

@@ -236,7 +236,8 @@ export const apiGroups: KitLesson = {
       id: 'removed',
       title: 'A removed version answers 404',
       text: 'Deployments were served as `extensions/v1beta1` until v1.16, and FlowSchemas as `flowcontrol.apiserver.k8s.io/v1beta3` until v1.32. Ask for both.',
-      lookFor: 'HTTP 404 with the plain-text body `404 page not found`: not even a `Status`, since no API handler knows the path any more; nothing says "removed". The replacement version answers 200.',
+      lookFor:
+        'Two 404s, and neither says "removed". `extensions/v1beta1`, whose group is gone entirely, answers the plain-text body `404 page not found`: not even a `Status`, since no API handler knows the path any more. `flowcontrol.apiserver.k8s.io/v1beta3`, whose group is still served (as `v1`), answers a JSON `Status`, reason `NotFound`, "the server could not find the requested resource": the group\'s handler answers for its versions it no longer has. The replacement version answers 200.',
       run: async (c) => [
         await c.send('GET', '/apis/extensions/v1beta1/deployments'),
         await c.send('GET', '/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas'),
@@ -246,7 +247,7 @@ export const apiGroups: KitLesson = {
       check: ([ext, fs3, fs1]) => {
         const { want, result } = expectations();
         want(ext!.status === 404 && typeof ext!.response === 'string' && ext!.response.includes('404 page not found'), `extensions/v1beta1: HTTP ${ext!.status}`);
-        want(fs3!.status === 404, `flowcontrol v1beta3: HTTP ${fs3!.status}`);
+        want(fs3!.status === 404 && field(fs3!.response, 'kind') === 'Status' && field(fs3!.response, 'reason') === 'NotFound', `flowcontrol v1beta3: HTTP ${fs3!.status}, ${typeof fs3!.response === 'string' ? 'plain text' : `a ${String(field(fs3!.response, 'kind'))}`}`);
         want(fs1!.status === 200, `flowcontrol v1: HTTP ${fs1!.status}`);
         return result;
       },

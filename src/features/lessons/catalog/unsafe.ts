@@ -99,6 +99,14 @@ export const gateLine = (text: unknown, gate: string): '1' | '0' | undefined => 
   return (m?.[1] as '1' | '0' | undefined) ?? undefined;
 };
 
+/**
+ * Why steps 4 to 6 cannot run: nothing broken yet, or nothing broken any more (step 6 removed the
+ * relic, after which the steps' buttons stay disabled: the text must not say step 3 never ran).
+ */
+function notBroken(c: StepContext): string {
+  return c.memo.forced ? 'the relic is gone: step 6 deleted it without reading it, so nothing is broken any more.' : 'nothing is broken yet: step 3 did not run.';
+}
+
 export const forceDeletion: KitLesson = {
   id: 'force-deletion',
   topic: 'unsafe',
@@ -203,6 +211,7 @@ export const forceDeletion: KitLesson = {
           contentType: 'application/json-patch+json',
         });
         c.memo.corrupt = 'yes';
+        delete c.memo.forced;
         // The CRD handler rebuilds its storage for the type a moment after the update.
         const get = await poll(() => c.send('GET', relics(c, 'v2', 'relic')), (x) => x.status === 500);
         const list = await c.send('GET', relics(c, 'v2'));
@@ -223,7 +232,7 @@ export const forceDeletion: KitLesson = {
       title: 'A plain DELETE',
       text: 'DELETE the relic with no options.',
       lookFor: 'The same 500 `corrupt object`: the DELETE fails on its first read. The object stays.',
-      blocked: (c) => (c.memo.corrupt ? undefined : 'nothing is broken yet: step 3 did not run.'),
+      blocked: (c) => (c.memo.corrupt ? undefined : notBroken(c)),
       run: async (c) => [await c.send('DELETE', relics(c, 'v2', 'relic'))],
       check: ([x]) => (x!.status === 500 && msg(x!).includes('corrupt object') ? [] : [`HTTP ${x!.status} ${msg(x!)}`]),
     },
@@ -232,7 +241,7 @@ export const forceDeletion: KitLesson = {
       title: '`delete` is not enough',
       text: `Grant the viewer (\`${VIEWER_CONTEXT}\`) \`get\` and \`delete\` on LessonRelics in the scratch namespace (a Role and a RoleBinding there), then, with the viewer's credentials, DELETE the relic with the option, and ask two SelfSubjectAccessReviews.`,
       lookFor: `403 Forbidden, "not permitted to do \\"${UNSAFE_VERB}\\"": the request passed the ordinary \`delete\` check, then the server asked for the special verb on the same resource. The viewer's reviews: \`delete\` allowed, \`${UNSAFE_VERB}\` not.`,
-      blocked: (c) => (!c.memo.corrupt ? 'nothing is broken yet: step 3 did not run.' : c.memo.viewer ? undefined : `this explorer has no \`${VIEWER_CONTEXT}\` context (the local control plane's second user), so there is nobody with fewer rights to show the 403 with.`),
+      blocked: (c) => (!c.memo.corrupt ? notBroken(c) : c.memo.viewer ? undefined : `this explorer has no \`${VIEWER_CONTEXT}\` context (the local control plane's second user), so there is nobody with fewer rights to show the 403 with.`),
       run: async (c) => {
         const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${encodeURIComponent(c.ns)}`;
         const role = await c.send('POST', `${rbac}/roles`, {
@@ -273,13 +282,16 @@ export const forceDeletion: KitLesson = {
       title: 'DELETE with ignoreStoreReadErrorWithClusterBreakingPotential',
       text: 'DELETE the relic with the body `{"kind": "DeleteOptions", "apiVersion": "v1", "ignoreStoreReadErrorWithClusterBreakingPotential": true}`, as the admin; then GET it and list LessonRelics again.',
       lookFor: 'HTTP 200 with a `Status` of `Success` (not the object: the server never read it). Then 404 for the GET: gone at once, its finalizer ignored, and the list works again (200, no items) once the watch cache has reloaded the type (it retries with a growing pause: this may take up to a minute).',
-      blocked: (c) => (c.memo.corrupt ? undefined : 'nothing is broken yet: step 3 did not run.'),
+      blocked: (c) => (c.memo.corrupt ? undefined : notBroken(c)),
       run: async (c) => {
         const del = await c.send('DELETE', relics(c, 'v2', 'relic'), { body: { apiVersion: 'v1', kind: 'DeleteOptions', ignoreStoreReadErrorWithClusterBreakingPotential: true } });
         const get = await c.send('GET', relics(c, 'v2', 'relic'));
         // The watch cache retries its failed initial list with a growing back-off (client-go reflector: 0.8 s doubling, capped at 30 s plus jitter), so the list may take up to a minute to come back.
         const list = await poll(() => c.send('GET', relics(c, 'v2')), (x) => x.status === 200, 90_000);
-        if (del.status === 200) delete c.memo.corrupt;
+        if (del.status === 200) {
+          delete c.memo.corrupt;
+          c.memo.forced = 'yes';
+        }
         return [del, get, list];
       },
       show: (x) => (x.method === 'GET' && x.status === 200 ? { kind: field(x.response, 'kind'), items: field(x.response, 'items') } : x.response),

@@ -160,7 +160,11 @@ export const consistentReads: KitLesson = {
         c.memo.freshRV = String(field(w.response, 'metadata', 'resourceVersion'));
         return [w, await c.send('GET', cm(c))];
       },
-      show: (x) => ({ kind: field(x.response, 'kind'), metadata: { resourceVersion: field(x.response, 'metadata', 'resourceVersion') }, items: ((field(x.response, 'items') as { metadata: { name: string } }[] | undefined) ?? []).map((i) => i.metadata.name) }),
+      // The create answers the object, the list a list: each shown as what it is.
+      show: (x) =>
+        x.method === 'GET'
+          ? { kind: field(x.response, 'kind'), metadata: { resourceVersion: field(x.response, 'metadata', 'resourceVersion') }, items: ((field(x.response, 'items') as { metadata: { name: string } }[] | undefined) ?? []).map((i) => i.metadata.name) }
+          : { kind: field(x.response, 'kind'), metadata: { name: field(x.response, 'metadata', 'name'), resourceVersion: field(x.response, 'metadata', 'resourceVersion') } },
       check: ([w, l]) => {
         const { want, result } = expectations();
         want(w!.status === 201, `create: HTTP ${w!.status}`);

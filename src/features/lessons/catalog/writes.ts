@@ -151,7 +151,8 @@ export const updates: KitLesson = {
       id: 'patches',
       title: 'The four patch types',
       text: 'A JSON Patch with a `test` that holds, one whose `test` fails, a merge patch that deletes a key with `null`, a strategic merge patch, and an apply.',
-      lookFor: 'The failing `test` is refused (422) and changes nothing; each other patch answers 200 with the change made.',
+      lookFor:
+        'The failing `test` is refused with 422 `Invalid` and changes nothing, with only the generic message "the server rejected our request due to an error in our request": no cause names the `test` or its path, and nothing was validated (the patch could not be applied). Each other patch answers 200 with the change made.',
       run: async (c) => {
         const p = (type: string, body: unknown, q = '') => c.send('PATCH', cm(c, 'edited') + q, { body: typeof body === 'string' ? body : JSON.stringify(body), contentType: type });
         return [
@@ -166,7 +167,8 @@ export const updates: KitLesson = {
       check: ([jp, jpFail, merge, smp, apply]) => {
         const { want, result } = expectations();
         want(jp!.status === 200 && field(jp!.response, 'data', 'b') === 'json-patch', `JSON Patch: HTTP ${jp!.status}`);
-        want(jpFail!.status === 422, `failing test: HTTP ${jpFail!.status}`);
+        want(jpFail!.status === 422 && field(jpFail!.response, 'reason') === 'Invalid', `failing test: HTTP ${jpFail!.status}`);
+        want(String(field(jpFail!.response, 'message')) === 'the server rejected our request due to an error in our request' && field(jpFail!.response, 'details', 'causes') === undefined, `failing test: ${String(field(jpFail!.response, 'message'))}`);
         want(merge!.status === 200 && field(merge!.response, 'data', 'b') === undefined && field(merge!.response, 'data', 'm') === 'merge', `merge patch: HTTP ${merge!.status}`);
         want(field(merge!.response, 'data', 'c') === undefined, 'the failed patch changed something');
         want(smp!.status === 200 && field(smp!.response, 'data', 's') === 'strategic', `strategic: HTTP ${smp!.status}`);

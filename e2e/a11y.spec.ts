@@ -21,7 +21,7 @@ const views: { view: string; params: (ns: string) => Record<string, string>; rea
   { view: 'watch', params: (ns) => ({ namespace: ns }), ready: (p) => expect(p.getByRole('form', { name: 'New watch' })).toBeVisible() },
   { view: 'edit', params: (ns) => ({ namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'axe' }), ready: (p) => expect(p.getByRole('main')).toContainText('blue') },
   { view: 'ownership', params: (ns) => ({ namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'axe' }), ready: (p) => expect(p.getByRole('heading', { name: 'Managers' })).toBeVisible() },
-  { view: 'lessons', params: () => ({}), ready: (p) => expect(p.getByRole('heading').first()).toBeVisible() },
+  { view: 'lessons', params: () => ({}), ready: (p) => expect(p.getByRole('main').getByRole('heading', { level: 2 }).first()).toBeVisible() },
 ];
 
 for (const { view, params, ready } of views) {
@@ -36,3 +36,75 @@ for (const { view, params, ready } of views) {
     expect(await axe(page), 'dark theme').toEqual([]);
   });
 }
+
+/** axe in the light theme, then in the dark one, of the page as it is now. */
+async function bothThemes(page: Page): Promise<{ light: string[]; dark: string[] }> {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+  const light = await axe(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+  return { light, dark: await axe(page) };
+}
+
+// The states a first paint does not show: what a view looks like after the user did something.
+const afterActions: { name: string; open: (page: Page, explorerUrl: string, ns: string) => Promise<void> }[] = [
+  {
+    name: 'the encodings view after fetching every format',
+    open: async (page, explorerUrl, ns) => {
+      await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'encodings', p: `/api/v1/namespaces/${ns}/configmaps/axe` }).toString()}`);
+      await expect(page.getByRole('table', { name: 'Formats' }).getByLabel('CBOR equality')).toHaveText('equal');
+    },
+  },
+  {
+    name: 'a lesson after running all its steps',
+    open: async (page, explorerUrl) => {
+      await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'lessons', lesson: 'api-groups' }).toString()}`);
+      await page.getByRole('button', { name: 'Run all steps' }).click();
+      await expect(page.getByTestId('step-removed').getByTestId('verdict')).toHaveText('The server answered as described.');
+    },
+  },
+  {
+    name: 'the console after a Send',
+    open: async (page, explorerUrl, ns) => {
+      await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'console', m: 'GET', p: `/api/v1/namespaces/${ns}/configmaps/axe` }).toString()}`);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(page.getByLabel('Status line')).toContainText('HTTP 200');
+      await page.getByText(/^Request as sent/).click();
+      await page.getByText(/^Response headers/).click();
+    },
+  },
+  {
+    name: 'ownership with a manager highlighted',
+    open: async (page, explorerUrl, ns) => {
+      await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'ownership', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'axe' }).toString()}`);
+      await page.getByRole('combobox', { name: 'Highlight manager' }).selectOption('kube-api-explorer-e2e');
+      await expect(page).toHaveURL(/manager=kube-api-explorer-e2e/);
+    },
+  },
+];
+
+for (const { name, open } of afterActions) {
+  test(`axe finds no serious or critical violation in ${name}, light and dark`, async ({ page, explorerUrl, kube, ns }) => {
+    const r = await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps?fieldManager=kube-api-explorer-e2e`, { metadata: { name: 'axe' }, data: { color: 'blue' } });
+    expect(r.status).toBe(201);
+    await open(page, explorerUrl, ns);
+    expect(await bothThemes(page)).toEqual({ light: [], dark: [] });
+  });
+}
+
+test('every view has one h1, named as its tab, inside the main landmark; the first Tab stop skips to it', async ({ page, explorerUrl }) => {
+  for (const [view, label] of [['welcome', 'Welcome'], ['discovery', 'Discovery'], ['console', 'Console'], ['lists', 'Lists'], ['watch', 'Watch'], ['edit', 'Edit'], ['ownership', 'Ownership'], ['lessons', 'Lessons'], ['encodings', 'Encodings']] as const) {
+    await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view }).toString()}`);
+    await expect(page.locator('h1')).toHaveCount(1);
+    await expect(page.getByRole('main').locator('h1')).toHaveText(label);
+    await expect(page.getByRole('main')).toHaveAccessibleName(label);
+  }
+  // The navigation starts with the default view.
+  await expect(page.getByRole('navigation', { name: 'Views' }).getByRole('link').first()).toHaveText('Welcome');
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('main')).toBeFocused();
+});

@@ -139,7 +139,10 @@ test('create mode posts a new object; deleting it while a finalizer holds it sho
   await expect(result.getByLabel('Result status')).toContainText('HTTP 201');
   expect((await get(kube, cmPath(ns, 'made'))).data).toEqual({ a: '1' });
 
-  await page.getByRole('link', { name: 'Edit the new object' }).click();
+  // After the 201 the view edits the new object: its route names it, and the next Send updates it.
+  await expect(page).toHaveURL(/name=made/);
+  await expect(page.getByTestId('now-editing')).toContainText('the next Send updates it');
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 201');
   await page.getByRole('radio', { name: 'Delete' }).check();
   await page.getByRole('combobox', { name: 'propagationPolicy' }).selectOption('Foreground');
   await page.getByRole('checkbox', { name: /precondition uid/ }).check();

@@ -170,7 +170,7 @@ test('keyboard: Alt+number switches views and / focuses the filter; the theme ch
   await expect(page.getByRole('searchbox', { name: 'Filter resources' })).toBeFocused();
   await page.keyboard.press('Escape');
   await page.getByRole('heading', { name: 'core v1' }).click();
-  await page.keyboard.press('Alt+2');
+  await page.keyboard.press('Alt+3');
   await expect(page.getByRole('link', { name: 'Console' })).toHaveAttribute('aria-current', 'page');
   await expect(page).toHaveURL(/view=console/);
 

@@ -32,6 +32,7 @@ export function preloadView(view: View): void {
 }
 
 const LABELS: Record<View, string> = {
+  welcome: 'Welcome',
   discovery: 'Discovery',
   console: 'Console',
   lists: 'Lists',
@@ -40,7 +41,6 @@ const LABELS: Record<View, string> = {
   ownership: 'Ownership',
   lessons: 'Lessons',
   encodings: 'Encodings',
-  welcome: 'Welcome',
 };
 
 
@@ -73,6 +73,9 @@ export function Shell() {
 
   const context = route.context ?? (contexts.data?.current || contexts.data?.contexts[0]?.name);
   const ctxInfo = contexts.data?.contexts.find((c) => c.name === context);
+  // A context named by the URL that the kubeconfig does not have: said so, rather than showing
+  // another context in the picker and the proxy's 404 in the view.
+  const unknownContext = route.context && contexts.data && !ctxInfo ? route.context : undefined;
   const namespaces = useQuery({ ...namespacesQuery(context ?? ''), enabled: !!context });
 
   // Put the chosen context into the URL once known, so the view is shareable as it is.
@@ -98,6 +101,13 @@ export function Shell() {
   const View = views[route.view];
   return (
     <div className="shell">
+      {/* The first Tab stop: past the context pickers and the view tabs, straight to the view. */}
+      <a className="skip-link" href="#content" onClick={(e) => {
+        e.preventDefault();
+        document.getElementById('content')?.focus();
+      }}>
+        Skip to content
+      </a>
       <header className="topbar">
         <a className="brand" href={hrefFor({ view: 'welcome' }, false)} title="The first screen: cluster, access, where to start" aria-current={route.view === 'welcome' ? 'page' : undefined}>
           Kube API Explorer
@@ -109,6 +119,7 @@ export function Shell() {
             value={context ?? ''}
             onChange={(e) => navigate({ context: e.target.value, namespace: contexts.data?.contexts.find((c) => c.name === e.target.value)?.namespace })}
           >
+            {unknownContext && <option value={unknownContext}>{unknownContext} (unknown)</option>}
             {contexts.data?.contexts.map((c) => (
               <option key={c.name} value={c.name}>
                 {c.name}
@@ -181,11 +192,26 @@ export function Shell() {
           </a>
         ))}
       </nav>
-      <main className="content">
+      <main className="content" id="content" tabIndex={-1} aria-labelledby="view-title">
+        {/* One h1 per view, named as its tab; the views' own headings are h2 and below. */}
+        <h1 id="view-title" className="visually-hidden">
+          {LABELS[route.view]}
+        </h1>
         {contexts.error ? (
           <ErrorBox error={contexts.error} title="Could not read the contexts from the proxy" />
         ) : !context ? (
           <p className="muted">{contexts.isLoading ? 'Loading contexts…' : 'No context in the kubeconfig.'}</p>
+        ) : unknownContext ? (
+          <p className="error-box" role="alert" data-testid="unknown-context">
+            There is no context “{unknownContext}” in this explorer’s kubeconfig (the link names one it does not have). Pick one of{' '}
+            {contexts.data!.contexts.map((c, i) => (
+              <span key={c.name}>
+                {i > 0 && ', '}
+                <a href={hrefFor({ ...route, context: c.name, namespace: c.namespace })}>{c.name}</a>
+              </span>
+            ))}
+            .
+          </p>
         ) : (
           <Suspense fallback={<p className="muted">Loading…</p>}>
             <View key={`${context} ${epoch}`} route={route} context={context} />

@@ -2,7 +2,8 @@
 // and shared. One parser, one serializer; features read and update the keys they own.
 import { useSyncExternalStore } from 'react';
 
-export const VIEWS = ['discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons', 'encodings', 'welcome'] as const;
+// In the navigation's order: Welcome, the default view, first.
+export const VIEWS = ['welcome', 'discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons', 'encodings'] as const;
 export type View = (typeof VIEWS)[number];
 
 /**

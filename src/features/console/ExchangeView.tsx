@@ -200,7 +200,7 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
                   </button>
                 ))}
               </div>
-              <div className="panel scroll" role="tabpanel" aria-label="Response body">
+              <div className="panel scroll" role="tabpanel" aria-label="Response body" tabIndex={0}>
                 {tab === 'events' && watch && (
                   <ol className="small" aria-label="Watch events">
                     {watch.total > SHOWN_EVENTS && <p className="muted small">Showing the newest {SHOWN_EVENTS} of {watch.total} events.</p>}

@@ -7,8 +7,9 @@
 // object query, the object's watch, the OpenAPI hints, and the write mutation.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useMemo, useReducer } from 'react';
-import { hrefFor, type Route } from '../../routing';
+import { hrefFor, navigate, type Route } from '../../routing';
 import { sharedMux } from '../../k8s/client';
+import { accessQuery } from '../../k8s/access';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { invalidateObject, objectQuery, setObject } from '../../k8s/objects';
 import { fieldHintsFrom, findKindSchema, groupVersionKey, openApiDocumentQuery, openApiIndexQuery } from '../../k8s/openapi';
@@ -19,14 +20,14 @@ import { yamlVersionDifferences } from '../../codecs';
 import { parseJsonExact } from '../../codecs/json';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { ErrorBox } from '../../ui/ErrorBox';
-import { classifyOutcome, generateBody, metaOf, parseText, serialize, TOUCHED_SUFFIX, viewOf, withoutServerMetadata } from './body';
+import { classifyOutcome, generateBody, metaOf, type Outcome, parseText, serialize, TOUCHED_SUFFIX, viewOf, withoutServerMetadata } from './body';
 import './edit.css';
 import { DeletionPanel } from '../deletion';
 import { FourWays } from './FourWays';
 import { ApplyPreviewPanel, DifferencesWarning, EditDiff, ExchangesPanel, OutcomeView, ParseProblems, ServerChangedBanner, wireText, YamlNotes } from './panels';
 import { buildWriteRequest, type DeleteOptionsInput, type FieldValidation, MODE_INFO, sendWrite, type WireRequest, type WriteMode } from './request';
 import { RebaseConflicts } from './RebaseConflicts';
-import { editReducer, initialEditState, undecidedConflicts } from './state';
+import { type EditState, editReducer, initialEditState, undecidedConflicts } from './state';
 import { Subresources } from './Subresources';
 import { SchemaNotice, useEditorSchema } from './useEditorSchema';
 
@@ -39,10 +40,27 @@ function exactEventObject(raw: string | undefined, object: JsonObject): JsonObje
   return e.object ?? object;
 }
 
+const editorKey = (route: Pick<Route, 'namespace' | 'group' | 'version' | 'resource' | 'name'>) => [route.namespace, route.group, route.version, route.resource, route.name].join('/');
+
+/**
+ * The outcome of a create, handed to the editor of the object it created: after a 201 the view
+ * moves to that object (its route names it), so that the next Send updates it instead of
+ * creating it again (409 AlreadyExists), and the 201 stays on screen.
+ */
+const handedOver = new Map<string, { outcome: Outcome; mode: WriteMode }>();
+
+function initialState(key: string, hasName: boolean): EditState {
+  const init = initialEditState(hasName);
+  const created = handedOver.get(key);
+  handedOver.delete(key);
+  if (!created?.outcome.object) return init;
+  const sent = editReducer({ ...init, mode: created.mode }, { type: 'sent', outcome: created.outcome, stored: true, preview: false });
+  return sent;
+}
+
 export function EditView({ route, context }: { route: Route; context: string }) {
   // A fresh editor per object: its state (edit, mode, results) belongs to one object.
-  const key = [route.namespace, route.group, route.version, route.resource, route.name].join('/');
-  return <EditObject key={key} route={route} context={context} />;
+  return <EditObject key={editorKey(route)} route={route} context={context} />;
 }
 
 /** Merge keys and list types of the route's kind, from the OpenAPI v3 document of its group version. */
@@ -74,7 +92,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
   const loaded = useQuery({ ...objectQuery<JsonObject & { metadata?: Record<string, unknown> }>(context, ref ?? { group: '', version: '', resource: '' }), enabled: !!ref && !discovery.isLoading });
   const { hints, loading: hintsLoading } = useFieldHints(context, route.group, route.version, res?.kind);
 
-  const [s, dispatch] = useReducer(editReducer, !!route.name, initialEditState);
+  const [s, dispatch] = useReducer(editReducer, undefined, () => initialState(editorKey(route), !!route.name));
 
   // Every version of the object the query holds (first read, re-read, watch event, another view's
   // write) goes to the reducer, which follows it or raises the banner.
@@ -145,8 +163,19 @@ function EditObject({ route, context }: { route: Route; context: string }) {
       // Every view of this object now shows the server's answer.
       if (stored && outcome.object && objectPath && hasType) setObject(queryClient, context, { group: route.group!, version: route.version!, resource: route.resource!, namespace, name: metaOf(outcome.object).name }, outcome.object);
       if (outcome.ok && !v.dryRun && v.mode === 'delete' && ref) void invalidateObject(queryClient, context, ref);
+      // Created (a POST's 201, or an apply that made the object): edit it from now on.
+      const created = metaOf(outcome.object).name;
+      if (isCreate && stored && created) {
+        handedOver.set(editorKey({ ...route, name: created }), { outcome, mode: v.mode === 'apply' ? 'apply' : 'merge-patch' });
+        navigate({ name: created });
+      }
     },
   });
+
+  // Asked before a write, as the console does: a SelfSubjectAccessReview for the mode's verb.
+  const verb = VERB_FOR[s.mode];
+  const access = useQuery({ ...accessQuery(context, { group: route.group ?? '', resource: route.resource ?? '', namespace, name: isCreate ? undefined : route.name }, [verb]), enabled: hasType });
+  const decision = access.data?.[0];
 
   const applyNeedsManager = s.mode === 'apply' && !s.opts.fieldManager.trim();
   // Bodies that key lists by the schema wait for it: an apply built without it would carry whole
@@ -380,6 +409,14 @@ function EditObject({ route, context }: { route: Route; context: string }) {
           </div>
         ) : null}
 
+        {decision && !decision.allowed && (
+          <p className="warning-list" role="note" aria-label="Access check">
+            <strong className="warn">
+              Context {context} may not {verb} {route.resource}
+            </strong>
+            {namespace ? ` in namespace ${namespace}` : ''} (SelfSubjectAccessReview): the server will answer 403 Forbidden. {decision.reason}
+          </p>
+        )}
         <div className="row">
           <button type="button" className="primary" disabled={!canSend} onClick={() => send()}>
             {write.isPending ? 'Sending…' : 'Send'}
@@ -404,7 +441,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
         {wire && (
           <div>
             <strong className="small">Request to send</strong>
-            <pre className="edit-wire" aria-label="Request to send">
+            <pre className="edit-wire" aria-label="Request to send" tabIndex={0}>
               {wireText(wire)}
             </pre>
           </div>
@@ -445,9 +482,10 @@ function EditObject({ route, context }: { route: Route; context: string }) {
             }}
             onLoadLatest={() => void loadLatest()}
           />
-          {isCreate && s.outcome.ok && !s.outcome.dryRun && s.outcome.object && metaOf(s.outcome.object).name && (
-            <p className="small">
-              <a href={hrefFor({ view: 'edit', context: route.context, namespace: route.namespace, group: route.group, version: route.version, resource: route.resource, name: metaOf(s.outcome.object).name })}>Edit the new object</a>
+          {!isCreate && (s.outcome.mode === 'create' || (s.outcome.mode === 'apply' && s.outcome.exchange.response?.status === 201)) && s.outcome.ok && (
+            <p className="small" data-testid="now-editing">
+              Created. The view now edits the new object: the next Send updates it.{' '}
+              <a href={hrefFor({ view: 'edit', context: route.context, namespace: route.namespace, group: route.group, version: route.version, resource: route.resource })}>Create another</a>
             </p>
           )}
         </section>

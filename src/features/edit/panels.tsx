@@ -147,11 +147,11 @@ export function ExchangesPanel({ exchanges }: { exchanges: Outcome['exchange'][]
           <summary>
             {requestLine(x.request)} → {x.response ? `HTTP ${x.response.status} ${x.response.statusText}` : `failed: ${x.error}`}
           </summary>
-          <pre className="edit-wire" aria-label="Request sent">
+          <pre className="edit-wire" aria-label="Request sent" tabIndex={0}>
             {wireText(x.request)}
           </pre>
           {x.response && (
-            <pre className="edit-wire" aria-label="Response received">
+            <pre className="edit-wire" aria-label="Response received" tabIndex={0}>
               {`HTTP ${x.response.status} ${x.response.statusText}\n${x.response.headers.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${x.response.body.length > 4000 ? `${x.response.body.slice(0, 4000)}\n… (${x.response.body.length} characters)` : x.response.body}`}
             </pre>
           )}
@@ -282,7 +282,7 @@ export function OutcomeView({
             </p>
           ) : null}
           {obj && (
-            <pre className="edit-wire" aria-label="Returned object">
+            <pre className="edit-wire" aria-label="Returned object" tabIndex={0}>
               {serialize(obj, format)}
             </pre>
           )}

@@ -4,7 +4,8 @@
 // the hex of a binary form with the envelope, frames and fields highlighted, so that one can see
 // where the bytes of `metadata.name` are. All reads are GETs at one resourceVersion (retried when
 // the object moves between them).
-import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { navigate, type Route } from '../../routing';
 import { parseYaml } from '../../codecs';
 import { decodeCbor } from '../../codecs/cbor';
@@ -12,6 +13,8 @@ import { toKyaml } from '../../codecs/kyaml';
 import { decodeK8sObject, loadedK8sSchema, loadK8sSchema } from '../../codecs/protobuf';
 import { type ByteSpan, cborSpans, innermost, protobufSpans } from '../../codecs/spans';
 import { kubeFetch } from '../../k8s/client';
+import { discoveryQuery, findResource } from '../../k8s/discovery';
+import { resourcePath } from '../../k8s/paths';
 import { differences, resourceVersionOf } from './compare';
 import './encodings.css';
 
@@ -179,9 +182,26 @@ function HexExplorer({ rows }: { rows: Row[] }) {
   );
 }
 
+/**
+ * The path the view starts from: the one in its URL (`p`), else the object or collection the route
+ * names (as the other views' tabs carry it), else the route's namespace. Undefined while discovery
+ * has yet to say whether the route's resource is namespaced.
+ */
+export function startingPath(route: Route, namespaced: boolean | undefined): string | undefined {
+  if (route.extra.p) return route.extra.p;
+  if (route.resource && route.version !== undefined && route.group !== undefined) {
+    if (namespaced === undefined) return undefined;
+    return resourcePath({ group: route.group, version: route.version, resource: route.resource, namespace: namespaced ? route.namespace : undefined, name: route.name });
+  }
+  return `/api/v1/namespaces/${route.namespace ?? 'default'}`;
+}
+
 export function EncodingsView({ route, context }: { route: Route; context: string }) {
-  const path = route.extra.p ?? `/api/v1/namespaces/${route.namespace ?? 'default'}`;
-  const [draft, setDraft] = useState(path);
+  const discovery = useQuery({ ...discoveryQuery(context), enabled: !route.extra.p && !!route.resource });
+  const found = findResource(discovery.data, route.group ?? '', route.version ?? '', route.resource ?? '');
+  // A resource discovery does not know (or could not read) is addressed as the route says.
+  const path = startingPath(route, found ? found.namespaced : discovery.isFetched ? !!route.namespace : undefined);
+  const [draft, setDraft] = useState(path ?? '');
   const [state, setState] = useState<{ loading?: boolean; rows?: Row[]; note?: string; error?: string }>({});
 
   async function run(p: string) {
@@ -193,6 +213,18 @@ export function EncodingsView({ route, context }: { route: Route; context: strin
       setState({ error: e instanceof Error ? e.message : String(e) });
     }
   }
+
+  // A deep link (a path in the URL, or an object named by the route) shows its answer at once:
+  // four GETs, cheap to send again, and nothing but reads.
+  const deepLink = !!route.extra.p || !!route.name;
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current || path === undefined) return;
+    started.current = true;
+    setDraft(path);
+    if (deepLink) void run(path);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the starting path is known
+  }, [path]);
 
   const json = state.rows?.[0];
   const kyaml = json?.value !== undefined ? new TextEncoder().encode(toKyaml(json.value)).length : undefined;

@@ -92,7 +92,8 @@ export function StepCard({ title, x, show, children, label }: { title: string; x
       <div className="lesson-exchange">
         <div>
           <div className="muted small">Request</div>
-          <pre className="lesson-pre" data-testid="request">
+          {/* Scrollable, so reachable by keyboard (tabIndex) and named for it. */}
+          <pre className="lesson-pre" data-testid="request" tabIndex={0} role="region" aria-label={`${label ?? title}: request`}>
             {`${x.method} ${x.path}`}
             {Object.entries(x.headers)
               .map(([k, v]) => `\n${k}: ${v}`)
@@ -108,7 +109,7 @@ export function StepCard({ title, x, show, children, label }: { title: string; x
             Response: <span className={x.status < 300 ? 'lesson-ok' : 'lesson-bad'}>HTTP {x.status}</span>
             {show ? ' (the part that matters here)' : ''}
           </div>
-          <pre className="lesson-pre" data-testid="response">
+          <pre className="lesson-pre" data-testid="response" tabIndex={0} role="region" aria-label={`${label ?? title}: response`}>
             {typeof shown === 'string' ? shown : JSON.stringify(shown, null, 2)}
           </pre>
           {/* A refusal read the way the explorer shows every Status: reason, message, causes. */}
@@ -121,7 +122,9 @@ export function StepCard({ title, x, show, children, label }: { title: string; x
           {show && (
             <details className="small">
               <summary>whole response body</summary>
-              <pre className="lesson-pre">{typeof x.response === 'string' ? x.response : JSON.stringify(x.response, null, 2)}</pre>
+              <pre className="lesson-pre" tabIndex={0} role="region" aria-label={`${label ?? title}: whole response body`}>
+                {typeof x.response === 'string' ? x.response : JSON.stringify(x.response, null, 2)}
+              </pre>
             </details>
           )}
         </div>

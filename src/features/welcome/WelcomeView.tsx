@@ -17,6 +17,7 @@ export const VIEW_LINES: { view: View; label: string; line: string }[] = [
   { view: 'edit', label: 'Edit', line: 'create, update, patch (four kinds), apply and delete, with dry-run and field validation' },
   { view: 'ownership', label: 'Ownership', line: 'who owns which field: managedFields as a tree' },
   { view: 'lessons', label: 'Lessons', line: 'the API concepts, each tried live against this cluster' },
+  { view: 'encodings', label: 'Encodings', line: 'one object as JSON, YAML, Protobuf and CBOR: sizes, equality, and where its bytes are' },
 ];
 
 export function WelcomeView({ route, context }: { route: Route; context: string }) {

@@ -20,14 +20,15 @@ import { yamlVersionDifferences } from '../../codecs';
 import { parseJsonExact } from '../../codecs/json';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { ErrorBox } from '../../ui/ErrorBox';
-import { classifyOutcome, generateBody, metaOf, type Outcome, parseText, serialize, TOUCHED_SUFFIX, viewOf, withoutServerMetadata } from './body';
+import { classifyOutcome, generateBody, metaOf, parseText, serialize, TOUCHED_SUFFIX, viewOf, withoutServerMetadata } from './body';
 import './edit.css';
 import { DeletionPanel } from '../deletion';
 import { FourWays } from './FourWays';
 import { ApplyPreviewPanel, DifferencesWarning, EditDiff, ExchangesPanel, OutcomeView, ParseProblems, ServerChangedBanner, wireText, YamlNotes } from './panels';
 import { buildWriteRequest, type DeleteOptionsInput, type FieldValidation, MODE_INFO, sendWrite, type WireRequest, type WriteMode } from './request';
 import { RebaseConflicts } from './RebaseConflicts';
-import { type EditState, editReducer, initialEditState, undecidedConflicts } from './state';
+import { editReducer, undecidedConflicts } from './state';
+import { editorKey, handOver, initialState } from './handover';
 import { Subresources } from './Subresources';
 import { SchemaNotice, useEditorSchema } from './useEditorSchema';
 
@@ -38,24 +39,6 @@ function exactEventObject(raw: string | undefined, object: JsonObject): JsonObje
   if (!raw) return object;
   const e = parseJsonExact(raw) as { object?: JsonObject };
   return e.object ?? object;
-}
-
-const editorKey = (route: Pick<Route, 'namespace' | 'group' | 'version' | 'resource' | 'name'>) => [route.namespace, route.group, route.version, route.resource, route.name].join('/');
-
-/**
- * The outcome of a create, handed to the editor of the object it created: after a 201 the view
- * moves to that object (its route names it), so that the next Send updates it instead of
- * creating it again (409 AlreadyExists), and the 201 stays on screen.
- */
-const handedOver = new Map<string, { outcome: Outcome; mode: WriteMode }>();
-
-function initialState(key: string, hasName: boolean): EditState {
-  const init = initialEditState(hasName);
-  const created = handedOver.get(key);
-  handedOver.delete(key);
-  if (!created?.outcome.object) return init;
-  const sent = editReducer({ ...init, mode: created.mode }, { type: 'sent', outcome: created.outcome, stored: true, preview: false });
-  return sent;
 }
 
 export function EditView({ route, context }: { route: Route; context: string }) {
@@ -166,7 +149,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
       // Created (a POST's 201, or an apply that made the object): edit it from now on.
       const created = metaOf(outcome.object).name;
       if (isCreate && stored && created) {
-        handedOver.set(editorKey({ ...route, name: created }), { outcome, mode: v.mode === 'apply' ? 'apply' : 'merge-patch' });
+        handOver(editorKey({ ...route, name: created }), { outcome, mode: v.mode === 'apply' ? 'apply' : 'merge-patch' });
         navigate({ name: created });
       }
     },

@@ -199,6 +199,8 @@ export function Shell() {
         </h1>
         {contexts.error ? (
           <ErrorBox error={contexts.error} title="Could not read the contexts from the proxy" />
+        ) : contexts.data?.replay && !replay ? (
+          <p className="muted">Opening the recording…</p>
         ) : !context ? (
           <p className="muted">{contexts.isLoading ? 'Loading contexts…' : 'No context in the kubeconfig.'}</p>
         ) : unknownContext ? (

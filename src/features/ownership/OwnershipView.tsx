@@ -11,6 +11,7 @@ import { parseResourcePath, type ResourceRef, resourcePath } from '../../k8s/pat
 import { ErrorBox } from '../../ui/ErrorBox';
 import { ApplyPreview } from './ApplyPreview';
 import { OwnershipHistory } from './OwnershipHistory';
+import { TimeTravel } from '../record';
 import './ownership.css';
 import { toJson } from '../../codecs/json';
 
@@ -166,6 +167,7 @@ function ObjectOwnership({ route, context, target }: { route: Route; context: st
       </p>
       {comparison && <ChangeTable {...comparison} />}
 
+      <TimeTravel target={target} />
       <OwnershipHistory context={context} target={target} initial={query.data} onObject={(o) => queryClient.setQueryData(ownershipObjectQuery(context, target).queryKey, o as LiveObject)} />
       <ApplyPreview context={context} path={resourcePath(target)} current={query.data} />
     </section>

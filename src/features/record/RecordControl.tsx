@@ -1,5 +1,6 @@
 // The record switch in the top bar: start, a live counter (bytes against the limit, exchanges),
 // stop, then save to one file (redacted unless the user opts out, with a warning) or discard.
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, useSyncExternalStore } from 'react';
 import { type RecorderSnapshot, recorder, toRecordingHar } from '../../k8s/record';
 import { formatBytes, loadPatterns, savePatterns } from './settings';
@@ -30,6 +31,7 @@ export function saveRecording(opts: { redact: boolean; patterns: string[] }): { 
 
 export function RecordControl({ servers }: { servers: Record<string, string> }) {
   const snap = useRecorder();
+  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [redact, setRedact] = useState(true);
   const [patterns, setPatterns] = useState(loadPatterns);
@@ -54,6 +56,10 @@ export function RecordControl({ servers }: { servers: Record<string, string> }) 
           onClick={() => {
             setSaved(undefined);
             recorder.start({ servers });
+            // Cached answers (discovery, the object on screen) were fetched before: forgotten, the
+            // views ask again and the recording holds what a replay needs to show them.
+            queryClient.removeQueries({ queryKey: ['k8s'] });
+            void queryClient.invalidateQueries({ queryKey: ['k8s'] });
           }}
           title="Record every exchange of this tab with the cluster (console, lists, watches, writes), to save as one file"
         >

@@ -2,3 +2,4 @@ export * from './recorder';
 export * from './redact';
 export * from './har';
 export * from './replay';
+export * from './versions';

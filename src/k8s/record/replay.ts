@@ -188,8 +188,11 @@ export class ReplaySession {
   find(req: ReplayRequest): RecordedExchange | undefined {
     const list = this.byKey.get(`${req.context} ${req.method ?? 'GET'} ${normalizedPath(req.path)}`);
     if (!list?.length) return undefined;
-    let pick = list[0];
-    for (const x of list) if (Date.parse(x.startedAt) <= this.position) pick = x;
+    // A body the page stopped reading (a probe that only wanted the status) is not an answer to replay.
+    const whole = list.filter((x) => x.watch || (x.endedAt !== undefined && !x.closedByReader));
+    const from = whole.length ? whole : list;
+    let pick = from[0];
+    for (const x of from) if (Date.parse(x.startedAt) <= this.position) pick = x;
     return pick;
   }
 
@@ -241,19 +244,32 @@ export class ReplaySession {
     if (method !== 'GET' && method !== 'HEAD') {
       return new Response(statusBody(405, 'MethodNotAllowed', `a replay is read-only: ${method} was not sent (nothing is sent to any cluster)`), { status: 405, headers: PROXY_ERROR });
     }
+    const x = this.find(req);
     const s = this.open(req);
     if (s.status === 204 || s.status === 304) return new Response(null, { status: s.status, headers: s.headers });
+    // A whole body is handed over at once; only a watch's body is a stream that follows the clock.
+    if (!x?.watch || !x.response) {
+      const bytes = x?.response ? joinChunks(x.chunks) : undefined;
+      if (bytes) return new Response(bytes as Uint8Array<ArrayBuffer>, { status: s.status, statusText: x?.response?.statusText ?? '', headers: s.headers });
+      return new Response(statusBody(404, 'NotFound', `not in the recording: GET ${req.path} (a replay sends nothing to any cluster)`), { status: 404, headers: PROXY_ERROR });
+    }
     const it = s.body[Symbol.asyncIterator]();
+    let done = false;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         const r = await it.next();
-        if (r.done) controller.close();
-        else controller.enqueue(r.value);
+        if (done) return;
+        if (r.done) {
+          done = true;
+          controller.close();
+        } else controller.enqueue(r.value);
       },
-      cancel: () => s.close(),
+      cancel: () => {
+        done = true;
+        s.close();
+      },
     });
-    const x = this.find(req);
-    return new Response(body, { status: s.status, statusText: x?.response?.statusText ?? '', headers: s.headers });
+    return new Response(body, { status: s.status, statusText: x.response.statusText, headers: s.headers });
   }
 }
 

@@ -49,6 +49,10 @@ describe('editReducer', () => {
     const chosen = editReducer(c, { type: 'choose', path: '.spec.containers[name="a"].image', side: 'mine' });
     expect(undecidedConflicts(chosen)).toEqual([]);
     expect(parseText(chosen.text, 'yaml').obj).toEqual(pod('11', { image: 'a:mine' }, { image: 'b:1' }));
+    // A choice made after typing goes into the typed text: the typing stays.
+    const typed = editReducer(c, { type: 'text', text: c.text.replace('b:1', 'b:typed') });
+    const chosenAfterTyping = editReducer(typed, { type: 'choose', path: '.spec.containers[name="a"].image', side: 'mine' });
+    expect(parseText(chosenAfterTyping.text, 'yaml').obj).toEqual(pod('11', { image: 'a:mine' }, { image: 'b:typed' }));
     // A newer base (a stored write, a discard) ends the rebase.
     expect(editReducer(chosen, { type: 'rebase', how: 'discard', object: both }).rebase).toBeUndefined();
   });

@@ -1,8 +1,8 @@
 // The Edit view's state as one pure reducer: what the editor holds, which object it is based on,
 // the write options, and what the server answered. The view dispatches; nothing here fetches.
-import { type ConflictChoices, type FieldHints, isObject, type JsonObject, type MergeConflict, NO_HINTS, threeWayMerge } from '../../k8s/patch';
+import { type ConflictChoices, type FieldHints, isObject, type Json, type JsonObject, type MergeConflict, NO_HINTS, resolveFieldPath, threeWayMerge } from '../../k8s/patch';
 import { compareResourceVersions } from '../../k8s/rv';
-import { defaultManagerFor, type Format, metaOf, type Outcome, serialize, TOUCHED_SUFFIX, viewOf } from './body';
+import { defaultManagerFor, type Format, metaOf, type Outcome, parseText, serialize, TOUCHED_SUFFIX, viewOf } from './body';
 import type { DeleteOptionsInput, Exchange, WriteMode, WriteOptions } from './request';
 
 export interface EditState {
@@ -40,6 +40,8 @@ export interface Rebase {
   hints: FieldHints;
   conflicts: MergeConflict[];
   choices: ConflictChoices;
+  /** The editor text the merge produced: a choice made after typing is applied to the typed text instead. */
+  text: string;
 }
 
 /** Conflicts of the last rebase the user has not decided yet: nothing is sent while there are any. */
@@ -104,6 +106,23 @@ function rebasedText(s: EditState, r: Rebase): { text: string; conflicts: MergeC
   const meta = isObject(merged.metadata) ? merged.metadata : {};
   const rv = metaOf(r.latest).resourceVersion;
   return { text: serialize({ ...merged, metadata: { ...meta, resourceVersion: rv ?? null } }, s.format), conflicts };
+}
+
+/** The editor's text with one field set (or removed, for undefined), or undefined when the path is not in it. */
+function choiceInText(s: EditState, path: string, value: Json | undefined): string | undefined {
+  const obj = parseText(s.text, s.format).obj;
+  const tokens = obj ? resolveFieldPath(obj, path) : null;
+  if (!obj || !tokens || tokens.length === 0) return undefined;
+  const parent = tokens.slice(0, -1).reduce<Json>((o, t) => (o as Record<string | number, Json>)[t]!, obj);
+  const last = tokens[tokens.length - 1]!;
+  if (Array.isArray(parent)) {
+    if (value === undefined) parent.splice(last as number, 1);
+    else parent[last as number] = value;
+  } else if (isObject(parent)) {
+    if (value === undefined) delete parent[last as string];
+    else parent[last as string] = value;
+  }
+  return serialize(obj, s.format);
 }
 
 export function editReducer(s: EditState, a: EditAction): EditState {
@@ -194,15 +213,17 @@ export function editReducer(s: EditState, a: EditAction): EditState {
       // Re-apply my changes onto the latest: a three-way merge by the schema's merge keys (a JSON
       // merge patch of my edit would carry whole lists, and put back their changes to elements I
       // did not touch). Fields we both changed wait for the user's choice.
-      const r: Rebase = { original: viewOf(s.base, s.showManaged), edited: a.edited, latest: viewOf(a.object, s.showManaged), hints: a.hints ?? NO_HINTS, conflicts: [], choices: {} };
+      const r: Rebase = { original: viewOf(s.base, s.showManaged), edited: a.edited, latest: viewOf(a.object, s.showManaged), hints: a.hints ?? NO_HINTS, conflicts: [], choices: {}, text: '' };
       const { text, conflicts } = rebasedText(s, r);
-      return { ...s, base: a.object, text, patchOverride: null, latest: undefined, serverChanged: undefined, preview: undefined, rebase: { ...r, conflicts } };
+      return { ...s, base: a.object, text, patchOverride: null, latest: undefined, serverChanged: undefined, preview: undefined, rebase: { ...r, conflicts, text } };
     }
     case 'choose': {
       if (!s.rebase) return s;
       const r: Rebase = { ...s.rebase, choices: { ...s.rebase.choices, [a.path]: a.side } };
       const { text, conflicts } = rebasedText(s, r);
-      return { ...s, text, patchOverride: null, preview: undefined, rebase: { ...r, conflicts } };
+      // Typed since the merge: the choice goes into the typed text, which is not replaced.
+      const typed = s.text !== s.rebase.text ? choiceInText(s, a.path, conflicts.find((c) => c.path === a.path)?.[a.side]) : undefined;
+      return { ...s, text: typed ?? text, patchOverride: null, preview: undefined, rebase: { ...r, conflicts, text: typed ?? text } };
     }
   }
 }

@@ -46,7 +46,7 @@ function pod(i: number): unknown {
 
 export async function run(log: (line: string) => void): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-codecs-'));
-  const cp = await startControlPlane({ dir, controllerManager: false, log: () => undefined });
+  const cp = await startControlPlane({ dir, controllerManager: false, aggregatedApi: false, log: () => undefined });
   const creds = cp.credentials('admin');
   const agent = new HttpsAgent({ keepAlive: true, ca: creds.ca, cert: creds.cert, key: creds.key });
   const base = new URL(cp.server);

@@ -203,7 +203,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-bench-lists-'));
   // No controller manager: nothing else loads the API server while we measure (and no
   // kube-root-ca.crt ConfigMap: a namespace holds exactly what we create).
-  const cp = await startControlPlane({ dir, controllerManager: false, log: () => undefined });
+  const cp = await startControlPlane({ dir, controllerManager: false, aggregatedApi: false, log: () => undefined });
   const srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => undefined });
   const srvB = COMPARE ? await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: COMPARE, log: () => undefined }) : undefined;
   const browser = await chromium.launch({

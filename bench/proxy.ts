@@ -140,7 +140,7 @@ function startKubectlProxy(kubectl: string, kubeconfig: string): Promise<{ url: 
 export async function run(log: (line: string) => void): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-bench-'));
   // No controller manager: nothing else loads the API server while we measure.
-  const cp = await startControlPlane({ dir, controllerManager: false, log });
+  const cp = await startControlPlane({ dir, controllerManager: false, aggregatedApi: false, log });
   const srv = await startExplorer(cp.kubeconfig, dir);
   const kp = await startKubectlProxy(kubectlOf(cp.binaries), cp.kubeconfig);
   const floor = await startFloorProxy(cp.server, cp.credentials('admin'));

@@ -76,7 +76,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     if (b.status !== 0) throw new Error('vite build failed');
   }
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-bench-watch-'));
-  const cp = await startControlPlane({ dir, controllerManager: false, log: () => undefined });
+  const cp = await startControlPlane({ dir, controllerManager: false, aggregatedApi: false, log: () => undefined });
   const srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: DIST, log: () => undefined });
   const srvB = COMPARE ? await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: COMPARE, log: () => undefined }) : undefined;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });

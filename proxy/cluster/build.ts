@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,6 +121,77 @@ async function buildAll(release: Release, dir: string, stamp: string, log: (l: s
   mkdirSync(dirname(dir), { recursive: true });
   renameSync(tmp, dir);
   log(`Built in ${Math.round((Date.now() - started) / 1000)} s.`);
+}
+
+/**
+ * The release's aggregated API server (k8s.io/sample-apiserver), built on first use into a cache
+ * folder of its own: kept apart from the control plane's binaries, so that adding it rebuilt none
+ * of those. Its wrapper module pins the same dependency versions as the kube module, so Go's
+ * build cache already holds all but its own packages. Undefined when the release has none.
+ * Several processes may ask at once (parallel sessions, test runs): one builds, the others wait
+ * for its binary (a lock folder holding the builder's pid; a dead builder's lock is taken over).
+ */
+export async function ensureSampleApiserver(opts: EnsureOptions = {}): Promise<string | undefined> {
+  const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const release = releaseFor(opts.kubernetesVersion);
+  const agg = release.aggregated;
+  if (!agg) return undefined;
+  const h = createHash('sha256');
+  for (const f of ['go.mod', 'go.sum']) h.update(f).update(readFileSync(join(goDir, agg.module, f)));
+  const dir = join(dirname(cacheDir(release)), `sample-apiserver-${agg.version}-${h.digest('hex').slice(0, 16)}`);
+  const bin = join(dir, 'sample-apiserver');
+  const lock = `${dir}.lock`;
+  for (const deadline = Date.now() + 30 * 60_000; Date.now() < deadline; ) {
+    if (existsSync(bin)) return bin;
+    mkdirSync(dirname(dir), { recursive: true });
+    try {
+      mkdirSync(lock);
+    } catch {
+      let owner = 0;
+      let age: number;
+      try {
+        owner = Number(readFileSync(join(lock, 'pid'), 'utf8')) || 0;
+      } catch {
+        // Its builder has not written its pid yet, or the lock is gone already.
+      }
+      try {
+        age = Date.now() - statSync(lock).mtimeMs;
+      } catch {
+        continue;
+      }
+      const stale = owner ? !alive(owner) : age > 60_000;
+      if (stale) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 2_000));
+      continue;
+    }
+    try {
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      if (existsSync(bin)) return bin;
+      await checkGo(release.kubernetes);
+      const started = Date.now();
+      log(`Building the aggregated API server k8s.io/sample-apiserver ${agg.version} (its own packages; the rest come from Go's build cache) into ${dir}`);
+      const tmp = `${dir}.partial-${process.pid}`;
+      rmSync(tmp, { recursive: true, force: true });
+      mkdirSync(tmp, { recursive: true });
+      await goBuild(join(goDir, agg.module), ['-ldflags', '-s -w', '-o', join(tmp, 'sample-apiserver'), 'k8s.io/sample-apiserver'], 'sample-apiserver', log);
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(tmp, dir);
+      log(`Built sample-apiserver in ${Math.round((Date.now() - started) / 1000)} s.`);
+      return bin;
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  throw new BuildError(`waited 30 minutes for another process building ${bin}`, `remove ${lock} if no build is running`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function checkGo(kubernetesVersion: string): Promise<void> {

@@ -1,7 +1,7 @@
 // `npm run cluster`: builds (when needed) and starts the local control plane in .cluster/,
 // prints how to use it, and stops every child on Ctrl-C or SIGTERM.
 import { resolve } from 'node:path';
-import { ensureBinaries } from './build';
+import { ensureBinaries, ensureSampleApiserver } from './build';
 import { startControlPlane } from './controlplane';
 import { SEED_PRESETS, type SeedOptions, seedCluster } from './seed';
 import { RELEASES, releaseFor } from './versions';
@@ -39,9 +39,11 @@ async function main(): Promise<void> {
   if (args.includes('--build-only')) {
     const b = await ensureBinaries({ kubernetesVersion: release.kubernetes });
     console.log(`binaries (${b.source}): ${b.dir}`);
+    const sample = await ensureSampleApiserver({ kubernetesVersion: release.kubernetes });
+    console.log(sample ? `aggregated API server: ${sample}` : `no aggregated API server for Kubernetes ${release.kubernetes}`);
     return;
   }
-  const cp = await startControlPlane({ dir, kubernetesVersion: release.kubernetes, fresh: args.includes('--fresh'), controllerManager: !args.includes('--no-controller-manager') });
+  const cp = await startControlPlane({ dir, kubernetesVersion: release.kubernetes, fresh: args.includes('--fresh'), controllerManager: !args.includes('--no-controller-manager'), aggregatedApi: !args.includes('--no-aggregated') });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -60,6 +62,7 @@ Local control plane is ready (Kubernetes ${cp.kubernetesVersion}, etcd ${cp.etcd
   kubeconfig:  ${cp.kubeconfig}
   contexts:    ${cp.contexts.admin} (system:masters, current), ${cp.contexts.viewer} (bound to the 'view' ClusterRole)
   state, logs: ${cp.dir}
+  aggregated:  ${cp.aggregated ? `${cp.aggregated.group} (sample-apiserver at ${cp.aggregated.server}, registered as APIServices)` : 'none'}
 
 Use it with kubectl:
   export KUBECONFIG=${cp.kubeconfig}

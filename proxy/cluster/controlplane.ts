@@ -2,8 +2,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { type Binaries, ensureBinaries } from './build';
-import { ensurePki, pem, type Pki, USERS, type UserName } from './pki';
+import { aggregatorFlags, startAggregated, WARDLE_GROUP } from './aggregated';
+import { type Binaries, ensureBinaries, ensureSampleApiserver } from './build';
+import { ensureAggregationPki, ensurePki, pem, type Pki, USERS, type UserName } from './pki';
 import { StartError, type SupervisionOptions, Supervisor, type SupervisorEvent, type SupervisorStatus } from './supervisor';
 import { CONTROL_PLANE_BINARIES, type Release, releaseFor } from './versions';
 
@@ -20,6 +21,11 @@ export interface StartOptions {
   kubernetesVersion?: string;
   /** Restart policy of the supervisor (backoff, attempts); tests shorten it. */
   supervision?: SupervisionOptions;
+  /**
+   * Serve the aggregated API server (k8s.io/sample-apiserver, group wardle.example.com) beside
+   * kube-apiserver (default true; built on first use). Releases without one (versions.ts) skip it.
+   */
+  aggregatedApi?: boolean;
 }
 
 export interface Credentials { ca: string; cert: string; key: string }
@@ -36,6 +42,8 @@ export interface ControlPlane {
   etcdVersion: string;
   binaries: Binaries;
   contexts: { admin: string; viewer: string };
+  /** The aggregated API server when it runs: its API group and its own address. */
+  aggregated?: { group: string; server: string };
   /** PEM credentials of a user, for tests that call the API server directly. */
   credentials(user: 'admin' | 'viewer'): Credentials;
   /**
@@ -53,7 +61,7 @@ export interface ControlPlane {
   /** Calls `fn` on every supervisor event (a component exited, restarted, ready, given up). */
   onEvent(fn: (e: SupervisorEvent) => void): () => void;
   /** Sends a signal to a component's process (fault tests: SIGSTOP/SIGCONT/SIGKILL); returns its pid. */
-  signal(component: 'etcd' | 'kube-apiserver' | 'kube-controller-manager', signal: NodeJS.Signals): number | undefined;
+  signal(component: 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'sample-apiserver', signal: NodeJS.Signals): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -63,7 +71,7 @@ export const CONTEXTS = { admin: 'local-admin', viewer: 'local-viewer' } as cons
 const CLUSTER_NAME = 'kube-api-explorer-local';
 const dataStamp = (r: Release) => `etcd ${r.etcd} for kubernetes ${r.kubernetes}`;
 
-interface State { apiserverPort?: number }
+interface State { apiserverPort?: number; aggregatedPort?: number }
 interface Lock { pid: number; children: number[] }
 
 export async function freePort(preferred?: number): Promise<number> {
@@ -276,6 +284,9 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       throw new StartError(`the etcd data in ${dataDir} was written by ${readFileSync(stampFile, 'utf8')}, not ${DATA_STAMP}; start with --fresh to wipe it (the data is lost)`);
     }
     const pki = await ensurePki(join(dir, 'pki'));
+    const aggPki = await ensureAggregationPki(pki);
+    // Built (first time only) before anything starts: a build takes minutes, a start seconds.
+    const sampleBin = opts.aggregatedApi === false ? undefined : await ensureSampleApiserver({ log, kubernetesVersion: release.kubernetes });
     const statePath = join(dir, 'state.json');
     const state: State = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as State) : {};
 
@@ -320,6 +331,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       // Per release (versions.ts): the default one turns CBOR on; the older one runs as it ships.
       ...(release.featureGates ? [`--feature-gates=${release.featureGates}`] : []),
       '--profiling=false', '--shutdown-delay-duration=0s', '--shutdown-watch-termination-grace-period=0s',
+      ...aggregatorFlags(pki, aggPki),
     ];
     await supervisor.start({
       name: 'kube-apiserver', bin: binaries['kube-apiserver'], args: apiArgs, readyWhat: 'ready', readyTimeoutMs: 120_000,
@@ -365,6 +377,14 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       });
     }
 
+    let aggregated: ControlPlane['aggregated'];
+    if (sampleBin) {
+      const port = await freePort(state.aggregatedPort);
+      writeFileSync(statePath, JSON.stringify({ ...state, apiserverPort: apiPort, aggregatedPort: port }));
+      await startAggregated({ supervisor, bin: sampleBin, dir, server, etcdUrl, port, pki, agg: aggPki, admin, kubeconfigYaml: kubeconfigYaml(server, pki, CONTEXTS.admin) });
+      aggregated = { group: WARDLE_GROUP, server: `https://127.0.0.1:${port}` };
+    }
+
     const kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(kubeconfig, kubeconfigYaml(server, pki, CONTEXTS.admin), { mode: 0o600 });
 
@@ -373,6 +393,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       dir, kubeconfig, server, etcdUrl, binaries,
       kubernetesVersion: release.kubernetes, etcdVersion: release.etcd,
       contexts: { ...CONTEXTS },
+      ...(aggregated ? { aggregated } : {}),
       credentials: (user) => ({ ca: pem(pki.caCert), cert: pem(pki.users[user].cert), key: pem(pki.users[user].key) }),
       compact: () => compactEtcd(etcdUrl),
       restartApiServer: (opts) => supervisor.restart('kube-apiserver', opts),

@@ -19,7 +19,7 @@ const events: SupervisorEvent[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kube-explorer-liveness-'));
-  cp = await startControlPlane({ dir, controllerManager: false, log: () => undefined, supervision: { livenessIntervalMs: 500 } });
+  cp = await startControlPlane({ dir, controllerManager: false, aggregatedApi: false, log: () => undefined, supervision: { livenessIntervalMs: 500 } });
   cp.onEvent((e) => events.push(e));
   srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: dir, log: () => undefined, controlPlane: cp });
 }, 240_000);

@@ -81,6 +81,43 @@ export async function ensurePki(dir: string): Promise<Pki> {
   return pki;
 }
 
+/** What an aggregated API server needs: kube-apiserver's front-proxy client certificate, and its own serving certificate. */
+export interface AggregationPki {
+  /** kube-apiserver's identity towards aggregated servers (--proxy-client-cert-file), CN front-proxy-client. */
+  proxyClientCert: string;
+  proxyClientKey: string;
+  /** The sample-apiserver's serving certificate: valid for the name kube-apiserver checks (SERVICE.NAMESPACE.svc). */
+  wardleCert: string;
+  wardleKey: string;
+}
+
+/** The Service kube-apiserver reaches the sample-apiserver through (an ExternalName to localhost). */
+export const WARDLE_SERVICE = { name: 'api', namespace: 'wardle' } as const;
+
+/**
+ * Adds the aggregation certificates to a PKI (signed by its CA), once: a PKI made before they
+ * existed keeps its CA, and with it every kubeconfig and token. The front-proxy client is signed
+ * by the same CA as the users, so kube-apiserver is told which name may act as the front proxy
+ * (--requestheader-allowed-names=front-proxy-client): no user certificate can.
+ */
+export async function ensureAggregationPki(pki: Pki): Promise<AggregationPki> {
+  const dir = pki.dir;
+  const out: AggregationPki = {
+    proxyClientCert: join(dir, 'front-proxy-client.crt'),
+    proxyClientKey: join(dir, 'front-proxy-client.key'),
+    wardleCert: join(dir, 'wardle-serving.crt'),
+    wardleKey: join(dir, 'wardle-serving.key'),
+  };
+  if (!existsSync(out.proxyClientCert)) {
+    await signed(dir, 'front-proxy-client', '/CN=front-proxy-client', 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n');
+  }
+  if (!existsSync(out.wardleCert)) {
+    const { name, namespace } = WARDLE_SERVICE;
+    await signed(dir, 'wardle-serving', `/CN=${name}.${namespace}.svc`, `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:${name}.${namespace}.svc,DNS:localhost,IP:127.0.0.1\n`);
+  }
+  return out;
+}
+
 export function pem(path: string): string {
   return readFileSync(path, 'utf8');
 }

@@ -16,7 +16,7 @@ function alive(pid: number): boolean {
 }
 
 describe('the supervised control plane', () => {
-  it('leaves no etcd, kube-apiserver or kube-controller-manager running when the explorer is killed with SIGKILL', async () => {
+  it('leaves no etcd, kube-apiserver, kube-controller-manager or sample-apiserver running when the explorer is killed with SIGKILL', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-orphan-'));
     const parent = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'controlplane-child.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
@@ -28,7 +28,7 @@ describe('the supervised control plane', () => {
         });
         parent.once('exit', (code) => fail(new Error(`the control plane process exited early (${code})`)));
       });
-      expect(pids).toHaveLength(3);
+      expect(pids).toHaveLength(4);
       expect(pids.every(alive)).toBe(true);
       parent.kill('SIGKILL');
       const deadline = Date.now() + 30_000;

@@ -28,18 +28,24 @@ export interface Release {
   featureGates: string;
   /** The binaries built for it (BINARIES, or CONTROL_PLANE_BINARIES: without kubectl). */
   binaries: readonly BinaryName[];
+  /**
+   * The aggregated API server served beside kube-apiserver: k8s.io/sample-apiserver at the tag of
+   * the release's staging modules, from its wrapper module under ./go/. Absent: none.
+   */
+  aggregated?: { module: string; version: string };
 }
 
 export const RELEASES: readonly Release[] = [
   // CBOR is alpha and off by default; WatchList (streaming lists) is on by default and stays on.
-  { kubernetes: KUBERNETES_VERSION, etcd: ETCD_VERSION, kubeModule: 'kube', etcdModule: 'etcd', featureGates: 'CBORServingAndStorage=true', binaries: BINARIES },
+  { kubernetes: KUBERNETES_VERSION, etcd: ETCD_VERSION, kubeModule: 'kube', etcdModule: 'etcd', featureGates: 'CBORServingAndStorage=true', binaries: BINARIES, aggregated: { module: 'sample-apiserver', version: 'v0.37.1' } },
   // Started as the release ships: what a person meets on a cluster of that version. On the default
   // release's etcd, not the v3.5.24 v1.33 ships with: the explorer never talks to etcd, and
   // etcd v3.6 serves the v3 API that v1.33's client (etcd client v3.5) speaks (the skew suite and
   // the capability probes run on it). One etcd build instead of two saves a brand-new machine
   // about 2 minutes (etcd v3.5.24 compiled 303 packages of its own); the second build of the same
   // etcd module is only a link, from Go's build cache. No kubectl either: nothing runs it against
-  // this release, and it is 196 packages of its own and a 60 MB link.
+  // this release, and it is 196 packages of its own and a 60 MB link. No aggregated API server
+  // either: the sample-apiserver of v0.33 would be a second build of every apiserver package.
   { kubernetes: OLDER_KUBERNETES_VERSION, etcd: ETCD_VERSION, kubeModule: 'kube-v1.33', etcdModule: 'etcd', featureGates: '', binaries: CONTROL_PLANE_BINARIES },
 ];
 

@@ -22,7 +22,7 @@ const events: SupervisorEvent[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kube-explorer-faults-'));
   staticDir = mkdtempSync(join(tmpdir(), 'explorer-faults-static-'));
-  cp = await startControlPlane({ dir, controllerManager: false, log: () => undefined, supervision: { backoffMs: [500], maxRestarts: 5 } });
+  cp = await startControlPlane({ dir, controllerManager: false, aggregatedApi: false, log: () => undefined, supervision: { backoffMs: [500], maxRestarts: 5 } });
   cp.onEvent((e) => events.push(e));
   srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir, log: () => undefined, controlPlane: cp });
 }, 240_000);

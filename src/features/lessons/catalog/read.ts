@@ -235,7 +235,7 @@ export const apiGroups: KitLesson = {
     {
       id: 'removed',
       title: 'A removed version answers 404',
-      text: 'Deployments were served as `extensions/v1beta1` until v1.16, and FlowSchemas as `flowcontrol.apiserver.k8s.io/v1beta3` until v1.32. Ask for both.',
+      text: 'v1.16 stopped serving Deployments as `extensions/v1beta1` (v1.15 was the last release to serve them), and v1.32 stopped serving FlowSchemas as `flowcontrol.apiserver.k8s.io/v1beta3` (v1.31 was the last). Ask for both.',
       lookFor:
         'Two 404s, and neither says "removed". `extensions/v1beta1`, whose group is gone entirely, answers the plain-text body `404 page not found`: not even a `Status`, since no API handler knows the path any more. `flowcontrol.apiserver.k8s.io/v1beta3`, whose group is still served (as `v1`), answers a JSON `Status`, reason `NotFound`, "the server could not find the requested resource": the group\'s handler answers for its versions it no longer has. The replacement version answers 200.',
       run: async (c) => [

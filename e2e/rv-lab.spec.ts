@@ -65,13 +65,13 @@ test('the resourceVersion lab: every cell gets the answer the documentation pred
       const cell = page.getByTestId(`cell-${id}`);
       await cell.getByRole('button', { name: `run ${id}` }).click();
       await expect(cell.getByTestId('cell-got')).toHaveText(`→ ${status}${errorEvent ? `+${errorEvent}` : ''} ✓`, { timeout: 30_000 });
-      await expect(page.getByRole('region', { name: 'selected cell' }).getByTestId('request')).toContainText(`GET /api/v1/namespaces/${ns}/configmaps`);
+      await expect(page.getByRole('region', { name: 'selected cell', exact: true }).getByTestId('request')).toContainText(`GET /api/v1/namespaces/${ns}/configmaps`);
     });
   }
   await expect(page.getByTestId('lab-summary')).toHaveText('75 of 75 as documented');
   // Exact at the recent version answered at exactly that version; NotOlderThan at least it.
   await page.getByRole('button', { name: 'run list/recent/Exact' }).click();
-  await expect(page.getByRole('region', { name: 'selected cell' })).toContainText(`${recent}: the one asked`);
+  await expect(page.getByRole('region', { name: 'selected cell', exact: true })).toContainText(`${recent}: the one asked`);
 
   await page.getByRole('button', { name: 'Delete scratch namespace' }).click();
   await expect(page.getByRole('button', { name: 'Create scratch namespace' })).toBeVisible();

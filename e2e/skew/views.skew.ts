@@ -190,24 +190,12 @@ async function dropScratch(page: Page): Promise<void> {
 }
 
 test('each lesson’s first step runs against this server', async ({ page, explorerUrl }) => {
-  await openLesson(page, explorerUrl, 'resource-versions');
-  await page.getByRole('button', { name: 'Create ConfigMap rv-demo' }).click();
-  await expect(page.getByTestId('rv-1')).toHaveText(/\S/);
-  await dropScratch(page);
-
-  await openLesson(page, explorerUrl, 'chunked-lists');
-  await page.getByRole('button', { name: 'Create 25 ConfigMaps' }).click();
-  await expect(page.getByTestId('created-count')).toHaveText('25 of 25 created', { timeout: 30_000 });
-  await dropScratch(page);
-
-  await openLesson(page, explorerUrl, 'watch');
-  await page.getByRole('button', { name: 'Start watching' }).click();
-  await expect(page.getByText('Watching; nothing has changed yet.')).toBeVisible();
-  await page.getByRole('button', { name: 'Stop' }).click();
-  await dropScratch(page);
-
-  await openLesson(page, explorerUrl, 'server-side-apply');
-  await page.getByRole('button', { name: 'Apply as alice (color: blue)' }).click();
-  await expect(page.getByRole('region', { name: 'alice applies' }).getByTestId('response').first()).toContainText('"manager": "alice"');
-  await dropScratch(page);
+  // These lessons run on the lesson kit: a step's verdict is the kit's check of the server's answer.
+  // (Every step of every lesson also runs on this release in vitest.skew.config.ts.)
+  for (const lesson of ['resource-versions', 'chunked-lists', 'watch', 'server-side-apply']) {
+    await openLesson(page, explorerUrl, lesson);
+    await page.getByRole('button', { name: 'Run step 1' }).click();
+    await expect(page.getByTestId('verdict').first()).toHaveText('The server answered as described.', { timeout: 60_000 });
+    await dropScratch(page);
+  }
 });

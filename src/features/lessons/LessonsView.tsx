@@ -72,6 +72,7 @@ export const START_HERE = [
   'server-side-apply',
   'managed-fields',
   'merge-strategy',
+  'ssa-controller',
   'crd-apply',
   'deletion',
   'namespace-deletion',

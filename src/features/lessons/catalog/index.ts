@@ -4,6 +4,7 @@ import { bodyErrors, dryRunAccess, managedFields, yamlBodies } from './bodies';
 import { cel } from './cel';
 import { chunkedLists, resourceVersions, serverSideApply, watchLesson } from './concepts';
 import { mergeStrategy } from './merge';
+import { ssaController } from './controller';
 import { collections, compression, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
 import { bookmarks, consistentReads, streamingLists } from './watching';
@@ -43,6 +44,7 @@ export const KIT_LESSONS: KitLesson[] = [
   createOnUpdate,
   generateName,
   mergeStrategy,
+  ssaController,
   crdApply,
   deletion,
   namespaceDeletion,

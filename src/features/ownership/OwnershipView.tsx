@@ -117,7 +117,16 @@ function ObjectOwnership({ route, context, target }: { route: Route; context: st
   };
 
   const title = `${target.resource}/${target.name}${target.namespace ? ` in ${target.namespace}` : ''}`;
-  if (query.error) return <ErrorBox error={query.error} title={`Could not read ${title}`} />;
+  if (query.error) {
+    // A replay that never read this object may still hold its versions (lists, watch events),
+    // and live, an object deleted since is still worth its history.
+    return (
+      <section className="ownership">
+        <ErrorBox error={query.error} title={`Could not read ${title}`} />
+        <TimeTravel target={target} />
+      </section>
+    );
+  }
   if (!tree || !query.data) return <p className="muted">Loading {title}…</p>;
 
   const managers = [...new Set(tree.entries.map((e) => e.manager))].sort();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromRecordingHar, toRecordingHar, type RecordingContents } from './har';
 import type { RecordedExchange } from './recorder';
+import { ReplaySession } from './replay';
 import { harProblems } from './testing';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -92,5 +93,20 @@ describe('recording file', () => {
     expect(back.exchanges[1]!.chunks.map((c) => c.at)).toEqual([T0 + 20, T0 + 20]);
     expect(back.marks).toEqual([{ at: T0 + 5, label: 'step 1' }]);
     expect(new TextDecoder().decode(back.exchanges[0]!.chunks[0]!.bytes)).toContain('"kind":"SecretList"');
+  });
+
+  it('replays only whole bodies: one never read to its end (no _endedDateTime) is not served as an answer', async () => {
+    const whole = x({ request: { method: 'GET', path: '/apis', headers: [] } }, '{"kind":"APIGroupList"}');
+    // The same request again, later: its head came, its body was never read (nothing ended it).
+    const open = x({ request: { method: 'GET', path: '/apis', headers: [] } }, [], T0 + 500);
+    delete open.endedAt;
+    const har = toRecordingHar({ ...session(), exchanges: [whole, open] }, { enabled: true, patterns: [] });
+    expect(har.log.entries[1]!._endedDateTime).toBeUndefined();
+    const replay = new ReplaySession(fromRecordingHar(JSON.parse(JSON.stringify(har))), 'test');
+    try {
+      expect(await replay.fetch({ context: 'local', path: '/apis' }).text()).toBe('{"kind":"APIGroupList"}');
+    } finally {
+      replay.dispose();
+    }
   });
 });

@@ -299,7 +299,10 @@ export function fromRecordingHar(input: unknown): RecordingContents & { meta?: R
       via: e._via ?? 'http',
       chunks,
       ...(e._closedByPage ? { closedByReader: true } : {}),
-      ...(e._endedDateTime ? { endedAt: Date.parse(e._endedDateTime) } : e._watch ? {} : { endedAt: startedAt + (e.time || 0) }),
+      // Our recordings write _endedDateTime for every body that ended; one without it was still
+      // open (never read to its end) and is not a whole answer. Other tools' HAR files hold only
+      // whole bodies: they end at startedDateTime + time.
+      ...(e._endedDateTime ? { endedAt: Date.parse(e._endedDateTime) } : e._watch || meta ? {} : { endedAt: startedAt + (e.time || 0) }),
     };
     if (e.response?.status) x.response = { status: e.response.status, statusText: e.response.statusText ?? '', headers: hdrs(e.response.headers), body: new Uint8Array() };
     if (e.response?._error) x.error = e.response._error;

@@ -250,7 +250,10 @@ export const recorder = new Recorder();
 /**
  * Hands a fetch Response on with its body observed as the reader consumes it: the reader still
  * gets every byte, and cancelling it still cancels the request (a pass-through stream, not a tee,
- * which would keep the request open for the recorder alone).
+ * which would keep the request open for the recorder alone). The end is reported in every way a
+ * body can end: read to the end, failed, or cancelled by its reader (a query aborted as its view
+ * went away, a probe that only wanted the status): a cancelled body is not a whole answer, and a
+ * replay must not serve it as one.
  */
 export function observeResponse(res: Response, tap: Tap): Response {
   const headers: HeaderList = [];
@@ -260,17 +263,29 @@ export function observeResponse(res: Response, tap: Tap): Response {
     tap.end();
     return res;
   }
-  const observed = res.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        tap.chunk(chunk);
-        controller.enqueue(chunk);
-      },
-      flush() {
+  const reader = res.body.getReader();
+  const observed = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let r: ReadableStreamReadResult<Uint8Array>;
+      try {
+        r = await reader.read();
+      } catch (e) {
+        tap.end(e instanceof Error ? e.message : String(e));
+        throw e;
+      }
+      if (r.done) {
         tap.end();
-      },
-    }),
-  );
+        controller.close();
+      } else {
+        tap.chunk(r.value);
+        controller.enqueue(r.value);
+      }
+    },
+    cancel(reason) {
+      tap.end(undefined, true);
+      return reader.cancel(reason);
+    },
+  });
   return new Response(observed, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 

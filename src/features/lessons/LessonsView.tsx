@@ -58,6 +58,7 @@ export const START_HERE = [
   'compression',
   'watch',
   'streaming-lists',
+  'streaming-list-from-rv',
   'bookmarks',
   'consistent-reads',
   'rv-lab',

@@ -39,6 +39,8 @@ export interface WatchSeen {
   annotations?: Record<string, string>;
   code?: number;
   reason?: string;
+  /** An ERROR event's Status message ("Too large resource version: …"). */
+  message?: string;
 }
 
 export interface LessonStep {
@@ -165,13 +167,13 @@ export async function kitWatch(
         if (r.done) break;
         const e = r.value;
         bytes += e.size;
-        const o = e.object as { metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> }; code?: number; reason?: string };
+        const o = e.object as { metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> }; code?: number; reason?: string; message?: string };
         seen.push({
           type: e.type,
           name: o.metadata?.name,
           resourceVersion: o.metadata?.resourceVersion,
           ...(e.type === 'BOOKMARK' && o.metadata?.annotations ? { annotations: o.metadata.annotations } : {}),
-          ...(e.type === 'ERROR' ? { code: o.code, reason: o.reason } : {}),
+          ...(e.type === 'ERROR' ? { code: o.code, reason: o.reason, message: o.message } : {}),
         });
         if (opts.until?.(seen)) break;
       }

@@ -7,7 +7,7 @@ import { mergeStrategy } from './merge';
 import { ssaController } from './controller';
 import { collections, compression, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
-import { bookmarks, consistentReads, streamingLists } from './watching';
+import { bookmarks, consistentReads, streamingListFromRv, streamingLists } from './watching';
 import { celCost, crdApply } from './crds';
 import { declarativeValidation } from './declarative';
 import { admissionPolicies, mutatingPolicy } from './policies';
@@ -31,6 +31,7 @@ export const KIT_LESSONS: KitLesson[] = [
   compression,
   watchLesson,
   streamingLists,
+  streamingListFromRv,
   bookmarks,
   consistentReads,
   fieldValidation,

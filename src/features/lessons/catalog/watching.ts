@@ -192,3 +192,102 @@ export const consistentReads: KitLesson = {
     },
   ],
 };
+
+const fromRv = 'labelSelector=explorer.lessons%2Flesson%3Dstreamrv';
+const streamFrom = (c: StepContext, rv: string) => `${cm(c)}?${fromRv}&watch=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&resourceVersion=${rv}`;
+const endRv = (x: KitExchange) => events(x).find(endBookmark)?.resourceVersion ?? '';
+const notOlder = (a: string, b: string) => (compareResourceVersions(a, b) ?? -1) >= 0;
+
+/** The streaming list's initial state: first, second and third ADDED, then the end bookmark, not older than `floor`. */
+function checkInitialState(x: KitExchange, c: StepContext, floor: string): string[] {
+  const { added, endAt } = initialShape(x);
+  const { want, result } = expectations();
+  want(x.status === 200, `HTTP ${x.status}`);
+  want(added.join() === 'first,second,third', `ADDED before the bookmark: ${added.join() || 'none'}`);
+  want(endAt >= 0, 'no initial-events-end bookmark');
+  want(endAt < 0 || notOlder(endRv(x), floor), `the bookmark's resourceVersion ${endRv(x)} is older than ${floor}`);
+  want(endAt < 0 || notOlder(endRv(x), c.memo.thirdRV ?? ''), `the bookmark's resourceVersion ${endRv(x)} is older than the create of third (${c.memo.thirdRV})`);
+  return result;
+}
+
+export const streamingListFromRv: KitLesson = {
+  id: 'streaming-list-from-rv',
+  topic: 'streamrv',
+  title: 'A streaming list from a given resourceVersion',
+  scope: 'namespace',
+  // Checked on 1.37.1; 1.33.13 (the skew run) refuses the streaming list itself with 422.
+  since: '1.37',
+  paragraphs: [
+    'A streaming list (`sendInitialEvents=true` with `resourceVersionMatch=NotOlderThan`) may name a `resourceVersion`. It is a floor, not a point in time: the server sends the objects as they are now (or at a state at least that new), one synthetic `ADDED` each, and ends them with the `k8s.io/initial-events-end` bookmark, whose resourceVersion is not older than the one asked. A client that saw version N somewhere (a write it made, an earlier list) uses this to get a state that includes it, without a list.',
+    'That is not what `resourceVersion` means in a plain watch, where it is the point to continue from: only the changes after it come. Step 2 shows the difference on the same objects. A version the server has not reached yet is waited for briefly and then refused inside the watch; a very old one is no problem for a streaming list, since the current state is newer than it (background, from the bookmarks lesson: a plain watch from a version that left the watch cache\'s window gets 410 Gone instead).',
+  ],
+  needs: [{ verb: 'create', resource: 'configmaps', namespaced: true }, { verb: 'list', resource: 'configmaps', namespaced: true }, { verb: 'watch', resource: 'configmaps', namespaced: true }],
+  steps: [
+    {
+      id: 'before',
+      title: 'Two objects, a list, and one more object',
+      text: 'Create ConfigMaps `first` and `second`, list them (the list\'s `resourceVersion` is the version the next steps give), then create `third`.',
+      lookFor: 'HTTP 201, 200 with two items, 201: `third` is newer than the list.',
+      run: async (c) => {
+        const [a, b] = await two(c, 'streamrv');
+        const l = await c.send('GET', `${cm(c)}?${fromRv}`);
+        c.memo.listRV = String(field(l.response, 'metadata', 'resourceVersion') ?? '');
+        const third = await c.send('POST', cm(c), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'third', labels: label('streamrv') } } });
+        c.memo.thirdRV = String(field(third.response, 'metadata', 'resourceVersion') ?? '');
+        return [a!, b!, l, third];
+      },
+      show: (x) => (x.method === 'GET' ? { kind: field(x.response, 'kind'), metadata: field(x.response, 'metadata'), items: ((field(x.response, 'items') as { metadata: { name: string } }[] | undefined) ?? []).map((i) => i.metadata.name) } : { metadata: { name: field(x.response, 'metadata', 'name'), resourceVersion: field(x.response, 'metadata', 'resourceVersion') } }),
+      check: ([a, b, l, third], c) => {
+        const { want, result } = expectations();
+        want(a!.status === 201 && b!.status === 201 && third!.status === 201, `creates: HTTP ${a!.status}, ${b!.status}, ${third!.status}`);
+        want(l!.status === 200 && ((field(l!.response, 'items') as unknown[] | undefined) ?? []).length === 2, `list: HTTP ${l!.status}`);
+        want((compareResourceVersions(c.memo.thirdRV ?? '', c.memo.listRV ?? '') ?? 0) > 0, `third (${c.memo.thirdRV}) is not newer than the list (${c.memo.listRV})`);
+        return result;
+      },
+    },
+    {
+      id: 'plain-from-rv',
+      title: 'A plain watch from the list\'s version',
+      text: 'The watch without `sendInitialEvents`, from the list\'s `resourceVersion`, until `third` arrives (at most eight seconds).',
+      lookFor: 'One `ADDED`, for `third` alone: a plain watch continues after the version it is given, so `first` and `second`, older, do not come.',
+      run: async (c) => [await c.watch(`${cm(c)}?${fromRv}&watch=1&resourceVersion=${c.memo.listRV}`, { until: (es) => es.some((e) => e.name === 'third'), ms: 8000 })],
+      check: ([x]) => {
+        const names = events(x!).filter((e) => e.type === 'ADDED').map((e) => e.name ?? '');
+        return x!.status === 200 && names.join() === 'third' ? [] : [`HTTP ${x!.status}, ADDED: ${names.join() || 'none'}`];
+      },
+    },
+    {
+      id: 'stream-from-rv',
+      title: 'A streaming list from the same version',
+      text: '`sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true` with the list\'s `resourceVersion`, until the end bookmark.',
+      lookFor: 'Three `ADDED` events, `first`, `second` and `third` (the objects as they are now, `third` included though it is newer than the version asked), then the `BOOKMARK` annotated `k8s.io/initial-events-end: "true"`, whose resourceVersion is not older than the list\'s nor than `third`\'s create (KEP-5504 rule).',
+      run: async (c) => [await c.watch(streamFrom(c, c.memo.listRV ?? ''), { until: (es) => es.some(endBookmark), ms: 15_000 })],
+      check: ([x], c) => checkInitialState(x!, c, c.memo.listRV ?? ''),
+      view: (c) => ({ label: 'Open a streaming-list pane in the Watch view', to: { view: 'watch', namespace: c.ns, group: '', version: 'v1', resource: 'configmaps', extra: { mode: 'stream' } } }),
+    },
+    {
+      id: 'old-rv',
+      title: 'A very old version',
+      text: 'The same streaming list with `resourceVersion=1`, the oldest version there is.',
+      lookFor: 'HTTP 200 and the same three `ADDED` and the end bookmark, no error: "not older than 1" is satisfied by the current state.',
+      run: async (c) => [await c.watch(streamFrom(c, '1'), { until: (es) => es.some(endBookmark), ms: 15_000 })],
+      check: ([x], c) => checkInitialState(x!, c, '1'),
+    },
+    {
+      id: 'future-rv',
+      title: 'A version the server has not reached',
+      text: 'The same streaming list with the list\'s `resourceVersion` followed by three more digits.',
+      lookFor: 'The watch opens (HTTP 200), no `ADDED` comes; after a few seconds of waiting one `ERROR` event carrying a Status 504, reason `Timeout`, "Too large resource version", and the stream ends.',
+      run: async (c) => [await c.watch(streamFrom(c, `${c.memo.listRV}000`), { until: (es) => es.some((e) => e.type === 'ERROR'), ms: 20_000 })],
+      check: ([x]) => {
+        const es = events(x!);
+        const err = es.find((e) => e.type === 'ERROR');
+        const { want, result } = expectations();
+        want(x!.status === 200, `HTTP ${x!.status}`);
+        want(!es.some((e) => e.type === 'ADDED'), `ADDED: ${es.filter((e) => e.type === 'ADDED').map((e) => e.name).join()}`);
+        want(err?.code === 504 && err.reason === 'Timeout' && String(err.message).includes('Too large resource version'), `no ERROR 504 Timeout "Too large resource version" (${JSON.stringify(err ?? null)})`);
+        return result;
+      },
+    },
+  ],
+};

@@ -10,7 +10,7 @@ import { reviewAccess } from '../../k8s/access';
 import { contextsQuery } from '../../k8s/cluster';
 import { allResources, discoveryQuery } from '../../k8s/discovery';
 import { pathProblem, resourcePath } from '../../k8s/paths';
-import { navigate, type Route } from '../../routing';
+import { navigate, parseRoute, type Route } from '../../routing';
 import { encodeRequestBody, type EncodedBody, isBinaryContentType } from './binaryBody';
 import { ComparisonPanel } from './ComparisonPanel';
 import { type Draft, draftFromExtra, draftToExtra, draftToRequest, requestToDraft } from './draft';
@@ -20,6 +20,7 @@ import { ExchangeView } from './ExchangeView';
 import { history, useHistory } from './history';
 import { HistoryPanel } from './HistoryPanel';
 import { RequestForm } from './RequestForm';
+import { heldNote, refetchable, requestOfExtra, restorePlan, sameRequest, SENT_KEY } from './restore';
 import { requestAttributes } from './verb';
 
 /**
@@ -85,6 +86,8 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
   const servers = useMemo(() => Object.fromEntries((contexts.data?.contexts ?? []).map((c) => [c.name, c.server])), [contexts.data]);
 
   useEffect(() => () => abort.current?.abort(), []);
+  // Decided once, from the URL the view opened on (restore.ts).
+  const [plan] = useState(() => restorePlan(route.extra));
 
   const { request, encoded, binaryType } = useEncodedRequest(draftToRequest(draft));
   // Asked before sending, so that a refusal is explained rather than a surprise 403.
@@ -126,8 +129,27 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
       setCurrentId(x.id);
       setStreamingId(undefined);
       abort.current = null;
+      // The URL now says this read was sent, so that the link shows its answer too; only while the
+      // form still holds what was sent (an edit rewrites the URL without the mark).
+      const now = parseRoute(location.search).extra;
+      if (x.response && refetchable(req) && sameRequest(requestOfExtra(now), req)) navigate({ extra: { [SENT_KEY]: '1' } }, { replace: true });
     }
   }
+
+  // A link to a read that was sent: the answer this page already holds, or the read sent again.
+  useEffect(() => {
+    if (plan.kind !== 'refetch') return;
+    const held = history.all().find((x) => x.context === context && x.response && sameRequest(x.request, plan.request));
+    if (held) {
+      setCurrentId(held.id);
+      return;
+    }
+    // Deferred and cancelled on cleanup, so that a mount run twice (StrictMode) sends once.
+    const t = setTimeout(() => void send(plan.request), 0);
+    return () => clearTimeout(t);
+    // Once, when the view opens on its URL.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   // Path completion: collection paths of every resource discovery lists, in the chosen namespace.
   const completions = useMemo(() => {
@@ -160,6 +182,11 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
         encoded={encoded}
         binaryType={binaryType}
       />
+      {plan.kind === 'held' && !current && (
+        <p className="warning-list" role="note" aria-label="Not sent from the link">
+          {heldNote(plan)}
+        </p>
+      )}
       <div className="split-aside">
         <section className="panel" aria-label="Response">
           {current ? <ExchangeView exchange={current} streaming={current.id === streamingId} /> : <p className="muted">Send a request to see the exchange.</p>}

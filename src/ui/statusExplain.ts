@@ -194,6 +194,20 @@ export const STATUS_RULES: Rule[] = [
     explain: () => ({ sentence: 'The read parameters do not go together; the causes name the offending one.', lesson: 'rv-lab' }),
   },
   {
+    // apiserver endpoints/handlers/patch.go (1.37.1): when jsonpatch's Apply fails (a `test` whose
+    // value differs, an operation on a path that is not there) the error becomes
+    // NewGenericServerResponse(422, …) with isUnexpectedResponse=false, which keeps only this generic
+    // message: no cause, no field, nothing saying which operation failed.
+    id: 'json-patch-not-applied',
+    covers: '422 with the generic message and no causes: a JSON Patch the server could not apply to the object (a `test` that does not hold, a path that is not there).',
+    match: (s, m) => is(s, 422, 'Invalid') && m === 'the server rejected our request due to an error in our request' && !(s.details?.causes ?? []).length,
+    explain: () => ({
+      sentence:
+        'The JSON Patch could not be applied to the object: one of its operations failed, a `test` whose value did not match or a path that is not there (the server does not say which). The object was not validated and nothing was stored.',
+      lesson: 'updates',
+    }),
+  },
+  {
     id: 'invalid',
     covers: '422 Invalid: an object that fails validation (a bad name, a field out of range, a CEL rule).',
     match: (s) => is(s, 422, 'Invalid'),

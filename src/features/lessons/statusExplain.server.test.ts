@@ -142,6 +142,20 @@ describe('statusExplain against the real server', () => {
     expect(rule(name)).toBe('invalid');
   });
 
+  it('422 from a JSON Patch that cannot be applied: a `test` that does not hold, a path that is not there', async () => {
+    const jp = (ops: unknown) => cluster.request('admin', 'PATCH', cm('here'), ops, { 'Content-Type': 'application/json-patch+json' });
+    const test = await jp([{ op: 'test', path: '/data/a', value: 'not-this' }, { op: 'add', path: '/data/c', value: 'x' }]);
+    const missing = await jp([{ op: 'remove', path: '/data/none-such' }]);
+    for (const r of [test, missing]) {
+      expect(r.status, r.body).toBe(422);
+      expect(rule(r)).toBe('json-patch-not-applied');
+      expect(explainStatus(statusOf(r.status, r.body)).sentence).not.toContain('failed validation');
+    }
+    expect(explainStatus(statusOf(test.status, test.body)).sentence).toContain('`test`');
+    // Nothing was written: the operation after the failing test did not happen.
+    expect(JSON.parse((await must('admin', 'GET', cm('here'))).body).data.c).toBeUndefined();
+  });
+
   it('409: a taken name, a stale resourceVersion in a PUT, a merge patch and an apply, a field owned by another manager', async () => {
     expect(rule(await cluster.request('admin', 'POST', cm(), { metadata: { name: 'here' } }))).toBe('already-exists');
     const current = JSON.parse((await must('admin', 'GET', cm('here'))).body) as { metadata: { resourceVersion: string } };

@@ -72,6 +72,7 @@ export const START_HERE = [
   'generate-name',
   'server-side-apply',
   'managed-fields',
+  'user-agent',
   'merge-strategy',
   'ssa-controller',
   'crd-apply',

@@ -14,6 +14,7 @@ import { admissionPolicies, mutatingPolicy } from './policies';
 import { singleResource } from './single';
 import { createOnUpdate, generateName, namespaceDeletion } from './names';
 import { forceDeletion } from './unsafe';
+import { userAgent } from './userAgent';
 import { deletion, dryRun, fieldValidation, updates } from './writes';
 
 export const KIT_LESSONS: KitLesson[] = [
@@ -42,6 +43,7 @@ export const KIT_LESSONS: KitLesson[] = [
   updates,
   serverSideApply,
   managedFields,
+  userAgent,
   createOnUpdate,
   generateName,
   mergeStrategy,

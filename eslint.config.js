@@ -34,7 +34,7 @@ function layer(floor, patterns, { testsFollow = true } = {}) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', '.cluster/', 'bench/.*.mts', '**/*.d.ts'] },
+  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', '.cluster/', 'bench/.*.mts', '.cluster-*/', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

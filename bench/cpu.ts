@@ -49,3 +49,44 @@ export function peakRssMiB(pid: number | undefined): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * Resident memory (MiB, current VmRSS and peak VmHWM, summed) of the Chromium renderers this
+ * process started: the descendants of `root` whose command line says --type=renderer. The page's
+ * main thread and its workers live in the renderer, so this covers the watch worker's heap too,
+ * which a CDP heap reading of the page leaves out.
+ */
+export function rendererRssMiB(root: number = process.pid): { rss: number; peak: number } {
+  const parent = new Map<number, number>();
+  let pids: number[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+  } catch {
+    return { rss: NaN, peak: NaN };
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parent.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const descends = (pid: number) => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
+    return false;
+  };
+  let rss = 0;
+  let peak = 0;
+  for (const pid of pids) {
+    try {
+      if (!descends(pid) || !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      rss += Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+      peak += Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return { rss, peak };
+}

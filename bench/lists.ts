@@ -35,7 +35,7 @@ function median(xs: number[]): number {
 }
 
 /** kubectl: ms from spawn to the first stdout bytes, and to exit. */
-function timeKubectl(kubectl: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ first: number; done: number; lines: number }> {
+export function timeKubectl(kubectl: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ first: number; done: number; lines: number }> {
   return new Promise((ok, fail) => {
     const t0 = Date.now();
     let first = -1;
@@ -55,7 +55,7 @@ function timeKubectl(kubectl: string, args: string[], env: NodeJS.ProcessEnv): P
 // Timestamps taken in the page when the first data row, then the complete list, appear
 // (Date.now() shares the clock with this process). A string, not a function: tsx compiles
 // functions with helpers (__name) that the page does not have.
-const MARKS = `
+export const MARKS = `
   window.__lists = {};
   let statusEl = null;
   const check = () => {
@@ -85,7 +85,7 @@ interface Marks {
   status?: string;
 }
 
-async function timeExplorer(page: Page, url: string, rows: number): Promise<{ first: number; done: number }> {
+export async function timeExplorer(page: Page, url: string, rows: number): Promise<{ first: number; done: number }> {
   const cdp = PROFILE ? await page.context().newCDPSession(page) : undefined;
   if (cdp) {
     await cdp.send('Profiler.enable');
@@ -169,7 +169,7 @@ async function dataFloor(explorerUrl: string, token: string, ns: string, chunk: 
 }
 
 /** The page's JS heap after full garbage collections (two: the first may leave what finalizers free). */
-async function heapAfterGc(context: BrowserContext, page: Page): Promise<number> {
+export async function heapAfterGc(context: BrowserContext, page: Page): Promise<number> {
   const cdp = await context.newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
   await cdp.send('HeapProfiler.collectGarbage');
@@ -179,7 +179,7 @@ async function heapAfterGc(context: BrowserContext, page: Page): Promise<number>
 }
 
 /** Scrolls the virtualized rows top to bottom in 120 steps; each step's time to the second frame after it. */
-function scrollFrames(page: Page): Promise<{ p50: number; p95: number; max: number }> {
+export function scrollFrames(page: Page): Promise<{ p50: number; p95: number; max: number }> {
   return page.evaluate(`(async () => {
     const el = document.querySelector('[data-testid="lists-scroll"]');
     const times = [];

@@ -64,7 +64,7 @@ const ms = (x: number) => `${x.toFixed(3)} ms`;
  * node: proxy/start.mjs) and as kubectl proxy runs: in this process it would share one thread with
  * the bench's own client.
  */
-async function startExplorer(kubeconfig: string, staticDir: string): Promise<{ url: string; token: string; child: ChildProcess }> {
+export async function startExplorer(kubeconfig: string, staticDir: string): Promise<{ url: string; token: string; child: ChildProcess }> {
   const script = await freshBundle('proxy/src/explorer-child.ts', 'explorer-child.mjs');
   return new Promise((ok, fail) => {
     const child = spawn(process.execPath, [script, kubeconfig, staticDir], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -121,7 +121,7 @@ function startFloorProxy(server: string, creds: { ca: string; cert: string; key:
 }
 
 /** Starts `kubectl proxy` on a free loopback port; resolves with its base URL once it serves. */
-function startKubectlProxy(kubectl: string, kubeconfig: string): Promise<{ url: string; child: ChildProcess }> {
+export function startKubectlProxy(kubectl: string, kubeconfig: string): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((ok, fail) => {
     const child = spawn(kubectl, ['proxy', '--port=0', '--address=127.0.0.1', `--kubeconfig=${kubeconfig}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

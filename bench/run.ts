@@ -2,6 +2,7 @@
 import * as codecs from './codecs';
 import * as lists from './lists';
 import * as proxy from './proxy';
+import * as scale from './scale';
 import * as watch from './watch';
 
 export interface BenchResult {
@@ -14,10 +15,20 @@ export interface BenchModule {
   run(log: (line: string) => void): Promise<BenchResult>;
 }
 
-const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists], ['watch', watch], ['codecs', codecs]];
+const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists], ['watch', watch], ['codecs', codecs], ['scale', scale]];
 
-// `npm run bench -- proxy lists` runs only the named modules.
-const only = process.argv.slice(2);
+// `npm run bench -- proxy lists` runs only the named modules. The scale module's size:
+// `--objects N` (Pods; default 3,000), `--crds N`, `--cluster-dir DIR` (a control plane kept and
+// seeded once: see scale.ts), passed on through the environment.
+const args = process.argv.slice(2);
+const flags: Record<string, string> = { '--objects': 'SCALE_OBJECTS', '--crds': 'SCALE_CRDS', '--cluster-dir': 'SCALE_CLUSTER_DIR' };
+const only: string[] = [];
+for (let i = 0; i < args.length; i++) {
+  const env = flags[args[i]!];
+  if (!env) only.push(args[i]!);
+  else if (args[i + 1] === undefined) throw new Error(`${args[i]} needs a value`);
+  else process.env[env] = args[++i];
+}
 const results: BenchResult[] = [];
 for (const [name, mod] of modules.filter(([n]) => only.length === 0 || only.includes(n))) {
   console.log(`# ${name}`);

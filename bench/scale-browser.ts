@@ -1,0 +1,276 @@
+// The browser half of the scale bench (scale.ts): the Lists view, a streaming-list watch pane and
+// the Discovery view with its schemas, each in headless Chromium against a seeded cluster, each
+// against its baseline from the same run (kubectl from the same build, or the data read by Node
+// through the same proxy with no page). Long tasks come from the Long Tasks API, memory from
+// forced GCs (the page's heap) and /proc (the renderer process, the watch worker's heap included).
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import type { Browser, Page } from '@playwright/test';
+import { rendererRssMiB } from './cpu';
+import { heapAfterGc, MARKS, scrollFrames, timeExplorer, timeKubectl } from './lists';
+
+export interface ScaleTarget {
+  browser: Browser;
+  /** The explorer serving dist/, and its token (for Node's reads through the proxy). */
+  url: string;
+  token: string;
+  kubectl: string;
+  /** Environment for kubectl: KUBECONFIG and a HOME of its own (its discovery cache). */
+  env: NodeJS.ProcessEnv;
+  objects: number;
+  log: (line: string) => void;
+}
+
+/** Main-thread tasks over 50 ms (Long Tasks API), with their start (performance.now()), from the document's start. */
+const LONG_TASKS = `
+  window.__longTasks = [];
+  try {
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
+  } catch {}
+`;
+
+/**
+ * The longest main-thread task of the current document that started after `from` (an expression
+ * evaluated in the page, a performance.now() time), and how many there were.
+ */
+export function longTasks(page: Page, from = '0'): Promise<{ longest: number; count: number }> {
+  return page.evaluate(`(() => {
+    const from = ${from};
+    const ts = window.__longTasks.filter(([s]) => s >= from);
+    return { longest: ts.reduce((m, [, d]) => Math.max(m, d), 0), count: ts.length };
+  })()`);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Every Table chunk of a list through the explorer's proxy, keep-alive, JSON.parse'd, no page: the Lists view's data floor. */
+async function tableFloor(t: ScaleTarget, path: string, includeObject: string, chunk: number): Promise<{ ms: number; rows: number }> {
+  const agent = new HttpAgent({ keepAlive: true });
+  const get = (p: string) =>
+    new Promise<string>((ok, fail) => {
+      const headers = { 'X-Explorer-Token': t.token, Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json' };
+      const req = httpRequest(new URL(p, t.url), { agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => (res.statusCode === 200 ? ok(Buffer.concat(chunks).toString()) : fail(new Error(`floor: HTTP ${res.statusCode}`))));
+      });
+      req.on('error', fail);
+      req.end();
+    });
+  const t0 = performance.now();
+  let rows = 0;
+  let token: string | undefined;
+  do {
+    const q = new URLSearchParams({ limit: String(chunk), includeObject, ...(token ? { continue: token } : {}) });
+    const page = JSON.parse(await get(`${path}?${q}`)) as { rows: unknown[]; metadata: { continue?: string } };
+    rows += page.rows.length;
+    token = page.metadata.continue || undefined;
+  } while (token);
+  agent.destroy();
+  return { ms: performance.now() - t0, rows };
+}
+
+/**
+ * The Lists view over every Pod of the cluster (all namespaces, chunks of 500, load=all) against
+ * `kubectl get pods -A --chunk-size=500` and the data floor; heap per 1,000 rows over the same view
+ * holding an empty list (a label selector that matches nothing); scrolling; long tasks while loading.
+ */
+export async function scaleLists(t: ScaleTarget): Promise<Record<string, number>> {
+  const CHUNK = 500;
+  const repeats = t.objects >= 50_000 ? 1 : 3;
+  const context = await t.browser.newContext({ viewport: { width: 1400, height: 900 } });
+  await context.addInitScript(MARKS + LONG_TASKS);
+  const page = await context.newPage();
+  const url = (extra: Record<string, string>) => `${t.url}?${new URLSearchParams({ context: 'local-admin', view: 'lists', group: '', version: 'v1', resource: 'pods', limit: String(CHUNK), ...extra })}`;
+  const kubectlArgs = ['get', 'pods', '-A', `--chunk-size=${CHUNK}`];
+  try {
+    // Warm-ups: kubectl's discovery cache, the page's code; neither reads the large list.
+    await timeKubectl(t.kubectl, ['get', 'pods', '-n', 'default', `--chunk-size=${CHUNK}`], t.env);
+    await page.goto(url({ labelSelector: 'bench-scale=none' }));
+    await page.getByRole('status').filter({ hasText: '0 rows in 1 page, list complete' }).waitFor({ timeout: 120_000 });
+    const heapEmpty = await heapAfterGc(context, page);
+    const k: { first: number; done: number }[] = [];
+    const e: { first: number; done: number }[] = [];
+    const floors: number[] = [];
+    let longest = 0;
+    for (let i = 0; i < repeats; i++) {
+      k.push(await timeKubectl(t.kubectl, kubectlArgs, t.env));
+      e.push(await timeExplorer(page, url({ load: 'all' }), t.objects));
+      // From the first row on: the chunks' work, not the boot's evaluation of the bundle.
+      longest = Math.max(longest, (await longTasks(page, 'window.__lists.first - performance.timeOrigin')).longest);
+      const f = await tableFloor(t, '/k8s/local-admin/api/v1/pods', 'Metadata', CHUNK);
+      if (f.rows !== t.objects) throw new Error(`the data floor read ${f.rows} rows, not ${t.objects}`);
+      floors.push(f.ms);
+    }
+    const kFirst = median(k.map((x) => x.first));
+    const kDone = median(k.map((x) => x.done));
+    const eFirst = median(e.map((x) => x.first));
+    const eDone = median(e.map((x) => x.done));
+    const floor = median(floors);
+    const heapAll = await heapAfterGc(context, page);
+    const perThousand = (heapAll - heapEmpty) / 1024 / (t.objects / 1000);
+    const frames = await scrollFrames(page);
+    t.log(`lists: ${t.objects.toLocaleString('en-US')} Pods, all namespaces, chunks of ${CHUNK} (median of ${repeats}): kubectl ${kubectlArgs.join(' ')} first line ${kFirst} ms, done ${kDone} ms; explorer first row ${eFirst} ms, all rows ${eDone} ms; data floor (Table chunks, includeObject=Metadata, through the proxy, JSON.parse, no page) ${floor.toFixed(0)} ms`);
+    t.log(`lists: longest main-thread task while loading ${longest.toFixed(0)} ms; heap after GC ${(heapEmpty / 1048576).toFixed(1)} MiB empty, ${(heapAll / 1048576).toFixed(1)} MiB with every row: ${perThousand.toFixed(1)} KiB per 1,000 rows; scrolling in 120 jumps, time to the second frame after each: p50 ${frames.p50.toFixed(0)} ms, p95 ${frames.p95.toFixed(0)} ms, max ${frames.max.toFixed(0)} ms`);
+    return {
+      'lists: first row / kubectl first line (goal <= 1)': eFirst / kFirst,
+      'lists: all rows / kubectl done (goal <= 1)': eDone / kDone,
+      'lists: all rows / data floor': eDone / floor,
+      'lists: heap KiB per 1,000 rows / 100 KiB (goal <= 1)': perThousand / 100,
+      'lists: scroll p95 to the second frame / 33.3 ms (two frames at 60 Hz; goal <= 1)': frames.p95 / (2000 / 60),
+      'lists: longest main-thread task while loading / 50 ms (goal <= 1)': longest / 50,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** What the watch pane reports through window.__explorerWatchRendered (see WatchPane.tsx). */
+const WATCH_MARKS = `
+  window.__scaleWatch = { added: 0, firstAt: 0, firstPerf: 0, lastAt: 0 };
+  window.__explorerWatchRendered = (_pane, _events, at, counts) => {
+    const s = window.__scaleWatch;
+    s.added = counts.ADDED ?? 0;
+    if (s.added > 0 && s.firstAt === 0) { s.firstAt = at; s.firstPerf = performance.now(); }
+    s.lastAt = at;
+  };
+`;
+
+interface WatchMarks {
+  added: number;
+  firstAt: number;
+  firstPerf: number;
+  lastAt: number;
+}
+
+/** The same streaming list read by Node through the proxy (newline framing, JSON.parse), no page: initial ADDED events per second. */
+async function streamFloor(t: ScaleTarget, path: string): Promise<{ rate: number; added: number }> {
+  const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
+  const res = await fetch(new URL(`${path}?${q}`, t.url), { headers: { 'X-Explorer-Token': t.token, Accept: 'application/json' } });
+  if (res.status !== 200) throw new Error(`stream floor: ${res.status} ${await res.text()}`);
+  const reader = res.body!.getReader();
+  const dec = new TextDecoder();
+  let rest = '';
+  let added = 0;
+  let first = 0;
+  for (let done = false; !done; ) {
+    const r = await reader.read();
+    if (r.done) break;
+    if (!first) first = performance.now();
+    const lines = (rest + dec.decode(r.value, { stream: true })).split('\n');
+    rest = lines.pop()!;
+    for (const l of lines) {
+      const e = JSON.parse(l) as { type: string; object: { metadata?: { annotations?: Record<string, string> } } };
+      if (e.type === 'ADDED') added++;
+      if (e.type === 'BOOKMARK' && e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true') done = true;
+    }
+  }
+  await reader.cancel().catch(() => undefined);
+  return { rate: added / ((performance.now() - first) / 1000), added };
+}
+
+/**
+ * A watch pane whose streaming list (sendInitialEvents) covers every Pod: the rate its initial
+ * ADDED events reach the screen, the longest main-thread task meanwhile, and the renderer's memory
+ * holding them, over the same pane on an empty namespace.
+ */
+export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>> {
+  const floor = await streamFloor(t, '/k8s/local-admin/api/v1/pods');
+  if (floor.added !== t.objects) throw new Error(`the stream floor read ${floor.added} ADDED events, not ${t.objects}`);
+  const open = async (namespace: string | undefined) => {
+    const context = await t.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.addInitScript(WATCH_MARKS + LONG_TASKS);
+    const page = await context.newPage();
+    const panes = JSON.stringify([{ id: 'scale', group: '', version: 'v1', resource: 'pods', ...(namespace ? { namespace } : {}), mode: 'stream', bookmarks: true, asTable: false, max: 2000 }]);
+    await page.goto(`${t.url}?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes })}`);
+    return { context, page };
+  };
+  // The baseline: the same pane streaming an empty namespace, in a renderer of its own.
+  const empty = await open('bench-scale-empty');
+  await empty.page.getByRole('status', { name: 'Watch state' }).filter({ hasText: 'watching' }).waitFor({ timeout: 120_000 });
+  const heapEmpty = await heapAfterGc(empty.context, empty.page);
+  const rssEmpty = rendererRssMiB();
+  await empty.context.close();
+
+  const { context, page } = await open(undefined);
+  try {
+    const timeout = Math.max(300_000, t.objects * 4);
+    await page.waitForFunction((n) => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch.added >= n, t.objects, { timeout, polling: 50 });
+    const st = await page.evaluate(() => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch);
+    const rate = st.added / Math.max(0.001, (st.lastAt - st.firstAt) / 1000);
+    const long = await longTasks(page, String(st.firstPerf - 200));
+    const rssHeld = rendererRssMiB();
+    const heap = await heapAfterGc(context, page);
+    const perThousand = (rssHeld.rss - rssEmpty.rss) / (t.objects / 1000);
+    t.log(`watch: a streaming list of ${st.added.toLocaleString('en-US')} Pods on screen in ${st.lastAt - st.firstAt} ms (first to last commit): ${rate.toFixed(0)} events/s; Node through the proxy, no page: ${floor.rate.toFixed(0)} events/s; main-thread tasks over 50 ms meanwhile: ${long.count} (longest ${long.longest.toFixed(0)} ms)`);
+    t.log(`watch: renderer RSS (page and worker) ${rssEmpty.rss.toFixed(0)} MiB on an empty pane, ${rssHeld.rss.toFixed(0)} MiB holding every Pod (peak ${rssHeld.peak.toFixed(0)} MiB): ${(perThousand * 1024).toFixed(0)} KiB per 1,000 objects; the page's heap after GC ${(heapEmpty / 1048576).toFixed(1)} → ${(heap / 1048576).toFixed(1)} MiB`);
+    return {
+      'watch: streaming list events/s / 25,000 (goal >= 1, higher is better)': rate / 25_000,
+      'watch: streaming list events/s / Node through the proxy (higher is better)': rate / floor.rate,
+      'watch: longest main-thread task / 50 ms (goal <= 1)': long.longest / 50,
+      'watch: renderer RSS MiB per 1,000 objects held': perThousand,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Date.now() when an element matching `selector` first appears, and performance.now() when the
+ * view's frame (`shell`) did: tasks after that are the view's work on the data, before it the
+ * boot's (evaluating the bundle), which every view pays alike.
+ */
+const APPEARS = (shell: string, selector: string) => `
+  window.__appeared = undefined;
+  window.__shell = undefined;
+  new MutationObserver((_, o) => {
+    if (window.__shell === undefined && document.querySelector(${JSON.stringify(shell)})) window.__shell = performance.now();
+    if (document.querySelector(${JSON.stringify(selector)})) { window.__appeared = Date.now(); o.disconnect(); }
+  }).observe(document, { subtree: true, childList: true });
+`;
+
+async function timeToAppear(t: ScaleTarget, url: string, selector: string): Promise<{ ms: number; longest: number; boot: number }> {
+  const context = await t.browser.newContext({ viewport: { width: 1400, height: 900 } });
+  await context.addInitScript(APPEARS('section[aria-label="Discovery"]', selector) + LONG_TASKS);
+  const page = await context.newPage();
+  try {
+    const start = Date.now();
+    await page.goto(url);
+    await page.waitForFunction(() => (window as unknown as { __appeared?: number }).__appeared !== undefined, undefined, { timeout: 120_000, polling: 20 });
+    const at = await page.evaluate(() => (window as unknown as { __appeared: number }).__appeared);
+    // Whatever the view still does once it shows (rendering the rest, a schema's second document).
+    await page.waitForTimeout(1000);
+    const all = await longTasks(page);
+    const after = await longTasks(page, 'window.__shell ?? 0');
+    return { ms: at - start, longest: after.longest, boot: all.longest };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Discovery with many CRDs: the Discovery view until the last seeded group shows, against
+ * `kubectl api-resources` (which reads discovery afresh each time); then a CRD's schema and the
+ * Pod schema (the largest document) in the schema browser. Longest main-thread task over all.
+ */
+export async function scaleDiscovery(t: ScaleTarget, lastGroup: string, crdResource: string): Promise<Record<string, number>> {
+  const k: number[] = [];
+  const e: number[] = [];
+  let longest = 0;
+  let boot = 0;
+  await timeKubectl(t.kubectl, ['api-resources'], t.env);
+  const view = (extra: Record<string, string>) => `${t.url}?${new URLSearchParams({ context: 'local-admin', view: 'discovery', ...extra })}`;
+  for (let i = 0; i < 3; i++) {
+    k.push((await timeKubectl(t.kubectl, ['api-resources'], t.env)).done);
+    const d = await timeToAppear(t, view({}), `[aria-label="${lastGroup}/v1"]`);
+    e.push(d.ms);
+    longest = Math.max(longest, d.longest);
+    boot = Math.max(boot, d.boot);
+  }
+  const crd = await timeToAppear(t, view({ group: lastGroup, version: 'v1', resource: crdResource }), 'table[aria-label="Fields"]');
+  const pods = await timeToAppear(t, view({ group: '', version: 'v1', resource: 'pods' }), 'table[aria-label="Fields"]');
+  t.log(`discovery: kubectl api-resources ${median(k)} ms; the Discovery view until the last group shows ${median(e)} ms (median of 3), longest task once the view's frame is up ${longest.toFixed(0)} ms (with the boot: ${boot.toFixed(0)} ms); schema of ${crdResource}.${lastGroup} shown in ${crd.ms} ms (longest task ${crd.longest.toFixed(0)} ms), of pods in ${pods.ms} ms (longest task ${pods.longest.toFixed(0)} ms)`);
+  return {
+    'discovery: all groups on screen / kubectl api-resources (goal <= 1)': median(e) / median(k),
+    'discovery: longest main-thread task, view and schemas / 50 ms (goal <= 1)': Math.max(longest, crd.longest, pods.longest) / 50,
+  };
+}

@@ -21,6 +21,7 @@ export type ProxyCause =
   | 'CredentialsPending'
   | 'ClusterUnreachable'
   | 'TLSFailure'
+  | 'ProxyRefused'
   | 'UpstreamTimeout'
   | 'UpstreamError'
   | 'MethodNotAllowed'
@@ -113,6 +114,10 @@ export function upstreamFailure(err: NodeJS.ErrnoException, context: string, ser
   const tls = /^(ERR_TLS_|ERR_SSL_|CERT_|EPROTO$|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|HOSTNAME_MISMATCH$|ERR_OSSL_)/.test(code);
   if (tls) {
     return new ProxyError(502, 'ServiceUnavailable', 'TLSFailure', `TLS with the API server of context "${context}" (${server}) failed: ${detail}`, context);
+  }
+  if (code === 'PROXY_REFUSED' || code === 'PROXY_FAILED') {
+    // The kubeconfig's proxy-url answered, but not with a tunnel (407, 403, 502, a SOCKS refusal).
+    return new ProxyError(502, 'ServiceUnavailable', 'ProxyRefused', `cannot reach the API server of context "${context}" (${server}): ${detail}`, context);
   }
   if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new ProxyError(504, 'Timeout', 'UpstreamTimeout', `the API server of context "${context}" (${server}) did not accept a connection in time: ${detail}`, context);

@@ -5,8 +5,9 @@
 // one keep-alive Agent per context and credential.
 import { readFileSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpAgent, type AgentOptions as HttpAgentOptions, type ClientRequestArgs } from 'node:http';
 import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
+import type { Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
@@ -17,6 +18,7 @@ import { isLegacyCommandProvider, LegacyProviders, type LegacyProviderConfig } f
 import { ProxyError } from './errors';
 import { CONNECT_TIMEOUT_MS } from './openUpstream';
 import { UpstreamPool } from './http1';
+import { type Dial, parseProxyUrl, proxyDialer } from './tunnel';
 
 import type { ContextList, ContextSummary } from '../../protocol/contexts';
 export type { ContextList, ContextSummary };
@@ -31,11 +33,7 @@ export interface UpstreamTarget {
   /** Path prefix of the server URL (Rancher-style `https://host/k8s/clusters/c-1`), without trailing `/`. */
   basePath: string;
   agent: HttpAgent;
-  /**
-   * The lean client's connections for GET and HEAD (http1/), beside the agent that serves
-   * requests with a body; absent when the cluster is reached through a proxy-url, which only the
-   * agent knows how to use.
-   */
+  /** The lean client's connections for GET and HEAD (http1/), beside the agent that serves requests with a body. */
   pool?: UpstreamPool;
   /** Authorization and Impersonate-User from the kubeconfig. */
   headers: Record<string, string>;
@@ -166,6 +164,46 @@ class ContextHttpsAgent extends HttpsAgent {
   }
 }
 
+type ConnectionCallback = (err: Error | null, socket?: Socket) => void;
+
+/** Node's agents take a connection from createConnection's callback when it comes later (a tunnel). */
+function tunnelled(dial: Dial, wrap: (raw: Socket, options: ClientRequestArgs) => Socket) {
+  return (options: ClientRequestArgs, cb: ConnectionCallback): undefined => {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(Object.assign(new Error(`no tunnel within ${CONNECT_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })), CONNECT_TIMEOUT_MS);
+    dial(String(options.host).replace(/^\[|\]$/g, ''), Number(options.port), abort.signal).then(
+      (raw) => {
+        clearTimeout(timer);
+        cb(null, wrap(raw, options));
+      },
+      (err: Error) => {
+        clearTimeout(timer);
+        cb(err);
+      },
+    );
+    return undefined;
+  };
+}
+
+/** The keep-alive agent of a cluster behind a proxy-url: TLS with the API server inside the tunnel. */
+class TunnelHttpsAgent extends ContextHttpsAgent {
+  constructor(options: ConstructorParameters<typeof HttpsAgent>[0], dial: Dial) {
+    super(options);
+    // https.Agent's own createConnection is tls.connect; given the tunnel as `socket`, it checks the
+    // server's certificate against the name (or tls-server-name) as on a direct connection.
+    const direct = (opts: ClientRequestArgs) => (HttpsAgent.prototype as unknown as { createConnection(o: unknown): Socket }).createConnection.call(this, opts);
+    (this as unknown as { createConnection: unknown }).createConnection = tunnelled(dial, (raw, opts) => direct({ ...opts, socket: raw } as ClientRequestArgs));
+  }
+}
+
+/** The keep-alive agent of a plain-http cluster behind a proxy-url. */
+class TunnelHttpAgent extends HttpAgent {
+  constructor(options: HttpAgentOptions, dial: Dial) {
+    super(options);
+    (this as unknown as { createConnection: unknown }).createConnection = tunnelled(dial, (raw) => raw);
+  }
+}
+
 /** How long file-based credentials are reused before files are read again (rotation). */
 const FILE_CREDENTIALS_TTL_MS = 60_000;
 
@@ -265,6 +303,7 @@ export class Kubeconfig {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', `the server of cluster "${ctx.cluster}" is not an http(s) URL`, context);
     const user = this.users.find((u) => u.name === ctx.user);
+    const proxy = this.proxyOf(context, cluster);
     const opts = await this.requestOptions(context, user, url);
     const onUnauthorized = user?.exec ? await this.applyExecCredential(context, user, cluster, opts) : undefined;
     if (user && isLegacyCommandProvider(user.authProvider)) await this.applyLegacyProvider(context, user, opts);
@@ -288,7 +327,7 @@ export class Kubeconfig {
       hostname: url.hostname.replace(/^\[|\]$/g, ''),
       port: url.port ? Number(url.port) : secure ? 443 : 80,
       basePath: url.pathname.replace(/\/+$/, ''),
-      ...(cluster.proxyUrl && opts.agent ? { agent: opts.agent as HttpAgent } : this.agentFor(context, secure, opts, url)),
+      ...this.agentFor(context, secure, opts, url, proxy),
       headers,
       ...(onUnauthorized ? { onUnauthorized } : {}),
     };
@@ -346,12 +385,22 @@ export class Kubeconfig {
     return opts;
   }
 
+  /** The cluster's proxy-url, checked as kubectl checks it (a scheme it refuses is an invalid kubeconfig). */
+  private proxyOf(context: string, cluster: Cluster): URL | undefined {
+    if (!cluster.proxyUrl) return undefined;
+    try {
+      return parseProxyUrl(cluster.proxyUrl, cluster.name);
+    } catch (e) {
+      throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', (e as Error).message, context);
+    }
+  }
+
   /**
-   * One keep-alive Agent and one lean pool per context and TLS material, so rotated exec
-   * certificates get new sockets.
+   * One keep-alive Agent and one lean pool per context, TLS material and proxy, so rotated exec
+   * certificates get new sockets. Behind a proxy both open their connections through it.
    */
-  private agentFor(context: string, secure: boolean, opts: RequestOptions, url: URL): { agent: HttpAgent; pool: UpstreamPool } {
-    const h = createHash('sha256').update(context).update(secure ? 'https' : 'http').update(url.host);
+  private agentFor(context: string, secure: boolean, opts: RequestOptions, url: URL, proxy: URL | undefined): { agent: HttpAgent; pool: UpstreamPool } {
+    const h = createHash('sha256').update(context).update(secure ? 'https' : 'http').update(url.host).update(proxy?.href ?? '');
     for (const v of [opts.ca, opts.cert, opts.key, opts.pfx, opts.passphrase, opts.servername, String(opts.rejectUnauthorized)]) {
       h.update('\0');
       if (v !== undefined) h.update(Array.isArray(v) ? v.map(String).join('\n') : String(v));
@@ -368,10 +417,14 @@ export class Kubeconfig {
         servername: opts.servername,
         ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
       };
-      // Keep-alive: a small GET then costs no TCP+TLS handshake. No socket timeout: watches idle for minutes.
+      const dial = proxy ? proxyDialer(proxy) : undefined;
+      // Keep-alive: a small GET then costs no TCP+TLS handshake (nor a tunnel). No socket timeout: watches idle for minutes.
+      const agent = secure
+        ? dial ? new TunnelHttpsAgent({ keepAlive: true, ...tls }, dial) : new ContextHttpsAgent({ keepAlive: true, ...tls })
+        : dial ? new TunnelHttpAgent({ keepAlive: true }, dial) : new HttpAgent({ keepAlive: true });
       pair = {
-        agent: secure ? new ContextHttpsAgent({ keepAlive: true, ...tls }) : new HttpAgent({ keepAlive: true }),
-        pool: new UpstreamPool({ secure, host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port ? Number(url.port) : secure ? 443 : 80, tls: secure ? tls : undefined, connectTimeoutMs: CONNECT_TIMEOUT_MS }),
+        agent,
+        pool: new UpstreamPool({ secure, host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port ? Number(url.port) : secure ? 443 : 80, tls: secure ? tls : undefined, connectTimeoutMs: CONNECT_TIMEOUT_MS, ...(dial ? { dial } : {}) }),
       };
       this.agents.set(key, pair);
     }

@@ -1,6 +1,7 @@
 // Keep-alive connections to one API server, and one bodyless exchange at a time on each.
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import type { Dial } from '../tunnel';
 import { ResponseFramer } from './framer';
 import { UpstreamResponse } from './response';
 
@@ -26,11 +27,16 @@ export interface PoolOptions {
   /** TLS material and checks (ca, cert, key, servername, rejectUnauthorized…), as for tls.connect. */
   tls?: ConnectionOptions;
   connectTimeoutMs: number;
+  /** Opens the TCP connection through a proxy (a kubeconfig proxy-url); TLS then runs inside it. */
+  dial?: Dial;
 }
 
 /** One keep-alive connection and the exchange it carries (one at a time: no pipelining). */
 interface Conn {
-  socket: Socket;
+  /** Undefined while a connection through a proxy is being opened (see opening). */
+  socket?: Socket;
+  /** Settles when the tunnel is up and the socket set; rejects when it could not be opened. */
+  opening?: Promise<void>;
   /** Set while an exchange owns the connection. */
   onData?: (b: Buffer) => void;
   onGone?: (err: Error | undefined) => void;
@@ -84,14 +90,26 @@ export class UpstreamPool {
       if (this.destroyed) return failBefore(Object.assign(new Error('the proxy is shutting down'), { code: 'ECONNRESET' }));
       conn = this.take();
       const c = conn;
+      if (!c.opening) return run(c);
+      // Through a proxy: the request goes out once the tunnel is up (nothing was sent, so a
+      // failure here is the connection's, reported as such).
+      c.opening.then(
+        () => {
+          if (!over && conn === c) run(c);
+        },
+        (err: Error) => failBefore(err),
+      );
+    };
+    const run = (c: Conn) => {
+      const socket = c.socket!;
       // The head goes out before anything else is set up: that work then overlaps with the API
       // server's, instead of adding to the latency of every request. No bytes or errors can be
       // handed to us before this function returns (socket events come on later turns).
-      c.socket.write(head);
+      socket.write(head);
       const framer = new ResponseFramer(
         {
           head: (h, whole) => {
-            res = new UpstreamResponse(h, c.socket, whole);
+            res = new UpstreamResponse(h, socket, whole);
             keepAlive = h.keepAlive;
             handlers.onResponse(res);
           },
@@ -158,7 +176,7 @@ export class UpstreamPool {
   private take(): Conn {
     while (this.idle.length) {
       const c = this.idle.pop()!;
-      if (!c.socket.destroyed && c.socket.readyState === 'open') {
+      if (c.socket && !c.socket.destroyed && c.socket.readyState === 'open') {
         c.reused = true;
         return c;
       }
@@ -169,19 +187,52 @@ export class UpstreamPool {
 
   private connect(): Conn {
     const o = this.opts;
-    const socket = o.secure
-      ? tlsConnect({ ...o.tls, host: o.host, port: o.port, servername: o.tls?.servername ?? (isIP(o.host) ? undefined : o.host) })
-      : netConnect({ host: o.host, port: o.port });
+    const c: Conn = { reused: false };
+    this.all.add(c);
+    const timedOut = () => Object.assign(new Error(`no connection within ${o.connectTimeoutMs / 1000} s`), { code: 'ETIMEDOUT' });
+    const tls = (through?: Socket) => tlsConnect({ ...o.tls, host: o.host, port: o.port, servername: o.tls?.servername ?? (isIP(o.host) ? undefined : o.host), ...(through ? { socket: through } : {}) });
+    if (!o.dial) {
+      const socket = o.secure ? tls() : netConnect({ host: o.host, port: o.port });
+      this.attach(c, socket, setTimeout(() => socket.destroy(timedOut()), o.connectTimeoutMs));
+      return c;
+    }
+    // Through a proxy: the tunnel first (its time counts against the same limit), then TLS in it.
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      abort.abort(timedOut());
+      c.socket?.destroy(timedOut());
+    }, o.connectTimeoutMs);
+    c.opening = o.dial(o.host, o.port, abort.signal).then(
+      (raw) => {
+        c.opening = undefined;
+        if (!this.all.has(c)) {
+          // Discarded while the tunnel opened (aborted, or the pool shut down).
+          clearTimeout(timer);
+          raw.destroy();
+          throw Object.assign(new Error('the request was closed before its connection opened'), { code: 'ECONNRESET' });
+        }
+        this.attach(c, o.secure ? tls(raw) : raw, timer);
+      },
+      (err: Error) => {
+        clearTimeout(timer);
+        this.all.delete(c);
+        throw err;
+      },
+    );
+    // A rejection is handled by the request that waits for it; this keeps it from being unhandled when none does.
+    c.opening.catch(() => undefined);
+    return c;
+  }
+
+  /** Wires a new connection's socket to the pool: data to the exchange that owns it, its end to that exchange. */
+  private attach(c: Conn, socket: Socket, timer: NodeJS.Timeout): void {
+    const o = this.opts;
+    c.socket = socket;
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 1000);
-    const c: Conn = { socket, reused: false };
-    this.all.add(c);
-    const timer = setTimeout(() => {
-      const e = new Error(`no connection within ${o.connectTimeoutMs / 1000} s`) as NodeJS.ErrnoException;
-      e.code = 'ETIMEDOUT';
-      socket.destroy(e);
-    }, o.connectTimeoutMs);
     socket.once(o.secure ? 'secureConnect' : 'connect', () => clearTimeout(timer));
+    // A plain socket from a tunnel is connected already: no 'connect' comes.
+    if (!o.secure && o.dial) clearTimeout(timer);
     let error: Error | undefined;
     socket.on('data', (b: Buffer) => {
       if (c.onData) c.onData(b);
@@ -204,13 +255,12 @@ export class UpstreamPool {
       }
       socket.destroy();
     });
-    return c;
   }
 
   private release(c: Conn): void {
     c.onData = undefined;
     c.onGone = undefined;
-    if (this.destroyed || c.socket.destroyed) return this.discard(c);
+    if (this.destroyed || !c.socket || c.socket.destroyed) return this.discard(c);
     // A paused response may have left the socket paused.
     c.socket.resume();
     this.idle.push(c);
@@ -222,7 +272,7 @@ export class UpstreamPool {
     this.all.delete(c);
     const i = this.idle.indexOf(c);
     if (i >= 0) this.idle.splice(i, 1);
-    if (!c.socket.destroyed) c.socket.destroy();
+    if (c.socket && !c.socket.destroyed) c.socket.destroy();
   }
 
   destroy(): void {

@@ -2,6 +2,8 @@
 // any of them. A step sends real requests through kubeFetch, keeps each exchange exactly as sent
 // and received, and checks the answer against what the lesson says: a lesson that the server
 // contradicts shows it, step by step, instead of teaching it.
+import { decodeCbor } from '../../codecs/cbor';
+import { decodeK8sEnvelope } from '../../codecs/protobuf';
 import { kubeFetch, sharedMux } from '../../k8s/client';
 import { openWatch } from '../../k8s/watch';
 import type { Route } from '../../routing';
@@ -17,6 +19,8 @@ export interface KitExchange extends LessonExchange {
    * Status and not its size (`bytes` counts watch events only, none here).
    */
   refusedWatch?: boolean;
+  /** The `apiVersion` and `kind` a Protobuf (from its envelope) or CBOR answer carries, for checks on binary bodies. */
+  binaryType?: { apiVersion: string; kind: string };
 }
 
 export interface StepContext {
@@ -127,7 +131,22 @@ export async function kitSend(
   } else {
     response = binaryPreview(buf);
   }
-  return { method, path, headers, body, status: res.status, response, responseHeaders, bytes: buf.length };
+  const binaryType = typeOfBinary(type, buf);
+  return { method, path, headers, body, status: res.status, response, responseHeaders, bytes: buf.length, ...(binaryType ? { binaryType } : {}) };
+}
+
+/** apiVersion and kind of a Protobuf or CBOR body; undefined for other types or a body that does not decode. */
+function typeOfBinary(type: string, buf: Uint8Array): { apiVersion: string; kind: string } | undefined {
+  if (type.startsWith('application/vnd.kubernetes.protobuf')) {
+    const env = decodeK8sEnvelope(buf);
+    return env.ok ? { apiVersion: env.value.apiVersion, kind: env.value.kind } : undefined;
+  }
+  if (type.startsWith('application/cbor')) {
+    const d = decodeCbor(buf);
+    const v = d.ok ? (d.value as { apiVersion?: unknown; kind?: unknown } | null) : null;
+    return v && typeof v === 'object' ? { apiVersion: String(v.apiVersion ?? ''), kind: String(v.kind ?? '') } : undefined;
+  }
+  return undefined;
 }
 
 /** A binary body as text: its size and the first bytes in hex, printable ones shown. */

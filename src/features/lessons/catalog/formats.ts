@@ -132,7 +132,7 @@ export const metadataOnly: KitLesson = {
   title: 'Metadata-only fetches',
   scope: 'namespace',
   paragraphs: [
-    'A controller that only needs names, labels or owners can ask for metadata alone, for any type kube-apiserver serves itself (built-in types and custom resources), without knowing its schema: `Accept: application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io` for a list, `as=PartialObjectMetadata` for one object. The server strips everything but `metadata`, which saves the bytes of `data`, `spec` and `status`. Background, not checked here: an aggregated API server (metrics-server, for one) answers with its own code and may not offer these forms: it can answer 406 Not Acceptable.',
+    'A controller that only needs names, labels or owners can ask for metadata alone, for any type kube-apiserver serves itself (built-in types and custom resources), without knowing its schema: `Accept: application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io` for a list, `as=PartialObjectMetadata` for one object. The server strips everything but `metadata`, which saves the bytes of `data`, `spec` and `status`. An aggregated API server answers with its own code and offers only the encodings it was built with: the `metadata-preferences` lesson shows one that serves metadata only in JSON and Protobuf but answers 406 for CBOR, with `q=` preferences and the 406 in every encoding.',
   ],
   needs: [{ verb: 'create', resource: 'configmaps', namespaced: true }, { verb: 'list', resource: 'configmaps', namespaced: true }],
   steps: [

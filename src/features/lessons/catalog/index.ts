@@ -4,6 +4,7 @@ import { bodyErrors, dryRunAccess, managedFields, yamlBodies } from './bodies';
 import { cel } from './cel';
 import { chunkedLists, resourceVersions, serverSideApply, watchLesson } from './concepts';
 import { mergeStrategy } from './merge';
+import { encodingMemory, metadataPreferences } from './negotiation';
 import { ssaController } from './controller';
 import { collections, compression, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
@@ -28,8 +29,10 @@ export const KIT_LESSONS: KitLesson[] = [
   chunkedLists,
   tables,
   metadataOnly,
+  metadataPreferences,
   mediaTypes,
   compression,
+  encodingMemory,
   watchLesson,
   streamingLists,
   streamingListFromRv,

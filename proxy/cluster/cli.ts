@@ -14,11 +14,19 @@ if (args.includes('--help') || args.includes('-h')) {
   --fresh                  wipe etcd data before starting (PKI and kubeconfig are kept)
   --dir DIR                state folder (default .cluster, or .cluster-VERSION for another release)
   --no-controller-manager  run etcd and kube-apiserver only
+  --runtime-config LIST    kube-apiserver's --runtime-config, e.g. resource.k8s.io/v1beta2=true (serve a
+                           deprecated beta version) or node.k8s.io/v1=false (a cluster without it)
   --seed PRESET            once ready, fill it: large (150,000 Pods in 150 namespaces, 300 CRDs), medium, small
   --seed-pods N, --seed-namespaces N, --seed-crds N   override the preset's sizes`);
   process.exit(0);
 }
 const dirArg = args.indexOf('--dir');
+const runtimeConfigArg = args.indexOf('--runtime-config');
+const runtimeConfig = runtimeConfigArg >= 0 ? args[runtimeConfigArg + 1] : undefined;
+if (runtimeConfigArg >= 0 && !/^[\w./-]+=(true|false)(,[\w./-]+=(true|false))*$/.test(runtimeConfig ?? '')) {
+  console.error(`--runtime-config: expected group/version=true|false[,…], got ${runtimeConfig ?? '(nothing)'}`);
+  process.exit(2);
+}
 const versionArg = args.indexOf('--kubernetes');
 const kubernetesVersion = versionArg >= 0 ? args[versionArg + 1] : undefined;
 // Another release gets its own state folder by default: etcd data is not shared across releases.
@@ -43,7 +51,7 @@ async function main(): Promise<void> {
     console.log(sample ? `aggregated API server: ${sample}` : `no aggregated API server for Kubernetes ${release.kubernetes}`);
     return;
   }
-  const cp = await startControlPlane({ dir, kubernetesVersion: release.kubernetes, fresh: args.includes('--fresh'), controllerManager: !args.includes('--no-controller-manager'), aggregatedApi: !args.includes('--no-aggregated') });
+  const cp = await startControlPlane({ dir, kubernetesVersion: release.kubernetes, fresh: args.includes('--fresh'), controllerManager: !args.includes('--no-controller-manager'), aggregatedApi: !args.includes('--no-aggregated'), ...(runtimeConfig ? { runtimeConfig } : {}) });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -62,6 +70,7 @@ Local control plane is ready (Kubernetes ${cp.kubernetesVersion}, etcd ${cp.etcd
   kubeconfig:  ${cp.kubeconfig}
   contexts:    ${cp.contexts.admin} (system:masters, current), ${cp.contexts.viewer} (bound to the 'view' ClusterRole)
   state, logs: ${cp.dir}
+  runtime:     ${runtimeConfig ? `--runtime-config=${runtimeConfig}` : 'the release\'s default API versions'}
   aggregated:  ${cp.aggregated ? `${cp.aggregated.group} (sample-apiserver at ${cp.aggregated.server}, registered as APIServices)` : 'none'}
 
 Use it with kubectl:

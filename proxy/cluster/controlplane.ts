@@ -26,6 +26,12 @@ export interface StartOptions {
    * kube-apiserver (default true; built on first use). Releases without one (versions.ts) skip it.
    */
   aggregatedApi?: boolean;
+  /**
+   * kube-apiserver's `--runtime-config` (`group/version=true|false,…`): serve a version that is off
+   * by default (a beta one, to meet its deprecation warning) or stop serving one (to try clients
+   * against a cluster without it). Absent: the release's defaults.
+   */
+  runtimeConfig?: string;
 }
 
 export interface Credentials { ca: string; cert: string; key: string }
@@ -330,6 +336,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       '--endpoint-reconciler-type=none',
       // Per release (versions.ts): the default one turns CBOR on; the older one runs as it ships.
       ...(release.featureGates ? [`--feature-gates=${release.featureGates}`] : []),
+      ...(opts.runtimeConfig ? [`--runtime-config=${opts.runtimeConfig}`] : []),
       '--profiling=false', '--shutdown-delay-duration=0s', '--shutdown-watch-termination-grace-period=0s',
       ...aggregatorFlags(pki, aggPki),
     ];

@@ -48,6 +48,7 @@ export const START_HERE = [
   'api-terminology',
   'verbs',
   'api-groups',
+  'deprecated-apis',
   'resource-versions',
   'collections',
   'single-resource-api',

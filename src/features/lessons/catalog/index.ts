@@ -5,6 +5,7 @@ import { cel } from './cel';
 import { chunkedLists, resourceVersions, serverSideApply, watchLesson } from './concepts';
 import { mergeStrategy } from './merge';
 import { encodingMemory, metadataPreferences } from './negotiation';
+import { deprecatedApis } from './deprecation';
 import { ssaController } from './controller';
 import { collections, compression, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
@@ -22,6 +23,7 @@ export const KIT_LESSONS: KitLesson[] = [
   terminology,
   verbs,
   apiGroups,
+  deprecatedApis,
   resourceVersions,
   health,
   collections,

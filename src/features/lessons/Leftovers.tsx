@@ -19,6 +19,8 @@ const CLUSTER_KINDS = [
   ['CustomResourceDefinition', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'],
   ['ValidatingAdmissionPolicy', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies'],
   ['ValidatingAdmissionPolicyBinding', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings'],
+  ['ValidatingWebhookConfiguration', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations'],
+  ['StorageVersionMigration', '/apis/storagemigration.k8s.io/v1/storageversionmigrations'],
 ] as const;
 
 export function Leftovers({ context, current }: { context: string; current: string | undefined }) {

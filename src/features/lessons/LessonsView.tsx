@@ -79,6 +79,7 @@ export const START_HERE = [
   'merge-strategy',
   'ssa-controller',
   'crd-apply',
+  'storage-version-migration',
   'deletion',
   'namespace-deletion',
   'force-deletion',

@@ -6,6 +6,7 @@ import { chunkedLists, resourceVersions, serverSideApply, watchLesson } from './
 import { mergeStrategy } from './merge';
 import { encodingMemory, metadataPreferences } from './negotiation';
 import { deprecatedApis } from './deprecation';
+import { storageVersionMigration } from './migration';
 import { ssaController } from './controller';
 import { collections, compression, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
@@ -54,6 +55,7 @@ export const KIT_LESSONS: KitLesson[] = [
   mergeStrategy,
   ssaController,
   crdApply,
+  storageVersionMigration,
   deletion,
   namespaceDeletion,
   forceDeletion,

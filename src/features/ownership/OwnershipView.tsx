@@ -123,7 +123,7 @@ function ObjectOwnership({ route, context, target }: { route: Route; context: st
     return (
       <section className="ownership">
         <ErrorBox error={query.error} title={`Could not read ${title}`} />
-        <TimeTravel target={target} />
+        <TimeTravel context={context} target={target} />
       </section>
     );
   }
@@ -176,7 +176,7 @@ function ObjectOwnership({ route, context, target }: { route: Route; context: st
       </p>
       {comparison && <ChangeTable {...comparison} />}
 
-      <TimeTravel target={target} />
+      <TimeTravel context={context} target={target} />
       <OwnershipHistory context={context} target={target} initial={query.data} onObject={(o) => queryClient.setQueryData(ownershipObjectQuery(context, target).queryKey, o as LiveObject)} />
       <ApplyPreview context={context} path={resourcePath(target)} current={query.data} />
     </section>

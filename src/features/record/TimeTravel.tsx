@@ -1,37 +1,35 @@
-// Time travel for the object on screen: every version the explorer saw of it while recording
-// (or in the recording being replayed), a diff between any two, and who changed each field.
+// Time travel for the object on screen: every version the explorer has seen of it during this
+// tab's life (the journal: lists, watches, reads and writes, live), or in the recording being
+// replayed; a diff between any two, and who changed each field.
 import { useMemo, useState, useSyncExternalStore } from 'react';
-import { activeReplay, fieldChanges, recorder, type RecordedExchange, subscribeReplay, versionsOf } from '../../k8s/record';
+import { activeReplay, fieldChanges, journal, subscribeReplay, versionsOf } from '../../k8s/record';
 import { type ResourceRef, resourcePath } from '../../k8s/paths';
 
-function useExchanges(): { exchanges: RecordedExchange[]; from: 'replay' | 'recording' | 'none' } {
+function useVersions(context: string, target: ResourceRef) {
   const replay = useSyncExternalStore(subscribeReplay, activeReplay);
+  // The snapshot changes with every byte the journal keeps: the versions follow as it grows.
   const snap = useSyncExternalStore(
-    (cb) => recorder.subscribe(cb),
-    () => recorder.snapshot(),
+    (cb) => journal.subscribe(cb),
+    () => journal.snapshot(),
   );
   return useMemo(() => {
-    if (replay) return { exchanges: replay.recording.exchanges, from: 'replay' };
-    if (snap.state !== 'off') return { exchanges: recorder.contents().exchanges, from: 'recording' };
-    return { exchanges: [], from: 'none' };
-    // snap changes with every recorded byte: the versions follow the recording as it grows.
-  }, [replay, snap]);
+    const exchanges = replay ? replay.recording.exchanges : journal.contents().exchanges;
+    const versions = versionsOf(exchanges, {
+      context,
+      objectPath: resourcePath(target),
+      collectionPaths: [resourcePath({ ...target, name: undefined }), resourcePath({ ...target, name: undefined, namespace: undefined })],
+      namespace: target.namespace,
+      name: target.name ?? '',
+    });
+    return { versions, from: replay ? ('recording' as const) : ('tab' as const) };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- snap stands for the journal's contents
+  }, [replay, snap, context, target]);
 }
 
 const show = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
-export function TimeTravel({ target }: { target: ResourceRef }) {
-  const { exchanges, from } = useExchanges();
-  const versions = useMemo(
-    () =>
-      versionsOf(exchanges, {
-        objectPath: resourcePath(target),
-        collectionPaths: [resourcePath({ ...target, name: undefined }), resourcePath({ ...target, name: undefined, namespace: undefined })],
-        namespace: target.namespace,
-        name: target.name ?? '',
-      }),
-    [exchanges, target],
-  );
+export function TimeTravel({ context, target }: { context: string; target: ResourceRef }) {
+  const { versions, from } = useVersions(context, target);
   const [pick, setPick] = useState<{ a?: string; b?: string }>({});
   const b = versions.find((v) => v.resourceVersion === pick.b) ?? versions[versions.length - 1];
   const a = versions.find((v) => v.resourceVersion === pick.a) ?? versions[versions.length - 2];
@@ -40,14 +38,13 @@ export function TimeTravel({ target }: { target: ResourceRef }) {
   return (
     <section className="panel time-travel" aria-label="Time travel">
       <h3>Versions seen</h3>
-      {from === 'none' ? (
-        <p className="muted small">Start ● Record (top bar) and every version of this object the explorer sees (lists, watches, reads, writes) is kept here, with who changed what.</p>
-      ) : versions.length === 0 ? (
-        <p className="muted small">No version of this object in the {from === 'replay' ? 'recording' : 'recording so far'}.</p>
+      {versions.length === 0 ? (
+        <p className="muted small">{from === 'recording' ? 'No version of this object in the recording.' : 'No version of this object seen yet.'}</p>
       ) : (
         <>
           <p className="muted small">
-            {versions.length} version{versions.length === 1 ? '' : 's'} in the {from === 'replay' ? 'recording' : 'recording so far'}, ordered by resourceVersion. Pick two to compare.
+            {versions.length} version{versions.length === 1 ? '' : 's'} {from === 'recording' ? 'in the recording' : 'seen in this tab (lists, watches, reads, writes)'}, ordered by resourceVersion. Pick two to compare.
+            {from === 'tab' && ' Follow this object (below) to see each change as it is made.'}
           </p>
           <table className="tt-versions" aria-label="Versions">
             <thead>

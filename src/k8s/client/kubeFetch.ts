@@ -4,7 +4,7 @@
 
 import { parseJsonExact } from '../../codecs/json';
 import { pathProblem, RefusedPathError } from '../paths/safety';
-import { observeResponse, recorder } from '../record/recorder';
+import { beginExchange, observeResponse } from '../record/recorder';
 import { activeReplay } from '../record/replay';
 import { connectionHealth } from './health';
 import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
@@ -117,8 +117,9 @@ export async function kubeFetch(req: KubeRequest): Promise<Response> {
     });
   };
   const started = performance.now();
-  // The recorder (k8s/record) sees what leaves and what comes back, when the user records.
-  const tap = recorder.begin({ context: req.context, method: req.method ?? 'GET', path: apiPathWithQuery(req.path, req.query), headers: req.headers, body: req.body, via: 'http' });
+  // The recorder (k8s/record) sees what leaves and what comes back: the user's recording, and the
+  // tab's journal that time travel reads.
+  const tap = beginExchange({ context: req.context, method: req.method ?? 'GET', path: apiPathWithQuery(req.path, req.query), headers: req.headers, body: req.body, via: 'http' });
   let res: Response;
   try {
     res = await observed(send(), req.context, started);

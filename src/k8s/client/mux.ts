@@ -5,7 +5,7 @@
 // custom headers, so the per-launch token travels in the first message instead of
 // X-Explorer-Token. Stream bytes are handed over exactly as the API server sent them.
 import { MUX_CLOSE_UNAUTHORIZED, MUX_ID_BYTES, MUX_PATH, type MuxClientMessage, type MuxServerMessage } from '../../../protocol/mux';
-import { observeChunks, recorder } from '../record/recorder';
+import { beginExchange, observeChunks } from '../record/recorder';
 import { activeReplay } from '../record/replay';
 import { ChunkQueue } from './chunkQueue';
 import { connectionHealth } from './health';
@@ -171,8 +171,9 @@ export class MuxClient {
       close();
     };
     req.signal?.addEventListener('abort', onAbort, { once: true });
-    // The recorder (k8s/record) keeps the stream's chunks as the reader takes them, when the user records.
-    const tap = recorder.begin({ context: req.context, method: 'GET', path: req.path, headers: req.headers, via: 'mux' });
+    // The recorder (k8s/record) keeps the stream's chunks as the reader takes them: the user's
+    // recording, and the tab's journal that time travel reads.
+    const tap = beginExchange({ context: req.context, method: 'GET', path: req.path, headers: req.headers, via: 'mux' });
     const response = await new Promise<{ status: number; headers: Record<string, string> }>((resolve, reject) => {
       s.onResponse = resolve;
       s.onFail = reject;

@@ -40,3 +40,45 @@ describe('observeResponse', () => {
     expect(x!.closedByReader).toBe(true);
   });
 });
+
+describe('the journal (a rolling recorder)', () => {
+  const keep = (r: Recorder, path: string, body: string) => {
+    const tap = r.begin({ context: 'c', method: 'GET', path, via: 'http' })!;
+    tap.head(200, 'OK', []);
+    tap.chunk(enc(body));
+    tap.end();
+  };
+
+  it('forgets the oldest exchanges at its limit and goes on keeping the newest', async () => {
+    const r = new Recorder();
+    r.start({ limitBytes: 100, rolling: true });
+    for (let i = 0; i < 10; i += 1) keep(r, `/x/${i}`, 'y'.repeat(20));
+    const paths = r.contents().exchanges.map((x) => x.request.path);
+    expect(paths).toEqual(['/x/5', '/x/6', '/x/7', '/x/8', '/x/9']);
+    await Promise.resolve(); // the snapshot follows once per task
+    expect(r.snapshot().state).toBe('recording');
+    expect(r.snapshot().bytes).toBe(100);
+  });
+
+  it('does not keep half of a body too large for it, nor count bytes of an exchange it forgot', async () => {
+    const r = new Recorder();
+    r.start({ limitBytes: 100, rolling: true });
+    const big = r.begin({ context: 'c', method: 'GET', path: '/big', via: 'http' })!;
+    big.head(200, 'OK', []);
+    big.chunk(enc('z'.repeat(20)));
+    big.chunk(enc('z'.repeat(20)));
+    big.end();
+    expect(r.contents().exchanges[0]!.chunks).toEqual([]);
+    await Promise.resolve();
+    expect(r.snapshot().bytes).toBe(0);
+    // A watch that keeps running after the journal forgot it.
+    const watch = r.begin({ context: 'c', method: 'GET', path: '/w?watch=1', via: 'mux' })!;
+    watch.head(200, 'OK', []);
+    watch.chunk(enc('a'.repeat(20)));
+    for (let i = 0; i < 5; i += 1) keep(r, `/x/${i}`, 'y'.repeat(20));
+    expect(r.contents().exchanges.map((x) => x.request.path)).not.toContain('/w?watch=1');
+    watch.chunk(enc('a'.repeat(20)));
+    await Promise.resolve();
+    expect(r.snapshot().bytes).toBe(100);
+  });
+});

@@ -43,6 +43,11 @@ export interface RecorderOptions {
   limitBytes: number;
   /** Context name → API server URL, so that the file's URLs are the cluster's own. */
   servers: Record<string, string>;
+  /**
+   * At the limit, forget the oldest exchanges instead of stopping (the tab's journal, which
+   * time travel reads live); one body larger than a quarter of the limit is not kept at all.
+   */
+  rolling?: boolean;
 }
 
 export interface RecorderSnapshot {
@@ -102,6 +107,8 @@ export class Recorder {
   private readonly listeners = new Set<() => void>();
   private snap: RecorderSnapshot = this.makeSnapshot();
   private seq = 0;
+  /** Bytes each kept exchange holds (rolling: what forgetting it frees). */
+  private sizes = new WeakMap<RecordedExchange, number>();
   private notifyPending = false;
 
   get recording(): boolean {
@@ -113,7 +120,8 @@ export class Recorder {
     this.marks = [];
     this.bytes = 0;
     this.full = false;
-    this.opts = { limitBytes: opts.limitBytes ?? DEFAULT_LIMIT_BYTES, servers: opts.servers ?? {} };
+    this.opts = { limitBytes: opts.limitBytes ?? DEFAULT_LIMIT_BYTES, servers: opts.servers ?? {}, rolling: opts.rolling ?? false };
+    this.sizes = new WeakMap();
     this.startedAt = Date.now();
     this.stoppedAt = undefined;
     this.state = 'recording';
@@ -170,14 +178,34 @@ export class Recorder {
     });
   }
 
-  /** Counts bytes against the limit; false once the limit is reached (the recorder then stops). */
-  private take(n: number): boolean {
-    if (this.bytes + n > this.opts.limitBytes) {
+  /**
+   * Counts bytes of `x` against the limit. Past it, a recording stops (false from then on); a
+   * rolling journal forgets its oldest exchanges instead, and refuses (false) only a body too
+   * large to keep.
+   */
+  private take(n: number, x: RecordedExchange): boolean {
+    const held = this.sizes.get(x);
+    if (held === undefined) return false; // forgotten already (an old watch still running)
+    if (this.opts.rolling) {
+      if (held + n > this.opts.limitBytes / 4) {
+        // Too large for the journal: forget what it held of this body (half a body is no version).
+        this.bytes -= held;
+        this.sizes.set(x, 0);
+        x.chunks.length = 0;
+        return false;
+      }
+      while (this.bytes + n > this.opts.limitBytes && this.entries.length > 0 && this.entries[0] !== x) {
+        const old = this.entries.shift()!;
+        this.bytes -= this.sizes.get(old) ?? 0;
+        this.sizes.delete(old);
+      }
+    } else if (this.bytes + n > this.opts.limitBytes) {
       this.full = true;
       this.stop();
       return false;
     }
     this.bytes += n;
+    this.sizes.set(x, held + n);
     this.notify();
     return true;
   }
@@ -199,8 +227,9 @@ export class Recorder {
       chunks: [],
     };
     const t0 = Date.now();
-    this.take((x.request.body?.length ?? 0) + (x.request.bodyBytes?.length ?? 0));
     this.entries.push(x);
+    this.sizes.set(x, 0);
+    this.take((x.request.body?.length ?? 0) + (x.request.bodyBytes?.length ?? 0), x);
     this.notify();
     let cut = false;
     return {
@@ -215,7 +244,7 @@ export class Recorder {
           cut = x.cut = true;
           return;
         }
-        if (!this.take(bytes.length)) {
+        if (!this.take(bytes.length, x)) {
           cut = x.cut = true;
           return;
         }
@@ -244,8 +273,28 @@ export function joinChunks(chunks: RecordedChunk[]): Uint8Array {
   return out;
 }
 
-/** The page's one recorder. */
+/** The page's one recorder (the user's ● Record). */
 export const recorder = new Recorder();
+
+export const JOURNAL_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The tab's journal: always on, the last 16 MB of exchanges, so that time travel lists the
+ * versions of an object the explorer has seen during this tab's life without a recording.
+ */
+export const journal = new Recorder();
+journal.start({ limitBytes: JOURNAL_LIMIT_BYTES, rolling: true });
+
+/** What a choke point reports to: the user's recording (when on) and the journal. */
+export function beginExchange(req: TapRequest): Tap | undefined {
+  const taps = [recorder.begin(req), journal.begin(req)].filter((t): t is Tap => t !== undefined);
+  if (taps.length <= 1) return taps[0];
+  return {
+    head: (status, statusText, headers) => taps.forEach((t) => t.head(status, statusText, headers)),
+    chunk: (bytes) => taps.forEach((t) => t.chunk(bytes)),
+    end: (error, closedByReader) => taps.forEach((t) => t.end(error, closedByReader)),
+  };
+}
 
 /**
  * Hands a fetch Response on with its body observed as the reader consumes it: the reader still

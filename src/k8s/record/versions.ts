@@ -1,5 +1,5 @@
-// Time travel for one object: every version of it the explorer has seen in a recording (the one
-// being made, or the one replayed), from lists, watch events, reads and write responses, ordered
+// Time travel for one object: every version of it the explorer has seen (the tab's journal, live,
+// or the recording replayed), from lists, watch events, reads and write responses, ordered
 // by resourceVersion (KEP-5504: comparable versions are compared as numbers, within one
 // resource), and, between any two versions, which fields changed and which manager changed them.
 //
@@ -12,7 +12,6 @@ import { buildOwnershipTree, diffManagedFields, flattenTree, type ManagedFieldsE
 import { compareResourceVersions } from '../rv';
 import type { KubeObject } from '../watch/types';
 import { joinChunks, type RecordedExchange } from './recorder';
-import { framesOf } from './har';
 
 export interface ObjectVersion {
   resourceVersion: string;
@@ -24,6 +23,8 @@ export interface ObjectVersion {
 }
 
 export interface VersionTarget {
+  /** The kubeconfig context (another cluster's object of the same name is another object). */
+  context?: string;
   /** The object's path (`/api/v1/namespaces/ns/configmaps/name`). */
   objectPath: string;
   /** The collection paths whose lists and watches hold it (namespaced and cluster-wide). */
@@ -43,38 +44,102 @@ function parse(text: string): unknown {
   }
 }
 
+/**
+ * The target itself, whole: metadata-only answers (PartialObjectMetadata, asked for with
+ * `as=PartialObjectMetadata`) have no spec or data, so a diff against them would report every
+ * field as removed.
+ */
 function same(o: KubeObject | undefined, t: VersionTarget): o is KubeObject {
-  return !!o && o.metadata?.name === t.name && (t.namespace === undefined || (o.metadata?.namespace ?? undefined) === t.namespace);
+  return !!o && o.kind !== 'PartialObjectMetadata' && o.metadata?.name === t.name && (t.namespace === undefined || (o.metadata?.namespace ?? undefined) === t.namespace);
+}
+
+type Found = Omit<ObjectVersion, 'resourceVersion'>;
+
+/**
+ * What one exchange holds of the target, kept per exchange: the journal grows with every chunk,
+ * and time travel asks again each time, so an ended body is read once and a watch only from the
+ * chunks that came since. Bodies that do not name the target are not parsed at all.
+ */
+interface Scan {
+  key: string;
+  chunks: number;
+  ended: boolean;
+  pending: string;
+  decoder: TextDecoder;
+  found: Found[];
+}
+const scans = new WeakMap<RecordedExchange, Scan>();
+
+function keyOf(t: VersionTarget): string {
+  return JSON.stringify([t.context, t.objectPath, t.collectionPaths, t.namespace, t.name]);
+}
+
+function scanWatch(x: RecordedExchange, t: VersionTarget, scan: Scan, needle: string): void {
+  const add = (line: string, at: number) => {
+    if (!line.includes(needle)) return;
+    const e = parse(line) as { type?: string; object?: unknown } | undefined;
+    if (e?.type && e.type !== 'BOOKMARK' && e.type !== 'ERROR' && same(e.object as KubeObject, t)) scan.found.push({ at, seenIn: `watch ${e.type}`, object: e.object as KubeObject });
+  };
+  for (const c of x.chunks.slice(scan.chunks)) {
+    scan.pending += scan.decoder.decode(c.bytes, { stream: true });
+    let nl: number;
+    while ((nl = scan.pending.indexOf('\n')) >= 0) {
+      add(scan.pending.slice(0, nl), c.at);
+      scan.pending = scan.pending.slice(nl + 1);
+    }
+  }
+  // A recording's last frame may lack its newline (framesOf keeps it as a frame too).
+  if (x.endedAt !== undefined && scan.pending.trim() !== '') {
+    add(scan.pending, x.chunks[x.chunks.length - 1]?.at ?? x.endedAt);
+    scan.pending = '';
+  }
+}
+
+function scanBody(x: RecordedExchange, t: VersionTarget, path: string, needle: string): Found[] {
+  const text = new TextDecoder().decode(joinChunks(x.chunks));
+  if (!text.includes(needle)) return [];
+  const at = x.endedAt ?? Date.parse(x.startedAt);
+  const body = parse(text) as (KubeObject & { items?: unknown[] }) | undefined;
+  if (path === t.objectPath) return same(body, t) ? [{ at, seenIn: x.request.method === 'GET' ? 'read' : `${x.request.method} response`, object: body }] : [];
+  if (x.request.method !== 'GET') return [];
+  return (body?.items ?? []).filter((o): o is KubeObject => same(o as KubeObject, t)).map((object) => ({ at, seenIn: 'list', object }));
+}
+
+/** What one exchange holds of the target (lists, watch events, reads, write responses). */
+function scanOf(x: RecordedExchange, t: VersionTarget, key: string): Found[] {
+  if (t.context !== undefined && x.context !== t.context) return [];
+  const path = pathOf(x.request.path);
+  if (!x.response || x.response.status >= 300 || isDryRun(x.request.path)) return [];
+  if (path !== t.objectPath && !t.collectionPaths.includes(path)) return [];
+  const mime = x.response.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+  if (!mime.includes('json')) return [];
+  const needle = JSON.stringify(t.name);
+  let scan = scans.get(x);
+  if (!scan || scan.key !== key || (!x.watch && scan.chunks > x.chunks.length)) {
+    scan = { key, chunks: 0, ended: false, pending: '', decoder: new TextDecoder(), found: [] };
+    scans.set(x, scan);
+  }
+  const ended = x.endedAt !== undefined;
+  if (scan.chunks === x.chunks.length && scan.ended === ended) return scan.found;
+  if (x.watch) {
+    if (t.collectionPaths.includes(path)) scanWatch(x, t, scan, needle);
+  } else if (ended && !x.closedByReader) {
+    // Only a whole body: half a list does not parse, and a body still arriving is read at its end.
+    scan.found = scanBody(x, t, path, needle);
+  }
+  scan.chunks = x.chunks.length;
+  scan.ended = ended;
+  return scan.found;
 }
 
 /** Every version of the target in the exchanges, oldest first by resourceVersion, each once. */
 export function versionsOf(exchanges: RecordedExchange[], t: VersionTarget): ObjectVersion[] {
+  const key = keyOf(t);
   const seen = new Map<string, ObjectVersion>();
-  const add = (o: unknown, at: number, seenIn: string) => {
-    const obj = o as KubeObject | undefined;
-    if (!same(obj, t)) return;
-    const rv = obj.metadata?.resourceVersion;
-    if (!rv || seen.has(rv)) return;
-    seen.set(rv, { resourceVersion: rv, at, seenIn, object: obj });
-  };
   for (const x of exchanges) {
-    const path = pathOf(x.request.path);
-    if (!x.response || x.response.status >= 300 || isDryRun(x.request.path)) continue;
-    const mime = x.response.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
-    if (!mime.includes('json')) continue;
-    if (x.watch && t.collectionPaths.includes(path)) {
-      for (const f of framesOf(x.chunks, mime)) {
-        const e = parse(f.text ?? '') as { type?: string; object?: unknown } | undefined;
-        if (e?.type && e.type !== 'BOOKMARK' && e.type !== 'ERROR') add(e.object, f.at, `watch ${e.type}`);
-      }
-      continue;
-    }
-    const at = x.endedAt ?? Date.parse(x.startedAt);
-    if (path === t.objectPath) {
-      add(parse(new TextDecoder().decode(joinChunks(x.chunks))), at, x.request.method === 'GET' ? 'read' : `${x.request.method} response`);
-    } else if (t.collectionPaths.includes(path) && x.request.method === 'GET') {
-      const list = parse(new TextDecoder().decode(joinChunks(x.chunks))) as { items?: unknown[] } | undefined;
-      for (const item of list?.items ?? []) add(item, at, 'list');
+    for (const f of scanOf(x, t, key)) {
+      const rv = f.object.metadata?.resourceVersion;
+      if (rv && !seen.has(rv)) seen.set(rv, { resourceVersion: rv, ...f });
     }
   }
   return [...seen.values()].sort((a, b) => compareResourceVersions(a.resourceVersion, b.resourceVersion) ?? a.at - b.at);

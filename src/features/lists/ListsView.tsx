@@ -15,6 +15,8 @@ import { ResourcePicker } from './ResourcePicker';
 import { readScope, sessionStore, writeScope } from './scopeCache';
 import { SizeCompare } from './SizeCompare';
 import { type VisibleColumn, VirtualTable } from './VirtualTable';
+import type { OrderRequest } from './rowOrder';
+import { useRowOrder } from './useRowOrder';
 import './lists.css';
 
 const MODES: { mode: ListMode; label: string; help: string }[] = [
@@ -84,6 +86,24 @@ export function ListsView({ route, context }: { route: Route; context: string })
     return cols;
   }, [serverColumns, isTable, wide, request?.includeObject]);
   const hiddenWide = serverColumns ? serverColumns.filter((c) => c.priority > 0).length : 0;
+
+  // Sort and filter on the page, over the rows loaded so far (the server lists in namespace/name
+  // order and filters by selectors only): `sort=<column>` or `sort=-<column>`, `find=<text>`.
+  const sortParam = x.sort ?? '';
+  const find = x.find ?? '';
+  const sortColumn = columns.find((c) => c.def.name === sortParam.replace(/^-/, ''));
+  const sort = sortColumn ? { column: sortColumn.def.name, descending: sortParam.startsWith('-') } : undefined;
+  const orderRequest: OrderRequest | null = useMemo(
+    () =>
+      sortColumn || find.trim()
+        ? { sortCell: sortColumn?.cell, sortType: sortColumn?.def.type, descending: sort?.descending, filter: find.trim() || undefined, filterCells: find.trim() ? columns.map((c) => c.cell) : undefined }
+        : null,
+    [sortColumn, sort?.descending, find, columns],
+  );
+  const rowOrder = useRowOrder(pager?.rows ?? emptyCells, snap?.rowCount ?? 0, orderRequest);
+  const order = rowOrder.order;
+  const store = pager?.rows;
+  const shownRows = useMemo(() => (order && store ? { row: (i: number) => store.row(order[i]!) } : store), [order, store]);
 
   // Stable while the route stays (a chunk arriving re-renders the view, not the rows).
   const routeNamespace = route.namespace;
@@ -177,6 +197,16 @@ export function ListsView({ route, context }: { route: Route; context: string })
           />
           {snap.error ? <ErrorBox error={snap.error} title="List failed" /> : null}
           <SizeCompare key={JSON.stringify(request)} request={request} />
+          <div className="lists-find small">
+            <input type="search" aria-label="Find in rows" placeholder="Find in the rows loaded (any column shown)" value={find} onChange={(e) => setExtra({ find: e.target.value })} />
+            <span role="note" aria-live="polite" aria-label="Rows shown">
+              {orderRequest
+                ? rowOrder.busy && !order
+                  ? `${find.trim() ? 'finding' : 'sorting'} in ${snap.rowCount.toLocaleString()} rows…`
+                  : `${(order?.length ?? snap.rowCount).toLocaleString()} of ${rowOrder.of.toLocaleString()} rows${find.trim() ? ` contain “${find.trim()}”` : ''}${sort ? `, sorted by ${sort.column}${sort.descending ? ' (descending)' : ''}` : ''}${rowOrder.busy ? ' — updating…' : ''}`
+                : null}
+            </span>
+          </div>
           {mode !== 'table' && snap.sample !== undefined && (
             <details className="lists-sample" key={mode}>
               <summary>First item as received ({snap.kind})</summary>
@@ -187,8 +217,10 @@ export function ListsView({ route, context }: { route: Route; context: string })
             <VirtualTable
               label={`${kind ?? route.resource} list`}
               columns={columns}
-              rows={pager!.rows}
-              rowCount={snap.rowCount}
+              rows={shownRows!}
+              rowCount={order ? order.length : snap.rowCount}
+              sort={sort}
+              onSort={(c) => setExtra({ sort: sort?.column !== c.def.name ? c.def.name : sort.descending ? '' : `-${c.def.name}` })}
               selectedKey={route.name ? rowKey({ name: route.name, namespace: listNamespace ? undefined : route.namespace, cells: [] }) : undefined}
               linkFor={linkFor}
               onOpen={open}
@@ -212,6 +244,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
 }
 
 const noSubscribe = () => () => {};
+const emptyCells = { length: 0, cell: () => undefined };
 const noSnapshot = () => null;
 
 function QueryForm({ limit, labelSelector, fieldSelector, onApply }: { limit: number | undefined; labelSelector: string; fieldSelector: string; onApply: (q: { limit: string; labelSelector: string; fieldSelector: string }) => void }) {

@@ -27,6 +27,8 @@ export function VirtualTable({
   selectedKey,
   linkFor,
   onOpen,
+  sort,
+  onSort,
 }: {
   label: string;
   columns: VisibleColumn[];
@@ -37,6 +39,10 @@ export function VirtualTable({
   selectedKey?: string;
   linkFor: (row: ListRow) => string;
   onOpen: (row: ListRow) => void;
+  /** The column the rows are sorted by (its name) and the direction. */
+  sort?: { column: string; descending: boolean };
+  /** A header was clicked: sort by that column (the view decides the direction). */
+  onSort?: (column: VisibleColumn) => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -66,8 +72,21 @@ export function VirtualTable({
       <div role="rowgroup" className="lists-thead">
         <div role="row" aria-rowindex={1} className="lists-row" style={{ gridTemplateColumns: template }}>
           {columns.map((c) => (
-            <div role="columnheader" key={`${c.cell}:${c.def.name}`} title={c.def.description || undefined} className={c.def.priority > 0 ? 'wide-col' : undefined}>
-              {c.def.name}
+            <div
+              role="columnheader"
+              key={`${c.cell}:${c.def.name}`}
+              title={c.def.description || undefined}
+              className={c.def.priority > 0 ? 'wide-col' : undefined}
+              aria-sort={sort?.column === c.def.name ? (sort.descending ? 'descending' : 'ascending') : undefined}
+            >
+              {onSort ? (
+                <button type="button" className="lists-sort" onClick={() => onSort(c)} title={`Sort by ${c.def.name}, on this page (the server lists in namespace/name order)`}>
+                  {c.def.name}
+                  {sort?.column === c.def.name ? <span aria-hidden="true">{sort.descending ? ' ▼' : ' ▲'}</span> : null}
+                </button>
+              ) : (
+                c.def.name
+              )}
               {c.def.description && <span className="help" aria-hidden="true">?</span>}
             </div>
           ))}

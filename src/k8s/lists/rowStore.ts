@@ -66,6 +66,11 @@ export class RowBlock {
     return this.namespaces?.[i];
   }
 
+  /** Row i's cell c without making the row; c = -1 is its namespace. */
+  cell(i: number, c: number): unknown {
+    return c < 0 ? this.namespaces?.[i] : this.columns[c]?.[i];
+  }
+
   row(i: number): ListRow {
     const cells = new Array<unknown>(this.columns.length);
     for (let c = 0; c < cells.length; c++) cells[c] = this.columns[c]![i];
@@ -167,6 +172,12 @@ export class RowStore {
   row(i: number): ListRow {
     const [b, j] = this.locate(i);
     return b.row(j);
+  }
+
+  /** Row i's cell c (c = -1: its namespace), for sorting and filtering every row without making them. */
+  cell(i: number, c: number): unknown {
+    const [b, j] = this.locate(i);
+    return b.cell(j, c);
   }
 
   toArray(): ListRow[] {

@@ -5,6 +5,7 @@ import { ErrorBox } from '../ui/ErrorBox';
 import { ThemeToggle } from '../ui/ThemeToggle';
 import { ConnectionStatus } from '../features/status';
 import { openRecordingFrom, RecordControl, ReplayBar, useReplay } from '../features/record';
+import { KubeApiError } from '../k8s/client';
 import { contextsQuery, namespacesQuery } from '../k8s/cluster';
 
 // Each feature is its own chunk: the console's Monaco editor, for one, is large.
@@ -83,6 +84,19 @@ export function Shell() {
     if (!route.context && context) navigate({ context, namespace: route.namespace ?? ctxInfo?.namespace }, { replace: true });
   }, [route.context, context, route.namespace, ctxInfo?.namespace]);
 
+  // A user who may not list namespaces (403: a context restricted to one namespace) is rarely
+  // allowed anything across all of them either: a link that names the context but no namespace
+  // opens in the context's namespace, as kubectl would. Decided once per context, when the
+  // namespaces answer arrives: emptying the field afterwards (all namespaces) stays empty.
+  const namespaceForbidden = namespaces.error instanceof KubeApiError && namespaces.error.httpStatus === 403;
+  const decided = useRef('');
+  const namespacesSettled = !!ctxInfo && (namespaces.isSuccess || namespaces.isError);
+  useEffect(() => {
+    if (!route.context || !namespacesSettled || decided.current === route.context) return;
+    decided.current = route.context;
+    if (!route.namespace && ctxInfo?.namespace && namespaceForbidden) navigate({ namespace: ctxInfo.namespace }, { replace: true });
+  }, [route.context, route.namespace, ctxInfo?.namespace, namespaceForbidden, namespacesSettled]);
+
   // Alt+1…n switches views from anywhere, without leaving the keyboard.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -133,10 +147,12 @@ export function Shell() {
           {namespaces.error ? (
             // A user who may not list namespaces (RBAC) can still name one.
             <input
+              // Remounted when the route's namespace changes (the context's namespace filled in, Back).
+              key={route.namespace ?? ''}
               aria-label="Namespace"
-              placeholder="namespace"
+              placeholder={ctxInfo?.namespace ?? 'namespace'}
               defaultValue={route.namespace ?? ''}
-              title="You may not list namespaces here; type one"
+              title={`You may not list namespaces with this context${namespaceForbidden ? ' (403 Forbidden)' : ''}; type one${ctxInfo?.namespace ? ` (the kubeconfig names ${ctxInfo.namespace})` : ''}`}
               onKeyDown={(e) => {
                 if (e.key === 'Enter') navigate({ namespace: e.currentTarget.value.trim() || undefined });
               }}

@@ -3,6 +3,7 @@
 // an Accept and 415 UnsupportedMediaType for a body. The request is still sent as composed (the
 // console shows what the server says); the note names the refusal and what works instead.
 import { useQuery } from '@tanstack/react-query';
+import { useRoute } from '../../routing';
 import { capabilitiesQuery, describeRefusal, type Probe } from '../../k8s/capabilities';
 
 function baseType(v: string): string {
@@ -19,7 +20,7 @@ function probeFor(caps: { cbor: Probe; protobuf: Probe }, mediaType: string): { 
 
 /** A suffix for a media type option: the Accept refusal's status, or, for a body type, that the server does not serve it. */
 export function useRefusedLabel(context: string): (mediaType: string, header?: 'Accept' | 'Content-Type') => string {
-  const caps = useQuery(capabilitiesQuery(context));
+  const caps = useQuery(capabilitiesQuery(context, useRoute().namespace));
   return (mediaType, header = 'Accept') => {
     const p = caps.data ? probeFor(caps.data, mediaType) : undefined;
     if (p?.probe.answer !== 'no') return '';
@@ -28,7 +29,7 @@ export function useRefusedLabel(context: string): (mediaType: string, header?: '
 }
 
 export function CapabilityNote({ context, accept, contentType }: { context: string; accept: string; contentType: string }) {
-  const caps = useQuery(capabilitiesQuery(context));
+  const caps = useQuery(capabilitiesQuery(context, useRoute().namespace));
   if (!caps.data) return null;
   const notes = [
     { header: 'Accept', value: accept },

@@ -16,17 +16,21 @@ function Answer({ probe }: { probe: Probe }) {
   );
 }
 
-export function CapabilitiesPanel({ context }: { context: string }) {
+/** ✓ served, ✗ refused, ? the probe could not tell (the user may not list the probed collection, or the network failed). */
+function mark(p: Probe): string {
+  return p.answer === 'yes' ? '✓' : p.answer === 'no' ? '✗' : '?';
+}
+
+export function CapabilitiesPanel({ context, namespace }: { context: string; namespace?: string }) {
   const qc = useQueryClient();
-  const caps = useQuery(capabilitiesQuery(context));
+  const caps = useQuery(capabilitiesQuery(context, namespace));
   if (caps.isLoading) return <p className="muted small">Asking the server what it serves…</p>;
   if (!caps.data) return null;
   const c = caps.data;
   return (
     <details className="capabilities small" aria-label="Server capabilities">
       <summary>
-        Server {c.version?.gitVersion ?? '(version unknown)'}: CBOR {c.cbor.answer === 'yes' ? '✓' : '✗'} · streaming lists {c.watchList.answer === 'yes' ? '✓' : '✗'} · aggregated discovery{' '}
-        {c.aggregatedDiscovery.answer === 'yes' ? '✓' : '✗'}
+        Server {c.version?.gitVersion ?? '(version unknown)'}: CBOR {mark(c.cbor)} · streaming lists {mark(c.watchList)} · aggregated discovery {mark(c.aggregatedDiscovery)}
       </summary>
       <dl className="kv">
         <dt>CBOR</dt>
@@ -38,7 +42,7 @@ export function CapabilitiesPanel({ context }: { context: string }) {
         <dt>Discovery</dt>
         <Answer probe={c.aggregatedDiscovery} />
       </dl>
-      <button type="button" className="ghost" onClick={() => void qc.invalidateQueries({ queryKey: capabilitiesQuery(context).queryKey })}>
+      <button type="button" className="ghost" onClick={() => void qc.invalidateQueries({ queryKey: ['k8s', context, 'capabilities'] })}>
         Ask again
       </button>
     </details>

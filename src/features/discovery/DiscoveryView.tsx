@@ -4,7 +4,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { hrefFor, navigate, type Route } from '../../routing';
+import { accessMark, verbsFromRules } from '../../k8s/access';
 import { type ApiResource, discoveryQuery, findResource } from '../../k8s/discovery';
+import { type RulesReview, rulesReviewQuery } from '../../k8s/overview';
 import { apiVersionOf, resourcePath } from '../../k8s/paths';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { draftToExtra } from '../console';
@@ -13,6 +15,32 @@ import { CapabilitiesPanel, RepresentationsPanel } from './CapabilitiesPanel';
 import { DeprecationPanel } from './DeprecationPanel';
 import { matchesResource } from './filter';
 import { SchemaPanel } from './SchemaPanel';
+
+function AccessMark({ mark }: { mark: string | undefined }) {
+  if (mark === undefined) return null;
+  return mark ? (
+    <span className="badge ok small" title="what the SelfSubjectRulesReview says you may do with it in this namespace">
+      {mark}
+    </span>
+  ) : (
+    <span className="visually-hidden">(no access)</span>
+  );
+}
+
+/** Where the marks come from, and a filter to what the user may use. */
+function RulesNote({ context, namespace, review, mine }: { context: string; namespace: string; review: { data?: RulesReview; error: Error | null }; mine: boolean }) {
+  if (review.error) return <p className="muted small">Could not ask what you may do here (SelfSubjectRulesReview: {review.error.message}); resources are shown unmarked.</p>;
+  if (!review.data) return null;
+  return (
+    <p className="muted small" data-testid="rules-note">
+      Marked: what context {context} may do in namespace {namespace}, as a SelfSubjectRulesReview says
+      {review.data.incomplete ? ' (the review says it is incomplete: an authorizer could not list its rules)' : ''}; for cluster-scoped resources only rules bound cluster-wide count.{' '}
+      <label>
+        <input type="checkbox" checked={mine} onChange={(e) => navigate({ extra: { mine: e.target.checked ? '1' : '' } }, { replace: true })} /> only what I may use
+      </label>
+    </p>
+  );
+}
 
 function gvLabel(group: string, version: string) {
   return group ? `${group}/${version}` : `core ${version}`;
@@ -24,6 +52,12 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
   const filter = route.extra.filter ?? '';
   const filterRef = useRef<HTMLInputElement>(null);
   const selected = findResource(d.data, route.group, route.version, route.resource);
+  // What the user may do, marked on every resource: one SelfSubjectRulesReview in the namespace
+  // (a restricted user sees at a glance what it may read). Advisory: the server has the last word.
+  const reviewNamespace = route.namespace || 'default';
+  const rules = useQuery(rulesReviewQuery(context, reviewNamespace));
+  const mine = route.extra.mine === '1';
+  const markOf = (r: ApiResource) => (rules.data ? accessMark(verbsFromRules(rules.data.resourceRules, r.group, r.resource)) : undefined);
 
   // "/" focuses the filter, as in many list UIs.
   useEffect(() => {
@@ -51,7 +85,8 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
   // A deep link names a resource that may be far down the list: bring it into view, once.
   const navRef = useRef<HTMLElement>(null);
   const scrolledTo = useRef('');
-  const selectedKey = selected ? `${selected.group}/${selected.version}/${selected.resource}` : '';
+  // Once more when the access marks arrive: their note above the list shortens it.
+  const selectedKey = selected ? `${selected.group}/${selected.version}/${selected.resource}${rules.data ? ' marked' : ''}` : '';
   useEffect(() => {
     if (!selectedKey || scrolledTo.current === selectedKey) return;
     scrolledTo.current = selectedKey;
@@ -88,13 +123,14 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
               {d.isFetching && ' · refreshing…'}
             </p>
           )}
-          <CapabilitiesPanel context={context} />
+          <CapabilitiesPanel context={context} namespace={route.namespace} />
+          <RulesNote context={context} namespace={reviewNamespace} review={rules} mine={mine} />
           {d.error && <ErrorBox error={d.error} title="Discovery failed" />}
           {d.isLoading && <p className="muted">Reading discovery…</p>}
           <nav className="scroll" aria-label="API resources" ref={navRef}>
             {d.data?.groups.map((g) =>
               g.versions.map((v) => {
-                const rs = v.resources.filter((r) => matchesResource(r, filter));
+                const rs = v.resources.filter((r) => matchesResource(r, filter) && (!mine || !!markOf(r)));
                 if (!rs.length) return null;
                 return (
                   <section key={`${g.name}/${v.version}`} aria-label={gvLabel(g.name, v.version)}>
@@ -111,7 +147,7 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
                       {rs.map((r) => {
                         const isSel = selected === r;
                         return (
-                          <li key={r.resource}>
+                          <li key={r.resource} className="discovery-item">
                             <a
                               className={`listbtn${isSel ? ' selected' : ''}`}
                               aria-current={isSel ? 'true' : undefined}
@@ -124,6 +160,7 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
                             >
                               <code>{r.resource}</code> <span className="muted small">{r.kind}</span>
                             </a>
+                            <AccessMark mark={markOf(r)} />
                           </li>
                         );
                       })}

@@ -26,10 +26,18 @@ const CLUSTER_KINDS = [
 export function Leftovers({ context, current }: { context: string; current: string | undefined }) {
   const [items, setItems] = useState<Ns[] | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [forbidden, setForbidden] = useState(false);
 
   const load = useCallback(async () => {
     try {
       const x = await send(context, 'GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(LESSON_LABEL)}`);
+      if (x.status === 403) {
+        // A context restricted to its namespace: nothing to find, and not an error to show.
+        setForbidden(true);
+        setItems([]);
+        setError(null);
+        return;
+      }
       if (x.status !== 200) throw new Error(`listing namespaces: HTTP ${x.status}`);
       const list = x.response as { items?: { metadata?: { name?: string }; status?: { phase?: string } }[] };
       const found: Ns[] = (list.items ?? []).map((n) => ({ name: n.metadata?.name ?? '', phase: n.status?.phase }));
@@ -75,7 +83,13 @@ export function Leftovers({ context, current }: { context: string; current: stri
           Refresh
         </button>
       </div>
-      {items && items.length === 0 && <p className="muted">none</p>}
+      {forbidden ? (
+        <p className="muted" data-testid="leftovers-forbidden">
+          This context may not list namespaces (403 Forbidden), so lesson namespaces cannot be looked up with it.
+        </p>
+      ) : (
+        items && items.length === 0 && <p className="muted">none</p>
+      )}
       <ul>
         {items?.map((n) => (
           <li key={`${n.kind ?? 'Namespace'}/${n.name}`}>

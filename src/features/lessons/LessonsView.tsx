@@ -8,6 +8,7 @@ import { type KitLesson, loadProgress } from './kit';
 import { KitLessonView, Prose } from './KitLessonView';
 import { RvLab } from './RvLab';
 import { Leftovers } from './Leftovers';
+import { ScratchAccess } from './ScratchAccess';
 import { ScratchBar } from './parts';
 import './lessons.css';
 
@@ -144,6 +145,7 @@ export function LessonsView({ route, context }: { route: Route; context: string 
         <p className="small muted">
           Each experiment makes real requests with the current context ({context}) in a namespace it creates for itself, and offers to delete it when you are done.
         </p>
+        <ScratchAccess context={context} />
         <Leftovers context={context} current={scratch} />
       </nav>
       {lesson ? (

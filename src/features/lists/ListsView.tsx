@@ -9,6 +9,8 @@ import { type ListMode, ListPager, type ListRow, type PagerRequest, rowKey } fro
 import { claimBootPager } from './boot';
 import { DEFAULT_LIMIT, listModeOf, listNamespaceOf, pagerRequestFor, parseLimit } from './listRequest';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { KubeApiError } from '../../k8s/client';
+import { ForbiddenHint } from './ForbiddenHint';
 import { ObjectView } from './ObjectView';
 import { PagesPanel } from './PagesPanel';
 import { ResourcePicker } from './ResourcePicker';
@@ -196,6 +198,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
             onContinueInconsistently={() => void pager!.continueInconsistently()}
           />
           {snap.error ? <ErrorBox error={snap.error} title="List failed" /> : null}
+          {snap.error instanceof KubeApiError && snap.error.httpStatus === 403 ? <ForbiddenHint context={context} namespace={listNamespace} namespaced={namespaced} /> : null}
           <SizeCompare key={JSON.stringify(request)} request={request} />
           <div className="lists-find small">
             <input type="search" aria-label="Find in rows" placeholder="Find in the rows loaded (any column shown)" value={find} onChange={(e) => setExtra({ find: e.target.value })} />

@@ -58,7 +58,7 @@ function AddPaneForm({ route, context, onAdd }: { route: Route; context: string;
   const namespaced = info?.namespaced ?? true;
   const modeInfo = START_MODES.find((m) => m.mode === mode)!;
   // Asked of the server, not assumed: a v1.33 server (or one with WatchList off) refuses streaming lists.
-  const caps = useQuery(capabilitiesQuery(context));
+  const caps = useQuery(capabilitiesQuery(context, route.namespace));
   const streamRefused = caps.data?.watchList.answer === 'no' ? caps.data.watchList : undefined;
 
   const submit = (e: FormEvent) => {

@@ -3,7 +3,7 @@
 // or a review; each panel names the request it shows.
 import { useQuery } from '@tanstack/react-query';
 import { hrefFor, type Route, type View } from '../../routing';
-import { COMMON_RESOURCES, countResource, collectionPath, readiness, ruleLabel, rulesReview, RULES_REVIEW_PATH, serverVersion } from '../../k8s/overview';
+import { COMMON_RESOURCES, countResource, collectionPath, readiness, ruleLabel, rulesReviewQuery, RULES_REVIEW_PATH, serverVersion } from '../../k8s/overview';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { RecordingDrop } from '../record';
 import './welcome.css';
@@ -24,11 +24,7 @@ export function WelcomeView({ route, context }: { route: Route; context: string 
   const namespace = route.namespace;
   const version = useQuery({ queryKey: ['k8s', context, 'version'], queryFn: ({ signal }) => serverVersion(context, signal), staleTime: 60_000 });
   const ready = useQuery({ queryKey: ['k8s', context, 'readyz'], queryFn: ({ signal }) => readiness(context, signal), staleTime: 10_000 });
-  const rules = useQuery({
-    queryKey: ['k8s', context, 'rules', namespace ?? 'default'],
-    queryFn: ({ signal }) => rulesReview(context, namespace ?? 'default', signal),
-    staleTime: 30_000,
-  });
+  const rules = useQuery(rulesReviewQuery(context, namespace ?? 'default'));
 
   const failed = ready.data?.checks.filter((c) => !c.ok) ?? [];
   return (

@@ -150,22 +150,54 @@ async function fetchVersion(context: string, signal?: AbortSignal): Promise<Serv
   }
 }
 
-export async function probeCapabilities(context: string, signal?: AbortSignal): Promise<Capabilities> {
-  const collection = `${PROBE_COLLECTION}?limit=1`;
+/**
+ * Namespaced collections a user restricted to one namespace is most often allowed to list, tried
+ * in this order when `list namespaces` is forbidden (RBAC answers 403 before looking at the
+ * Accept or the parameters, so a forbidden collection tells nothing about the server).
+ */
+const NAMESPACED_PROBE_RESOURCES = ['configmaps', 'pods', 'services', 'serviceaccounts', 'events'];
+
+/**
+ * A collection this user may list, for the probes: `/api/v1/namespaces` when allowed, else the
+ * first of a few core collections in `namespace` that answers. One GET `?limit=1` per try.
+ */
+export async function probeCollectionFor(context: string, namespace: string | undefined, signal?: AbortSignal): Promise<string> {
+  const candidates = [PROBE_COLLECTION, ...(namespace ? NAMESPACED_PROBE_RESOURCES.map((r) => `/api/v1/namespaces/${encodeURIComponent(namespace)}/${r}`) : [])];
+  for (const path of candidates) {
+    try {
+      const res = await kubeFetch({ context, path: `${path}?limit=1`, headers: { Accept: 'application/json' }, signal });
+      await res.body?.cancel().catch(() => undefined);
+      if (res.ok) return path;
+      if (res.status !== 403) return PROBE_COLLECTION;
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      return PROBE_COLLECTION;
+    }
+  }
+  return PROBE_COLLECTION;
+}
+
+export async function probeCapabilities(context: string, signal?: AbortSignal, namespace?: string): Promise<Capabilities> {
+  const base = await probeCollectionFor(context, namespace, signal);
+  const collection = `${base}?limit=1`;
   const [version, cbor, protobuf, watchList, aggregatedDiscovery] = await Promise.all([
     fetchVersion(context, signal),
     acceptProbe(context, collection, CBOR_ACCEPT, 'CBOR', signal),
     acceptProbe(context, collection, PROTOBUF_ACCEPT, 'Protobuf', signal),
-    probeWatchList(context, PROBE_COLLECTION, signal),
+    probeWatchList(context, base, signal),
     probeAggregatedDiscovery(context, signal),
   ]);
   return { version, cbor, protobuf, watchList, aggregatedDiscovery };
 }
 
-export const capabilitiesQuery = (context: string) =>
+/**
+ * `namespace` is where to probe when the user may not list namespaces (a restricted user): the
+ * route's namespace, or the context's.
+ */
+export const capabilitiesQuery = (context: string, namespace?: string) =>
   queryOptions({
-    queryKey: ['k8s', context, 'capabilities'],
-    queryFn: ({ signal }) => probeCapabilities(context, signal),
+    queryKey: ['k8s', context, 'capabilities', namespace ?? ''],
+    queryFn: ({ signal }) => probeCapabilities(context, signal, namespace),
     staleTime: 10 * 60_000,
   });
 

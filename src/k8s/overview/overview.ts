@@ -1,6 +1,7 @@
 // What the first screen says about a cluster: its version (/version), its readiness
 // (/readyz?verbose), what the user may do in a namespace (SelfSubjectRulesReview) and how many of a
 // few common resources exist. Every call is a read or a review (reviews store nothing).
+import { queryOptions } from '@tanstack/react-query';
 import { kubeFetch, kubeJson } from '../client';
 
 export interface ServerVersion {
@@ -91,6 +92,14 @@ export async function rulesReview(context: string, namespace: string, signal?: A
   if (s.evaluationError) out.evaluationError = s.evaluationError;
   return out;
 }
+
+/** The review for one namespace, shared by Welcome and Discovery (same key: asked once). */
+export const rulesReviewQuery = (context: string, namespace: string) =>
+  queryOptions({
+    queryKey: ['k8s', context, 'rules', namespace],
+    queryFn: ({ signal }) => rulesReview(context, namespace, signal),
+    staleTime: 30_000,
+  });
 
 /** `group/resource` labels of rules, `*` kept as the server says it; used for a one-line summary. */
 export function ruleLabel(r: ResourceRule): string {

@@ -1,6 +1,7 @@
 // Custom resources under Server-Side Apply (lists are atomic unless the schema says otherwise),
 // and the cost limit on CEL rules. Both define CRDs of their own: cluster-scoped, confirmed first,
 // labelled, and removed by the last step or the cleanup.
+import { parseWarningHeader } from '../../../codecs';
 import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
 
 const GROUP = 'lessons.explorer.dev';
@@ -153,4 +154,123 @@ export const celCost: KitLesson = {
     },
   ],
   cleanup: async (c) => [await c.send('DELETE', `${CRDS}/${COST_CRD}`)],
+};
+
+// --- pruning ---
+
+const PRUNE_CRD = `lessonprunes.${GROUP}`;
+const prunes = (c: StepContext, name = '') => `/apis/${GROUP}/v1/namespaces/${encodeURIComponent(c.ns)}/lessonprunes${name ? `/${name}` : ''}`;
+const PRUNE_SCHEMA = {
+  size: { type: 'integer' },
+  // This subtree keeps whatever it is given.
+  free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+};
+const pruneCrd = () => {
+  const def = crd('lessonprunes', 'LessonPrune', PRUNE_SCHEMA);
+  return { ...def, metadata: { ...def.metadata, labels: label('prune') } };
+};
+const unknownBody = (name: string) => ({
+  apiVersion: `${GROUP}/v1`,
+  kind: 'LessonPrune',
+  metadata: { name, labels: label('prune') },
+  extra: 'at the top',
+  spec: { size: 3, colour: 'red', free: { anything: { goes: [1, 2] } } },
+});
+const warned = (x: KitExchange) => parseWarningHeader(x.responseHeaders.warning).map((w) => w.text).join(' | ');
+
+/** The stored object has lost `extra` and `spec.colour`, and kept `spec.size` and all of `spec.free`. */
+function pruned(x: KitExchange, free: unknown = { anything: { goes: [1, 2] } }): string[] {
+  const { want, result } = expectations();
+  want(field(x.response, 'extra') === undefined && field(x.response, 'spec', 'colour') === undefined, `unknown fields stored: extra=${String(field(x.response, 'extra'))}, spec.colour=${String(field(x.response, 'spec', 'colour'))}`);
+  want(field(x.response, 'spec', 'size') === 3, `spec.size ${String(field(x.response, 'spec', 'size'))}`);
+  want(JSON.stringify(field(x.response, 'spec', 'free')) === JSON.stringify(free), `spec.free ${JSON.stringify(field(x.response, 'spec', 'free'))}`);
+  return result;
+}
+
+export const pruning: KitLesson = {
+  id: 'pruning',
+  topic: 'prune',
+  title: 'Pruning: unknown fields of a custom resource are dropped, unless the schema keeps them',
+  scope: 'cluster',
+  clusterObjects: `the CustomResourceDefinition ${PRUNE_CRD}`,
+  paragraphs: [
+    'A CustomResourceDefinition in `apiextensions.k8s.io/v1` has a structural schema, and the server stores only what that schema describes: a field it does not know is removed ("pruned") before the object is stored, on every create, update and patch. Where a schema marks a subtree `x-kubernetes-preserve-unknown-fields: true`, everything under it is kept as it came.',
+    '`fieldValidation` decides what the client hears about it: by default (`Warn`) a `Warning` header per dropped field, with `Ignore` nothing, with `Strict` a 400 and nothing stored. The field is dropped either way.',
+    'This lesson\'s CRD has `spec.size` (an integer) and `spec.free` (an object that preserves unknown fields). Each body also carries `spec.colour` and a top-level `extra`, which the schema does not know.',
+  ],
+  needs: [
+    { verb: 'create', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' },
+    { verb: 'delete', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' },
+    { verb: 'create', group: GROUP, resource: 'lessonprunes', namespaced: true },
+    { verb: 'patch', group: GROUP, resource: 'lessonprunes', namespaced: true },
+  ],
+  steps: [
+    {
+      id: 'define',
+      title: 'A CRD with a structural schema',
+      text: `Create the CRD \`${PRUNE_CRD}\` and wait until it is Established.`,
+      lookFor: 'HTTP 201, then the condition `Established: True`.',
+      run: async (c) => [await c.send('POST', CRDS, { body: pruneCrd() }), await waitEstablished(c, PRUNE_CRD)],
+      show: (x) => ({ metadata: { name: field(x.response, 'metadata', 'name') }, schema: field(x.response, 'spec', 'versions', 0, 'schema'), conditions: ((field(x.response, 'status', 'conditions') as { type: string; status: string }[] | undefined) ?? []).map((k) => `${k.type}: ${k.status}`) }),
+      check: ([post, got]) => (post!.status === 201 && established(got!) ? [] : [`HTTP ${post!.status} ${msg(post!)}; established: ${established(got!)}`]),
+    },
+    {
+      id: 'warn',
+      title: 'Create with unknown fields, fieldValidation unset',
+      text: 'POST `warned` with `extra`, `spec.colour`, `spec.size: 3` and `spec.free.anything.goes: [1, 2]`; then GET it.',
+      lookFor: 'HTTP 201 with two `Warning`s, `unknown field "extra"` and `unknown field "spec.colour"`. The answer and the stored object have neither; `spec.size` and the whole of `spec.free` are there.',
+      run: async (c) => [await c.send('POST', prunes(c), { body: unknownBody('warned') }), await c.send('GET', prunes(c, 'warned'))],
+      show: (x) => (x.status < 300 ? { warning: warned(x) || '(none)', extra: field(x.response, 'extra') ?? '(absent)', spec: field(x.response, 'spec') } : x.response),
+      check: ([post, got]) => {
+        const { want, result } = expectations();
+        want(post!.status === 201, `POST: HTTP ${post!.status} ${msg(post!)}`);
+        want(warned(post!).includes('unknown field "extra"') && warned(post!).includes('unknown field "spec.colour"'), `warning: ${warned(post!) || '(none)'}`);
+        return [...result, ...pruned(post!), ...pruned(got!)];
+      },
+      view: (c) => ({ label: 'See it in the Edit view', to: { view: 'edit', namespace: c.ns, group: GROUP, version: 'v1', resource: 'lessonprunes', name: 'warned' } }),
+    },
+    {
+      id: 'ignore',
+      title: 'The same with fieldValidation=Ignore',
+      text: 'POST `quiet`, the same body, with `fieldValidation=Ignore`.',
+      lookFor: 'HTTP 201 and no `Warning`: the unknown fields are pruned all the same, silently.',
+      run: async (c) => [await c.send('POST', `${prunes(c)}?fieldValidation=Ignore`, { body: unknownBody('quiet') })],
+      show: (x) => ({ warning: warned(x) || '(none)', extra: field(x.response, 'extra') ?? '(absent)', spec: field(x.response, 'spec') }),
+      check: ([x]) => [...(x!.status === 201 && !warned(x!) ? [] : [`HTTP ${x!.status}, warning: ${warned(x!)}`]), ...pruned(x!)],
+    },
+    {
+      id: 'strict',
+      title: 'The same with fieldValidation=Strict',
+      text: 'POST `strict`, the same body, with `fieldValidation=Strict`; then GET it.',
+      lookFor: '400 BadRequest, "strict decoding error" naming `extra` and `spec.colour`; the GET 404: nothing was stored.',
+      run: async (c) => [await c.send('POST', `${prunes(c)}?fieldValidation=Strict`, { body: unknownBody('strict') }), await c.send('GET', prunes(c, 'strict'))],
+      check: ([post, got]) => {
+        const { want, result } = expectations();
+        want(post!.status === 400 && msg(post!).includes('strict decoding error') && msg(post!).includes('unknown field "extra"') && msg(post!).includes('unknown field "spec.colour"'), `POST: HTTP ${post!.status} ${msg(post!)}`);
+        want(got!.status === 404, `GET: HTTP ${got!.status}`);
+        return result;
+      },
+    },
+    {
+      id: 'patch',
+      title: 'A patch is pruned too',
+      text: 'A merge patch on `warned`: `{"spec": {"colour": "blue", "free": {"more": true}}}`.',
+      lookFor: 'HTTP 200 with the warning `unknown field "spec.colour"`; no `colour` in the answer, and `spec.free` now holds `more: true` beside what it had.',
+      run: async (c) => [await c.send('PATCH', prunes(c, 'warned'), { body: { spec: { colour: 'blue', free: { more: true } } }, contentType: 'application/merge-patch+json' })],
+      show: (x) => (x.status < 300 ? { warning: warned(x) || '(none)', spec: field(x.response, 'spec') } : x.response),
+      check: ([x]) => [
+        ...(x!.status === 200 && warned(x!).includes('unknown field "spec.colour"') ? [] : [`HTTP ${x!.status}, warning: ${warned(x!) || '(none)'} ${msg(x!)}`]),
+        ...pruned(x!, { anything: { goes: [1, 2] }, more: true }),
+      ],
+    },
+    {
+      id: 'cleanup',
+      title: 'Remove the CRD',
+      text: 'DELETE the CRD; its LessonPrunes go with it.',
+      lookFor: 'HTTP 200.',
+      run: async (c) => [await c.send('DELETE', `${CRDS}/${PRUNE_CRD}`)],
+      check: ([x]) => (x!.status === 200 ? [] : [`HTTP ${x!.status} ${msg(x!)}`]),
+    },
+  ],
+  cleanup: async (c) => [await c.send('DELETE', `${CRDS}/${PRUNE_CRD}`)],
 };

@@ -11,7 +11,8 @@ import { ssaController } from './controller';
 import { collections, compression, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
 import { bookmarks, consistentReads, streamingListFromRv, streamingLists } from './watching';
-import { celCost, crdApply } from './crds';
+import { celCost, crdApply, pruning } from './crds';
+import { ssaScaleAndMigration } from './apply';
 import { declarativeValidation } from './declarative';
 import { admissionPolicies, mutatingPolicy } from './policies';
 import { singleResource } from './single';
@@ -54,8 +55,10 @@ export const KIT_LESSONS: KitLesson[] = [
   generateName,
   mergeStrategy,
   ssaController,
+  ssaScaleAndMigration,
   crdApply,
   storageVersionMigration,
+  pruning,
   deletion,
   namespaceDeletion,
   forceDeletion,

@@ -71,6 +71,7 @@ export const START_HERE = [
   'yaml-bodies',
   'dry-run',
   'dry-run-access',
+  'webhook-side-effects',
   'updates',
   'create-on-update',
   'generate-name',

@@ -7,6 +7,7 @@ import { mergeStrategy } from './merge';
 import { encodingMemory, metadataPreferences } from './negotiation';
 import { deprecatedApis } from './deprecation';
 import { storageVersionMigration } from './migration';
+import { webhookSideEffects } from './webhooks';
 import { ssaController } from './controller';
 import { collections, compression, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
@@ -47,6 +48,7 @@ export const KIT_LESSONS: KitLesson[] = [
   yamlBodies,
   dryRun,
   dryRunAccess,
+  webhookSideEffects,
   updates,
   serverSideApply,
   managedFields,

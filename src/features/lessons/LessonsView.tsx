@@ -89,6 +89,7 @@ export const START_HERE = [
   'force-deletion',
   'cel-validation',
   'cel-cost',
+  'cel-libraries',
   'admission-policies',
   'mutating-admission-policy',
   'declarative-validation',

@@ -8,6 +8,7 @@ import { encodingMemory, metadataPreferences } from './negotiation';
 import { deprecatedApis } from './deprecation';
 import { storageVersionMigration } from './migration';
 import { webhookSideEffects } from './webhooks';
+import { celLibraries } from './libraries';
 import { ssaController } from './controller';
 import { collections, compression, mediaTypes, metadataOnly, tables } from './formats';
 import { apiGroups, health, terminology, verbs } from './read';
@@ -66,6 +67,7 @@ export const KIT_LESSONS: KitLesson[] = [
   forceDeletion,
   cel,
   celCost,
+  celLibraries,
   admissionPolicies,
   mutatingPolicy,
   declarativeValidation,

@@ -1,0 +1,3 @@
+export * from './matrix';
+export * from './probe';
+export * from './export';

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { matrixCsv } from './export';
+import {
+  CHECKS,
+  classifyAccept,
+  classifyChunking,
+  classifyRead,
+  classifyStream,
+  classifyWrite,
+  type Cell,
+  type Check,
+  informerProblems,
+  readRequest,
+  type Row,
+  writeRequest,
+} from './matrix';
+
+const flunders = { group: 'wardle.example.com', version: 'v1beta1', resource: 'flunders', kind: 'Flunder', namespaced: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] };
+
+describe('serving checks: requests', () => {
+  it('reads are small: limit=1, or a label no object carries', () => {
+    expect(readRequest('list', '/api/v1/namespaces/x/pods').path).toBe('/api/v1/namespaces/x/pods?limit=1');
+    expect(readRequest('metadata', '/c').accept).toBe('application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io');
+    const s = readRequest('streamingList', '/c').path;
+    expect(s).toContain('sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=&');
+    expect(s).toContain('labelSelector=kube-api-explorer-probe%3Dnone');
+  });
+
+  it('writes are dry runs of the smallest object', () => {
+    const create = writeRequest('dryRun', flunders, 'ns1');
+    expect(create).toMatchObject({ method: 'POST', path: '/apis/wardle.example.com/v1beta1/namespaces/ns1/flunders?dryRun=All' });
+    expect(JSON.parse(create.body!)).toEqual({ apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', metadata: { name: 'kube-api-explorer-serving-probe', namespace: 'ns1' } });
+    const apply = writeRequest('apply', { ...flunders, namespaced: false }, 'ns1');
+    expect(apply.path).toBe('/apis/wardle.example.com/v1beta1/flunders/kube-api-explorer-serving-probe?dryRun=All&fieldManager=kube-api-explorer-probe');
+    expect(apply.contentType).toBe('application/apply-patch+yaml');
+  });
+});
+
+describe('serving checks: answers', () => {
+  it('an Accept is served only when the answer comes in it; 406 is the refusal; 403 tells nothing', () => {
+    expect(classifyAccept('protobuf', { status: 406, message: 'only the following media types are accepted: application/json' }).verdict).toBe('no');
+    expect(classifyAccept('cbor', { status: 200, contentType: 'application/cbor' }).verdict).toBe('yes');
+    // kube-apiserver labels a Table plain application/json: the body's kind tells.
+    expect(classifyAccept('table', { status: 200, contentType: 'application/json', kind: 'Table' }).verdict).toBe('yes');
+    // A server that ignores the `as` parameter answers a plain list: not a Table.
+    expect(classifyAccept('table', { status: 200, contentType: 'application/json', kind: 'ConfigMapList' }).verdict).toBe('no');
+    expect(classifyAccept('metadata', { status: 403 }).verdict).toBe('unknown');
+  });
+
+  it('selectors: 200 accepted, 400 refused', () => {
+    expect(classifyRead('fieldSelector', { status: 200 }).verdict).toBe('yes');
+    expect(classifyRead('fieldSelector', { status: 400, message: 'field label not supported: spec.x' }).verdict).toBe('no');
+  });
+
+  it('chunking needs two objects to tell, and a followed continue token', () => {
+    expect(classifyChunking({ items: 1, continueToken: 'abc' }, { status: 200 }).verdict).toBe('yes');
+    expect(classifyChunking({ items: 3 }).verdict).toBe('no');
+    expect(classifyChunking({ items: 1 }).verdict).toBe('unknown');
+    expect(classifyChunking({ items: 1, continueToken: 'abc' }, { status: 410 }).verdict).toBe('unknown');
+  });
+
+  it('a streaming list is served only when it ends with the initial-events-end bookmark', () => {
+    const end = { type: 'BOOKMARK', annotations: { 'k8s.io/initial-events-end': 'true' }, resourceVersion: '42' };
+    expect(classifyStream({ status: 200 }, [end], 'bookmark')).toMatchObject({ verdict: 'yes' });
+    const without = classifyStream({ status: 200 }, [{ type: 'ADDED' }, { type: 'BOOKMARK' }], 'end');
+    expect(without).toMatchObject({ verdict: 'no', httpStatus: 200 });
+    expect(without.detail).toContain('140890');
+    const refused = classifyStream({ status: 422, message: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled' }, [], 'end');
+    expect(refused.detail).toContain('falls back to list, then watch');
+  });
+
+  it('a dry-run write counts as served when the server validated the body (422), refused when the media type is (415)', () => {
+    expect(classifyWrite('apply', { status: 201 }).verdict).toBe('yes');
+    expect(classifyWrite('dryRun', { status: 422, message: 'spec.containers: Required value' }).verdict).toBe('yes');
+    expect(classifyWrite('apply', { status: 415 }).verdict).toBe('no');
+    expect(classifyWrite('apply', { status: 403 }).verdict).toBe('unknown');
+  });
+});
+
+function row(cells: Partial<Record<Check, Cell>>, verbs = flunders.verbs): Row {
+  const all = Object.fromEntries(CHECKS.map((c) => [c, cells[c] ?? { verdict: 'yes', detail: '' }])) as Record<Check, Cell>;
+  return { target: { ...flunders, verbs }, collection: '/c', cells: all };
+}
+
+describe('what would break an informer', () => {
+  it('names missing verbs, refusals and a streaming list without its bookmark', () => {
+    expect(informerProblems(row({}))).toEqual([]);
+    expect(informerProblems(row({}, ['get', 'list']))).toEqual(['no watch verb']);
+    expect(informerProblems(row({}, ['create']))).toEqual([]);
+    expect(informerProblems(row({ streamingList: { verdict: 'no', detail: '', httpStatus: 200 } }))).toEqual(['streaming list without the k8s.io/initial-events-end bookmark']);
+    // Refused with 422: client-go falls back; nothing breaks.
+    expect(informerProblems(row({ streamingList: { verdict: 'no', detail: '', httpStatus: 422 } }))).toEqual([]);
+  });
+
+  it('exports one CSV line per resource, quoted where needed', () => {
+    const csv = matrixCsv([row({}, ['get', 'list'])]);
+    const [head, line] = csv.trimEnd().split('\r\n');
+    expect(head).toContain('Chunking (continue)');
+    expect(line).toMatch(/^flunders\.wardle\.example\.com\/v1beta1,wardle\.example\.com,v1beta1,Flunder,true,yes,/);
+    expect(line!.endsWith(',no watch verb')).toBe(true);
+  });
+});

@@ -1,0 +1,93 @@
+// The serving matrix against the real local control plane, through the real proxy: a built-in
+// resource (ConfigMaps) served every way, the aggregated wardle.example.com Flunders (sample-
+// apiserver) that refuse Protobuf and CBOR with 406, a create-only resource, and a user who may
+// not list (403: unknown, never "no"). The dry-run writes are checked to store nothing.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { testCluster } from '../../../proxy/cluster/testing';
+import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../testing';
+import { informerProblems, type Target } from './matrix';
+import { probeResource } from './probe';
+
+const cluster = () => testCluster(inject('controlPlane'));
+const ns = `serving-${randomBytes(3).toString('hex')}`;
+const minor = () => Number(inject('controlPlane').kubernetesVersion.split('.')[1]);
+
+const configmaps: Target = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] };
+const flunders: Target = { group: 'wardle.example.com', version: 'v1beta1', resource: 'flunders', kind: 'Flunder', namespaced: true, verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] };
+
+beforeAll(async () => {
+  useRealProxy();
+  const c = cluster();
+  expect((await c.request('admin', 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
+  for (const name of ['a', 'b']) {
+    expect((await c.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name } })).status).toBe(201);
+    expect((await c.request('admin', 'POST', `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`, { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', metadata: { name } })).status).toBe(201);
+  }
+});
+
+afterAll(async () => {
+  await cluster().request('admin', 'DELETE', `/api/v1/namespaces/${ns}`);
+});
+
+const verdicts = (cells: Record<string, { verdict: string }>) => Object.fromEntries(Object.entries(cells).map(([k, v]) => [k, v.verdict]));
+
+describe('serving matrix', () => {
+  it('ConfigMaps: every check served, the dry-run writes included, nothing stored', async () => {
+    const row = await probeResource(TEST_CONTEXT, configmaps, ns, { writes: true });
+    expect(verdicts(row.cells)).toEqual({
+      list: 'yes',
+      table: 'yes',
+      protobuf: 'yes',
+      cbor: minor() >= 37 ? 'yes' : 'no',
+      metadata: 'yes',
+      labelSelector: 'yes',
+      fieldSelector: 'yes',
+      chunking: 'yes',
+      watch: 'yes',
+      streamingList: minor() >= 37 ? 'yes' : 'no',
+      dryRun: 'yes',
+      apply: 'yes',
+    });
+    expect(row.cells.streamingList.detail).toContain('k8s.io/initial-events-end');
+    expect(informerProblems(row)).toEqual([]);
+    // dryRun=All: the probe's object was never stored.
+    expect((await cluster().request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps/kube-api-explorer-serving-probe`)).status).toBe(404);
+  });
+
+  it('the aggregated Flunders refuse Protobuf and CBOR with 406, and serve the rest', async () => {
+    const row = await probeResource(TEST_CONTEXT, flunders, ns, { writes: true });
+    expect(row.cells.protobuf).toMatchObject({ verdict: 'no', httpStatus: 406 });
+    expect(row.cells.cbor).toMatchObject({ verdict: 'no', httpStatus: 406 });
+    // The rest, as the sample-apiserver (generic apiserver v0.37.1, etcd storage) was seen to serve it.
+    expect(verdicts(row.cells)).toMatchObject({ list: 'yes', table: 'yes', metadata: 'yes', labelSelector: 'yes', fieldSelector: 'yes', chunking: 'yes', watch: 'yes', dryRun: 'yes', apply: 'yes' });
+    if (minor() >= 37) expect(row.cells.streamingList.detail).toContain('k8s.io/initial-events-end: "true"');
+    expect(informerProblems(row)).toEqual([]);
+    expect((await cluster().request('admin', 'GET', `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders/kube-api-explorer-serving-probe`)).status).toBe(404);
+  });
+
+  it('reads only, unless writes are opted into', async () => {
+    const row = await probeResource(TEST_CONTEXT, configmaps, ns, { writes: false });
+    expect(row.cells.dryRun).toMatchObject({ verdict: 'skipped', detail: 'writes not opted into' });
+    expect(row.cells.apply.request).toBeUndefined();
+  });
+
+  it('a user who may not list gets unknown, not no', async () => {
+    const secrets: Target = { ...configmaps, resource: 'secrets', kind: 'Secret' };
+    const row = await probeResource(TEST_VIEWER_CONTEXT, secrets, ns, { writes: false });
+    expect(row.cells.list).toMatchObject({ verdict: 'unknown', httpStatus: 403 });
+    expect(row.cells.protobuf.verdict).toBe('skipped');
+    expect(informerProblems(row)).toEqual([]);
+  });
+
+  it('a resource without list or watch (a review) is not informer material; one with list and no watch is named', async () => {
+    const reviews: Target = { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, verbs: ['create'] };
+    const review = await probeResource(TEST_CONTEXT, reviews, ns, { writes: false });
+    expect(review.cells.list.verdict).toBe('skipped');
+    expect(informerProblems(review)).toEqual([]);
+    const cs: Target = { group: '', version: 'v1', resource: 'componentstatuses', kind: 'ComponentStatus', namespaced: false, verbs: ['get', 'list'] };
+    const row = await probeResource(TEST_CONTEXT, cs, ns, { writes: false });
+    expect(row.cells.list.verdict).toBe('yes');
+    expect(informerProblems(row)).toEqual(['no watch verb']);
+  });
+});

@@ -53,6 +53,11 @@ const ROWS: Row[] = [
       cleanup: ['HTTP 404'],
     },
   },
+  { lesson: 'ssa-controller', scope: 'namespace', shows: { user: ['HTTP 201', '"manager": "alice"'], 'no-force': ['HTTP 409', 'FieldManagerConflict'], force: ['"manager": "lesson-scaler"'], again: ['HTTP 200'], 'user-again': ['HTTP 409', 'conflict with \\"lesson-scaler\\"'] } },
+  { lesson: 'deprecated-apis', scope: 'read', shows: { warning: ['v1 Endpoints is deprecated in v1.33+'], metric: ['"apiserver_requested_deprecated_apis"', 'endpoints'], beta: ['HTTP 404'] } },
+  { lesson: 'storage-version-migration', scope: 'cluster', shows: { define: ['HTTP 201'], switch: ['HTTP 422', 'must remain in spec.versions'], migrate: ['StorageVersionMigrationSucceeded'], stored: ['the stored versions have been updated'], cleanup: ['HTTP 200'] } },
+  { lesson: 'webhook-side-effects', scope: 'cluster', shows: { unknown: ['HTTP 422', 'NoneOnDryRun'], fail: ['HTTP 500', 'failed calling webhook'], ignore: ['HTTP 201', 'HTTP 404'], cleanup: ['HTTP 200'] } },
+  { lesson: 'cel-libraries', scope: 'cluster', shows: { define: ['HTTP 201'], values: ['HTTP 422', 'green is not one of red, blue'], unknown: ['undeclared reference to'], cleanup: ['HTTP 200'] } },
   { lesson: 'deletion', scope: 'namespace', shows: { finalizer: ['deletionTimestamp', 'HTTP 404'], background: ['HTTP 404'], foreground: ['foregroundDeletion'], orphan: ['dependent-orphan'] } },
 ];
 
@@ -142,7 +147,7 @@ test('after the lessons no namespace or object they created is left', async ({ k
   test.setTimeout(180_000);
   // Namespaces take a moment to finish terminating (their content is deleted first).
   await expect.poll(() => leftovers(kube), { timeout: 150_000, intervals: [2000] }).toEqual([]);
-  for (const path of ['/apis/apiextensions.k8s.io/v1/customresourcedefinitions', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings']) {
+  for (const path of ['/apis/apiextensions.k8s.io/v1/customresourcedefinitions', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', '/apis/storagemigration.k8s.io/v1/storageversionmigrations']) {
     const r = await kube.request('admin', 'GET', `${path}?labelSelector=explorer.lessons%2Flesson`);
     expect(r.status).toBe(200);
     expect((JSON.parse(r.body) as { items: unknown[] }).items).toEqual([]);

@@ -3,6 +3,7 @@ import * as codecs from './codecs';
 import * as lists from './lists';
 import * as proxy from './proxy';
 import * as scale from './scale';
+import * as slowlink from './slowlink';
 import * as watch from './watch';
 
 export interface BenchResult {
@@ -15,7 +16,7 @@ export interface BenchModule {
   run(log: (line: string) => void): Promise<BenchResult>;
 }
 
-const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists], ['watch', watch], ['codecs', codecs], ['scale', scale]];
+const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists], ['watch', watch], ['codecs', codecs], ['scale', scale], ['slowlink', slowlink]];
 
 // `npm run bench -- proxy lists` runs only the named modules. The scale module's size:
 // `--objects N` (Pods; default 3,000), `--crds N`, `--cluster-dir DIR` (a control plane kept and

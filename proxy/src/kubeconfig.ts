@@ -204,6 +204,17 @@ class TunnelHttpAgent extends HttpAgent {
   }
 }
 
+/**
+ * A write (node:https) starts on an idle connection of the lean pool when there is one: after the
+ * reads that led to it (the editor loaded the object) a save then costs one round trip, not the
+ * two or three of a new TCP and TLS (and tunnel) handshake. Both hold the same TLS material.
+ */
+function lendFromPool(agent: HttpAgent, pool: UpstreamPool): void {
+  const a = agent as unknown as { createConnection: (options: ClientRequestArgs, cb: ConnectionCallback) => Socket | undefined };
+  const own = a.createConnection.bind(agent);
+  a.createConnection = (options, cb) => pool.lend() ?? own(options, cb);
+}
+
 /** How long file-based credentials are reused before files are read again (rotation). */
 const FILE_CREDENTIALS_TTL_MS = 60_000;
 
@@ -419,16 +430,31 @@ export class Kubeconfig {
       };
       const dial = proxy ? proxyDialer(proxy) : undefined;
       // Keep-alive: a small GET then costs no TCP+TLS handshake (nor a tunnel). No socket timeout: watches idle for minutes.
-      const agent = secure
+      const agent: HttpAgent = secure
         ? dial ? new TunnelHttpsAgent({ keepAlive: true, ...tls }, dial) : new ContextHttpsAgent({ keepAlive: true, ...tls })
         : dial ? new TunnelHttpAgent({ keepAlive: true }, dial) : new HttpAgent({ keepAlive: true });
-      pair = {
-        agent,
-        pool: new UpstreamPool({ secure, host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port ? Number(url.port) : secure ? 443 : 80, tls: secure ? tls : undefined, connectTimeoutMs: CONNECT_TIMEOUT_MS, ...(dial ? { dial } : {}) }),
-      };
+      const pool = new UpstreamPool({ secure, host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port ? Number(url.port) : secure ? 443 : 80, tls: secure ? tls : undefined, connectTimeoutMs: CONNECT_TIMEOUT_MS, ...(dial ? { dial } : {}) });
+      lendFromPool(agent, pool);
+      pair = { agent, pool };
       this.agents.set(key, pair);
     }
     return pair;
+  }
+
+  /**
+   * Opens `count` connections to a context's API server ahead of its requests (the page is
+   * loading: its first requests follow within the second). Only for credentials at hand: it never
+   * runs an exec plugin or an auth-provider's command for this, and failures are left to the
+   * requests themselves.
+   */
+  preconnect(context: string, count: number): void {
+    const ctx = this.contexts.find((c) => c.name === context);
+    const user = ctx && this.users.find((u) => u.name === ctx.user);
+    if (!ctx || user?.exec || user?.authProvider) return;
+    this.target(context).then(
+      (t) => t.pool?.preconnect(count),
+      () => undefined,
+    );
   }
 
   /** Closes pooled upstream sockets and stops credential plugins under way. */

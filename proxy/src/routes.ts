@@ -38,6 +38,8 @@ export interface RouterOptions {
   forwarding: ForwardContext;
   /** Replay mode (--replay): every /k8s/ request gets this refusal and nothing is forwarded. */
   refuseClusters?: () => ProxyError;
+  /** Told of each page load (a GET of the page itself, with its query), before it is answered. */
+  onPageLoad?: (url: string) => void;
 }
 
 export interface Router {
@@ -45,6 +47,12 @@ export interface Router {
   handle(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
   /** Answers with the proxy's own Status, behind the security headers. */
   fail(res: ServerResponse, err: ProxyError, opts?: { close?: boolean }): void;
+}
+
+/** The page itself (`/`, `/index.html`, or a client route without a file extension), not one of its assets. */
+function isPageLoad(url: string): boolean {
+  const path = url.split('?', 1)[0]!;
+  return path === '/' || path === '/index.html' || !/\.[A-Za-z0-9]+$/.test(path.slice(path.lastIndexOf('/')));
 }
 
 export function createRouter(o: RouterOptions): Router {
@@ -109,6 +117,7 @@ export function createRouter(o: RouterOptions): Router {
     if (!url.startsWith('/')) return fail(res, badRequest('InvalidPath', 'only origin-form request targets ("/path") are accepted'), { close: true });
     if (!api) {
       secure(res);
+      if (req.method === 'GET' && o.onPageLoad && isPageLoad(url)) o.onPageLoad(url);
       return o.pages.handle(req, res);
     }
     const denied = checkToken(h['x-explorer-token'], o.token);

@@ -131,3 +131,35 @@ test('a recorded session replays without a cluster: the same rows, events, versi
   }
   expect(replay.stats().upstreamTotal).toBe(0);
 });
+
+test('a lesson run while recording: each step is a mark, its exchanges say which step sent them; the Welcome page opens the file', async ({ page, explorerUrl }) => {
+  await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'lessons', lesson: 'health' }).toString()}`);
+  await expect(page.locator('#lesson-title')).toBeVisible();
+  await page.getByRole('button', { name: '● Record' }).click();
+  await page.getByRole('button', { name: 'Run all steps' }).click();
+  await expect(page.getByTestId('step-verbose').getByTestId('verdict')).toHaveText('The server answered as described.');
+  await page.getByRole('button', { name: '■ Stop recording' }).click();
+  await page.getByRole('button', { name: 'Save…' }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Save file' }).click();
+  const file = await (await downloading).path();
+  const har = JSON.parse(await readFile(file, 'utf8'));
+  expect(harProblems(har)).toEqual([]);
+  const labels: string[] = har.log._recording.marks.map((m: { label: string }) => m.label);
+  expect(labels).toContain('lesson health, step plain');
+  expect(labels).toContain('lesson health, step verbose');
+  const verbose = har.log.entries.filter((e: { _lesson?: { step: string } }) => e._lesson?.step === 'verbose');
+  expect(verbose.map((e: { _apiPath: string }) => e._apiPath)).toContain('/readyz?verbose');
+  expect(verbose[0].comment).toBe('lesson health, step verbose');
+
+  // Picked on the Welcome page (as a dropped file is read): the replay bar jumps to a step.
+  await page.goto(`${explorerUrl}?view=welcome`);
+  await page.getByLabel('Recording file').setInputFiles(file);
+  const bar = page.getByRole('region', { name: 'Replay' });
+  await expect(bar).toBeVisible();
+  const mark = har.log._recording.marks.find((m: { label: string }) => m.label === 'lesson health, step verbose');
+  const jump = bar.getByRole('combobox', { name: 'Jump to a mark' });
+  await jump.selectOption({ label: (await jump.getByRole('option').filter({ hasText: 'step verbose' }).innerText()).trim() });
+  const start = Math.min(Date.parse(har.log._recording.startedDateTime), ...har.log.entries.map((e: { startedDateTime: string }) => Date.parse(e.startedDateTime)));
+  await expect(bar.getByRole('slider', { name: 'Replay time' })).toHaveValue(String(Date.parse(mark.time) - start));
+});

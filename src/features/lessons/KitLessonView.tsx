@@ -4,6 +4,7 @@
 import { Fragment, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { hrefFor } from '../../routing';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { duringLessonStep } from '../../k8s/record';
 import { type KitExchange, type KitLesson, kitSend, kitWatch, type LessonStep, markDone, type Needed, type StepContext } from './kit';
 import { StepCard } from './parts';
 
@@ -81,7 +82,8 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
     setBusy(s.id);
     setError(null);
     try {
-      const xs = await s.run(ctx);
+      // A recording marks the step and tags what it sends (k8s/record).
+      const xs = await duringLessonStep({ id: lesson.id, step: s.id }, () => s.run(ctx));
       const differs = s.check(xs, ctx);
       setResults((r) => ({ ...r, [s.id]: { xs, differs } }));
       if (differs.length === 0) markDone(lesson.id, s.id);

@@ -40,6 +40,22 @@ export function ReplayBar({ session, onLeave }: { session: ReplaySession; onLeav
       <span className="small" data-testid="replay-time">
         {seconds(at)} / {seconds(length)} · {framesSoFar} of {snap.frameTimes.length} watch events
       </span>
+      {snap.marks.length > 0 && (
+        <select
+          aria-label="Jump to a mark"
+          value=""
+          onChange={(e) => {
+            if (e.target.value !== '') session.seek(Number(e.target.value));
+          }}
+        >
+          <option value="">jump to…</option>
+          {snap.marks.map((m, i) => (
+            <option key={i} value={m.at}>
+              {seconds(m.at - snap.start)} {m.label}
+            </option>
+          ))}
+        </select>
+      )}
       <label className="small">
         speed{' '}
         <select aria-label="Replay speed" value={snap.speed} onChange={(e) => session.setSpeed(Number(e.target.value))}>

@@ -109,4 +109,15 @@ describe('recording file', () => {
       replay.dispose();
     }
   });
+
+  it('says which lesson step sent an exchange (_lesson and the comment HAR tools show), and reads it back', () => {
+    const step = x({ request: { method: 'GET', path: '/api/v1/namespaces/d/configmaps', headers: [] }, lesson: { id: 'watch-basics', step: 'list' } }, '{"kind":"ConfigMapList","items":[]}');
+    const har = toRecordingHar({ ...session(), exchanges: [step], marks: [{ at: T0, label: 'lesson watch-basics, step list' }] }, { enabled: true, patterns: [] });
+    expect(har.log.entries[0]!._lesson).toEqual({ id: 'watch-basics', step: 'list' });
+    expect(har.log.entries[0]!.comment).toBe('lesson watch-basics, step list');
+    expect(harProblems(har)).toEqual([]);
+    const back = fromRecordingHar(JSON.parse(JSON.stringify(har)));
+    expect(back.exchanges[0]!.lesson).toEqual({ id: 'watch-basics', step: 'list' });
+    expect(back.marks).toEqual([{ at: T0, label: 'lesson watch-basics, step list' }]);
+  });
 });

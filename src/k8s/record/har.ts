@@ -15,7 +15,7 @@
 import { bodyKind } from '../../codecs/mediaTypes';
 import { fromBase64, toBase64 } from '../../codecs/base64';
 import type { Exchange, HeaderList } from '../client/exchange';
-import { joinChunks, type RecordedChunk, type RecordedExchange, type RecordingMark } from './recorder';
+import { joinChunks, type LessonStepRef, type RecordedChunk, type RecordedExchange, type RecordingMark } from './recorder';
 import { type Redaction, type RedactionOptions, Redactor } from './redact';
 
 export interface HarHeader {
@@ -76,6 +76,9 @@ export interface HarEntry {
   _cut?: boolean;
   /** The page closed the stream (the server did not end it). */
   _closedByPage?: boolean;
+  /** The lesson step that sent it (also said in `comment`, which HAR tools show). */
+  _lesson?: LessonStepRef;
+  comment?: string;
 }
 
 export const RECORDING_FORMAT = 'kube-api-explorer-recording';
@@ -215,6 +218,10 @@ function recordedEntry(x: RecordedExchange, servers: Record<string, string>, red
   if (x.endedAt !== undefined) entry._endedDateTime = new Date(x.endedAt).toISOString();
   if (x.cut) entry._cut = true;
   if (x.closedByReader) entry._closedByPage = true;
+  if (x.lesson) {
+    entry._lesson = x.lesson;
+    entry.comment = `lesson ${x.lesson.id}, step ${x.lesson.step}`;
+  }
   if (x.watch) {
     const frames = framesOf(x.chunks, mime);
     entry._frames = frames.map((f, i) => {
@@ -299,6 +306,7 @@ export function fromRecordingHar(input: unknown): RecordingContents & { meta?: R
       via: e._via ?? 'http',
       chunks,
       ...(e._closedByPage ? { closedByReader: true } : {}),
+      ...(e._lesson ? { lesson: e._lesson } : {}),
       // Our recordings write _endedDateTime for every body that ended; one without it was still
       // open (never read to its end) and is not a whole answer. Other tools' HAR files hold only
       // whole bodies: they end at startedDateTime + time.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { observeResponse, Recorder } from './recorder';
+import { duringLessonStep, observeResponse, Recorder, recorder } from './recorder';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -80,5 +80,25 @@ describe('the journal (a rolling recorder)', () => {
     watch.chunk(enc('a'.repeat(20)));
     await Promise.resolve();
     expect(r.snapshot().bytes).toBe(100);
+  });
+});
+
+describe('duringLessonStep', () => {
+  it('marks the step in the recording and tags what leaves while it runs, and nothing after', async () => {
+    recorder.start();
+    try {
+      await duringLessonStep({ id: 'watch-basics', step: 'list' }, async () => {
+        recorder.begin({ context: 'c', method: 'GET', path: '/in-step', via: 'http' });
+      });
+      recorder.begin({ context: 'c', method: 'GET', path: '/after', via: 'http' });
+      const { exchanges, marks } = recorder.contents();
+      expect(exchanges.map((x) => [x.request.path, x.lesson])).toEqual([
+        ['/in-step', { id: 'watch-basics', step: 'list' }],
+        ['/after', undefined],
+      ]);
+      expect(marks.map((m) => m.label)).toEqual(['lesson watch-basics, step list']);
+    } finally {
+      recorder.clear();
+    }
   });
 });

@@ -30,6 +30,13 @@ export interface RecordedExchange extends Exchange {
   cut?: boolean;
   /** The page stopped reading (closed the watch) before the server ended it. */
   closedByReader?: boolean;
+  /** The lesson step that was running when the request left (see `duringLessonStep`). */
+  lesson?: LessonStepRef;
+}
+
+export interface LessonStepRef {
+  id: string;
+  step: string;
 }
 
 /** A labelled moment (a lesson step, a note). */
@@ -107,6 +114,7 @@ export class Recorder {
   private readonly listeners = new Set<() => void>();
   private snap: RecorderSnapshot = this.makeSnapshot();
   private seq = 0;
+  private lesson: LessonStepRef | undefined;
   /** Bytes each kept exchange holds (rolling: what forgetting it frees). */
   private sizes = new WeakMap<RecordedExchange, number>();
   private notifyPending = false;
@@ -147,6 +155,12 @@ export class Recorder {
 
   mark(label: string): void {
     if (this.recording) this.marks.push({ at: Date.now(), label });
+  }
+
+  /** A lesson step starts (marked, and its exchanges carry it) or ends (undefined). */
+  lessonStep(ref: LessonStepRef | undefined): void {
+    this.lesson = ref;
+    if (ref) this.mark(`lesson ${ref.id}, step ${ref.step}`);
   }
 
   /** The recorded exchanges, marks and options (the recording goes on: a snapshot of the lists). */
@@ -225,6 +239,7 @@ export class Recorder {
       source: 'live',
       via: req.via,
       chunks: [],
+      ...(this.lesson ? { lesson: this.lesson } : {}),
     };
     const t0 = Date.now();
     this.entries.push(x);
@@ -284,6 +299,20 @@ export const JOURNAL_LIMIT_BYTES = 16 * 1024 * 1024;
  */
 export const journal = new Recorder();
 journal.start({ limitBytes: JOURNAL_LIMIT_BYTES, rolling: true });
+
+/**
+ * Runs a lesson step with the recording told so: a mark at its start, and every exchange that
+ * leaves while it runs carries the lesson and step (in the file: `_lesson` and the entry's
+ * comment). Steps run one at a time; a request another view sends meanwhile is tagged too.
+ */
+export async function duringLessonStep<T>(ref: LessonStepRef, run: () => Promise<T>): Promise<T> {
+  recorder.lessonStep(ref);
+  try {
+    return await run();
+  } finally {
+    recorder.lessonStep(undefined);
+  }
+}
 
 /** What a choke point reports to: the user's recording (when on) and the journal. */
 export function beginExchange(req: TapRequest): Tap | undefined {

@@ -41,6 +41,8 @@ export interface ReplaySnapshot {
   epoch: number;
   /** Arrival times of every watch frame, for the scrubber's marks. */
   frameTimes: number[];
+  /** The recording's marks (lesson steps), to jump to. */
+  marks: { at: number; label: string }[];
 }
 
 const PROXY_ERROR = { 'content-type': 'application/json', 'x-explorer-proxy-error': '1' };
@@ -108,7 +110,7 @@ export class ReplaySession {
   }
 
   private makeSnapshot(): ReplaySnapshot {
-    return { source: this.source, start: this.start, end: this.end, position: this.position, playing: this.playing, speed: this.speed, epoch: this.epoch, frameTimes: this.frameTimes };
+    return { source: this.source, start: this.start, end: this.end, position: this.position, playing: this.playing, speed: this.speed, epoch: this.epoch, frameTimes: this.frameTimes, marks: this.recording.marks };
   }
 
   private changed(): void {

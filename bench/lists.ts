@@ -7,7 +7,7 @@
 // LISTS_BENCH_LARGE=150000 adds one more namespace of that many ConfigMaps (several minutes to
 // create): one timed load of each, plus the frame time of scrolling through all the rows.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -34,13 +34,28 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-/** kubectl: ms from spawn to the first stdout bytes, and to exit. */
-export function timeKubectl(kubectl: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ first: number; done: number; lines: number }> {
+/**
+ * kubectl: ms from spawn to the first stdout bytes, and to exit. With `maxRssMiB`, a kubectl whose
+ * resident memory grows past it is killed (kubectl holds every row before it prints a table: at
+ * 150,000 Pods that is gigabytes, on a machine the control plane and the browser share): then
+ * `done` is NaN and `killed` says when and at what size.
+ */
+export function timeKubectl(kubectl: string, args: string[], env: NodeJS.ProcessEnv, maxRssMiB?: number): Promise<{ first: number; done: number; lines: number; killed?: { ms: number; rssMiB: number } }> {
   return new Promise((ok, fail) => {
     const t0 = Date.now();
     let first = -1;
     let lines = 0;
+    let killed: { ms: number; rssMiB: number } | undefined;
     const p = spawn(kubectl, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const watch = maxRssMiB
+      ? setInterval(() => {
+          const rss = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${p.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+          if (rss > maxRssMiB && !killed) {
+            killed = { ms: Date.now() - t0, rssMiB: rss };
+            p.kill('SIGKILL');
+          }
+        }, 200)
+      : undefined;
     let err = '';
     p.stdout.on('data', (b: Buffer) => {
       if (first < 0) first = Date.now() - t0;
@@ -48,7 +63,12 @@ export function timeKubectl(kubectl: string, args: string[], env: NodeJS.Process
     });
     p.stderr.on('data', (b: Buffer) => (err += b.toString()));
     p.on('error', fail);
-    p.on('close', (code) => (code === 0 ? ok({ first, done: Date.now() - t0, lines }) : fail(new Error(`kubectl exited ${code}: ${err}`))));
+    p.on('close', (code) => {
+      clearInterval(watch);
+      if (killed) ok({ first, done: NaN, lines, killed });
+      else if (code === 0) ok({ first, done: Date.now() - t0, lines });
+      else fail(new Error(`kubectl exited ${code}: ${err}`));
+    });
   });
 }
 

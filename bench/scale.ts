@@ -128,16 +128,20 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     log('dist/ missing: building the SPA (vite build)');
     if (spawnSync('npx', ['vite', 'build'], { stdio: 'inherit' }).status !== 0) throw new Error('vite build failed');
   }
+  const started = Date.now();
   const dir = CLUSTER_DIR ?? mkdtempSync(join(tmpdir(), 'kube-explorer-bench-scale-'));
   // No controller manager: nothing else loads the API server, and the Pods stay as seeded.
-  const cp = await startControlPlane({ dir, controllerManager: false, aggregatedApi: false, log: () => undefined });
+  const cp = await startControlPlane({ dir, controllerManager: false, aggregatedApi: false, apiServerReadyTimeoutMs: 900_000, log: () => undefined });
+  log(`control plane ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const work = mkdtempSync(join(tmpdir(), 'kube-explorer-bench-scale-work-'));
   try {
     log(`scale: ${OBJECTS.toLocaleString('en-US')} Pods in ${NAMESPACES} namespaces, ${CRDS} CRDs (state in ${dir})`);
     await ensureSeeded(cp, log);
     const ratios: Record<string, number> = {};
     const srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => undefined });
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    // A JS heap cap per isolate (the page's and the watch worker's): a renderer that needs more dies
+    // alone ("out of memory", reported by the part) instead of taking the machine's memory.
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--js-flags=--max-old-space-size=4096'] });
     try {
       const home = join(work, 'kubectl-home');
       mkdirSync(home);

@@ -22,6 +22,11 @@ export interface StartOptions {
   /** Restart policy of the supervisor (backoff, attempts); tests shorten it. */
   supervision?: SupervisionOptions;
   /**
+   * How long kube-apiserver may take to become ready (default 120 s). With 150,000 Pods and 300
+   * CRDs in etcd (the scale bench) it fills its watch caches first: minutes on a busy machine.
+   */
+  apiServerReadyTimeoutMs?: number;
+  /**
    * Serve the aggregated API server (k8s.io/sample-apiserver, group wardle.example.com) beside
    * kube-apiserver (default true; built on first use). Releases without one (versions.ts) skip it.
    */
@@ -341,7 +346,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       ...aggregatorFlags(pki, aggPki),
     ];
     await supervisor.start({
-      name: 'kube-apiserver', bin: binaries['kube-apiserver'], args: apiArgs, readyWhat: 'ready', readyTimeoutMs: 120_000,
+      name: 'kube-apiserver', bin: binaries['kube-apiserver'], args: apiArgs, readyWhat: 'ready', readyTimeoutMs: opts.apiServerReadyTimeoutMs ?? 120_000,
       ready: async () => (await kubeRequest(server, admin, 'GET', '/readyz')).status === 200,
       // /livez/ping: the server's own loop, not etcd's (a stopped etcd is etcd's to report).
       alive: (signal) => answers(`${server}/livez/ping`, signal, admin),

@@ -48,7 +48,7 @@ function leanGet(p: LeanPath): { get: Get; close(): void } {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Small GETs and large lists through each path, interleaved; `rounds` timed after `warmUp`. */
-export async function measureLean(paths: LeanPath[], opts: { small: string; list: string; warmUp: number; rounds: number; lists: number }): Promise<LeanResult> {
+export async function measureLean(paths: LeanPath[], opts: { small: string; list: string; warmUp: number; rounds: number; lists: number; listWarmUp?: boolean }): Promise<LeanResult> {
   const clients = paths.map((p) => ({ name: p.name, ...leanGet(p) }));
   try {
     for (let i = 0; i < opts.warmUp; i++) for (const c of clients) await c.get(opts.small);
@@ -65,7 +65,8 @@ export async function measureLean(paths: LeanPath[], opts: { small: string; list
     }
     const lists = new Map(clients.map((c) => [c.name, [] as number[]]));
     let listBytes = 0;
-    for (const c of clients) await c.get(opts.list);
+    // One list through each path first (unless told not to: at 150,000 Pods a list is a gigabyte).
+    if (opts.listWarmUp !== false) for (const c of clients) await c.get(opts.list);
     for (let i = 0; i < opts.lists; i++) {
       for (let j = 0; j < clients.length; j++) {
         const c = clients[(i + j) % clients.length]!;

@@ -225,9 +225,9 @@ export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>
     const long = await longTasks(page, String(st.firstPerf - 200));
     const rssHeld = rendererRssMiB();
     const heap = await heapAfterGc(context, page);
-    const perThousand = (rssHeld.rss - rssEmpty.rss) / (t.objects / 1000);
+    const perThousand = (rssHeld.rss - rssEmpty.rss) / (st.added / 1000);
     t.log(`watch: a streaming list of ${st.added.toLocaleString('en-US')} Pods on screen in ${st.lastAt - st.firstAt} ms (first to last commit): ${rate.toFixed(0)} events/s; Node through the proxy, no page: ${floor.rate.toFixed(0)} events/s; main-thread tasks over 50 ms meanwhile: ${long.count} (longest ${long.longest.toFixed(0)} ms)`);
-    t.log(`watch: renderer RSS (page and worker) ${rssEmpty.rss.toFixed(0)} MiB on an empty pane, ${rssHeld.rss.toFixed(0)} MiB holding every Pod (peak ${rssHeld.peak.toFixed(0)} MiB): ${(perThousand * 1024).toFixed(0)} KiB per 1,000 objects; the page's heap after GC ${(heapEmpty / 1048576).toFixed(1)} → ${(heap / 1048576).toFixed(1)} MiB`);
+    t.log(`watch: renderer RSS (page and worker) ${rssEmpty.rss.toFixed(0)} MiB on an empty pane, ${rssHeld.rss.toFixed(0)} MiB holding ${st.added.toLocaleString('en-US')} Pods (peak ${rssHeld.peak.toFixed(0)} MiB): ${(perThousand * 1024).toFixed(0)} KiB per 1,000 objects; the page's heap after GC ${(heapEmpty / 1048576).toFixed(1)} → ${(heap / 1048576).toFixed(1)} MiB`);
     return {
       'watch: streaming list events/s / 25,000 (goal >= 1, higher is better)': rate / 25_000,
       'watch: streaming list events/s / Node through the proxy (higher is better)': rate / floor.rate,

@@ -96,7 +96,7 @@ async function scaleProxy(cp: ControlPlane, dir: string, log: (l: string) => voi
   const kp = await startKubectlProxy(kubectlOf(cp.binaries), cp.kubeconfig);
   try {
     const large = OBJECTS >= 50_000;
-    const rounds = { warmUp: large ? 500 : 1000, rounds: large ? 1000 : 1500, lists: large ? 2 : 10 };
+    const rounds = { warmUp: large ? 500 : 1000, rounds: large ? 1000 : 1500, lists: large ? 2 : 10, listWarmUp: !large };
     const hwm0 = peakRssMiB(srv.child.pid);
     const lean = await measureLean(
       [

@@ -118,6 +118,13 @@ export const STATUS_RULES: Rule[] = [
     explain: () => ({ sentence: 'An admission webhook refused the request (authorization had passed); the message is what the webhook said.' }),
   },
   {
+    // The webhook dispatcher's ErrCallingWebhook under failurePolicy Fail: `failed calling webhook "<name>": failed to call webhook: …`.
+    id: 'webhook-unreachable',
+    covers: '500 from admission: kube-apiserver could not call a webhook whose failurePolicy is Fail (seen here: its Service does not exist), dry runs included.',
+    match: (s, m) => is(s, 500, 'InternalError') && m.includes('failed calling webhook'),
+    explain: () => ({ sentence: 'An admission webhook could not be called and its failurePolicy is Fail, so the request was refused; the message names the webhook and why the call failed.', lesson: 'webhook-side-effects' }),
+  },
+  {
     // RBAC's denial (pkg/endpoints/handlers/responsewriters/errors.go): `User "u" cannot <verb> resource "r" …`.
     id: 'forbidden-authorizer',
     covers: '403 from the authorizer (RBAC and the others): the user may not do this verb on this resource or path.',

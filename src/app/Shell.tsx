@@ -19,6 +19,7 @@ const loaders = {
   lessons: () => import('../features/lessons/LessonsView').then((m) => ({ default: m.LessonsView })),
   encodings: () => import('../features/encodings/EncodingsView').then((m) => ({ default: m.EncodingsView })),
   welcome: () => import('../features/welcome/WelcomeView').then((m) => ({ default: m.WelcomeView })),
+  serving: () => import('../features/serving/ServingView').then((m) => ({ default: m.ServingView })),
 } satisfies Record<View, () => Promise<{ default: (p: { route: Route; context: string }) => ReactNode }>>;
 
 const views = Object.fromEntries(Object.entries(loaders).map(([v, load]) => [v, lazy(load)])) as Record<View, React.LazyExoticComponent<(p: { route: Route; context: string }) => ReactNode>>;
@@ -42,6 +43,7 @@ const LABELS: Record<View, string> = {
   ownership: 'Ownership',
   lessons: 'Lessons',
   encodings: 'Encodings',
+  serving: 'Serving',
 };
 
 

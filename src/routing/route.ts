@@ -3,7 +3,7 @@
 import { useSyncExternalStore } from 'react';
 
 // In the navigation's order: Welcome, the default view, first.
-export const VIEWS = ['welcome', 'discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons', 'encodings'] as const;
+export const VIEWS = ['welcome', 'discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons', 'encodings', 'serving'] as const;
 export type View = (typeof VIEWS)[number];
 
 /**

@@ -18,6 +18,7 @@ export const VIEW_LINES: { view: View; label: string; line: string }[] = [
   { view: 'ownership', label: 'Ownership', line: 'who owns which field: managedFields as a tree' },
   { view: 'lessons', label: 'Lessons', line: 'the API concepts, each tried live against this cluster' },
   { view: 'encodings', label: 'Encodings', line: 'one object as JSON, YAML, Protobuf and CBOR: sizes, equality, and where its bytes are' },
+  { view: 'serving', label: 'Serving', line: 'what this server really serves, resource by resource: Table, Protobuf, CBOR, selectors, chunks, watch, streaming lists, and what would break informers' },
 ];
 
 export function WelcomeView({ route, context }: { route: Route; context: string }) {

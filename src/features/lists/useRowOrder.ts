@@ -44,7 +44,15 @@ export function useRowOrder(store: CellSource, rowCount: number, request: OrderR
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the request's text, not its object
   }, [store, key, rowCount, done]);
-  useEffect(() => () => job.current?.ac.abort(), []);
+  useEffect(
+    () => () => {
+      // Unmounted (or StrictMode's trial unmount, after which the effect above runs again and must
+      // start afresh rather than wait for an aborted job).
+      job.current?.ac.abort();
+      job.current = null;
+    },
+    [],
+  );
 
   if (!request) return { order: null, of: rowCount, busy: false };
   if (current) return { order: done.order, of: done.of, busy: done.of !== rowCount };

@@ -48,10 +48,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       res.end('ok');
       return;
     }
-    // A component stopped or continued (SIGSTOP/SIGCONT of this run's own etcd or kube-apiserver).
-    const componentSignal = req.method === 'POST' ? /^\/signal\?component=(etcd|kube-apiserver)&signal=(SIGSTOP|SIGCONT)$/.exec(req.url ?? '') : null;
+    // A component stopped or continued (SIGSTOP/SIGCONT of this run's own etcd, kube-apiserver or aggregated API server).
+    const componentSignal = req.method === 'POST' ? /^\/signal\?component=(etcd|kube-apiserver|sample-apiserver)&signal=(SIGSTOP|SIGCONT)$/.exec(req.url ?? '') : null;
     if (componentSignal) {
-      const pid = cp.signal(componentSignal[1] as 'etcd' | 'kube-apiserver', componentSignal[2] as NodeJS.Signals);
+      const pid = cp.signal(componentSignal[1] as 'etcd' | 'kube-apiserver' | 'sample-apiserver', componentSignal[2] as NodeJS.Signals);
       res.statusCode = pid ? 200 : 409;
       res.end(String(pid ?? 'no such process'));
       return;

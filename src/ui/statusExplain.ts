@@ -274,6 +274,16 @@ export const STATUS_RULES: Rule[] = [
     explain: () => ({ sentence: 'The server failed while handling the request; the message is all it says.' }),
   },
   {
+    // kube-aggregator's proxy handler (1.37.1): a request for a group version whose APIService is
+    // not available is answered by kube-apiserver itself with a plain-text `service unavailable` 503.
+    id: 'aggregated-unavailable',
+    covers: '503 "service unavailable" in plain text: kube-apiserver answering for an aggregated API server (an APIService) that is not available.',
+    match: (s, m) => is(s, 503, 'ServiceUnavailable') && m.trim() === 'service unavailable',
+    explain: () => ({
+      sentence: 'kube-apiserver answered for an aggregated API server that is down: its APIService is not available, so every request to its group version gets 503 until it answers again. The other groups are served; Discovery names the group that is down.',
+    }),
+  },
+  {
     id: 'unavailable',
     covers: '503: the server, or an aggregated API behind it, is not ready.',
     match: (s) => is(s, 503, 'ServiceUnavailable'),

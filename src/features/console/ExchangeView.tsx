@@ -4,7 +4,8 @@ import { useMemo, useRef, useState } from 'react';
 import { bodyKind, mediaParams, parseJson, parseWarningHeader, parseYaml, prettyJson, toYaml } from '../../codecs';
 import { NdjsonFramer } from '../../codecs/ndjson';
 import { toKyaml } from '../../codecs/kyaml';
-import { isStatus, type Status } from '../../k8s/client';
+import { isStatus, type Status, statusOf } from '../../k8s/client';
+import { refusalSentence } from '../../k8s/discovery';
 import { Ring } from '../../k8s/watch';
 import { StatusView } from '../../ui/ErrorBox';
 import { HexView } from '../../ui/HexView';
@@ -103,6 +104,9 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
   const text = useMemo(() => ((kind === 'json' || kind === 'yaml' || kind === 'text') && !(isWatch && kind === 'json') ? decodeText(body) : ''), [body, kind, isWatch]);
   const parsed = useMemo(() => (kind === 'json' && !exchange.watch ? parseJson(text) : kind === 'yaml' ? parseYaml(text) : undefined), [kind, text, exchange.watch]);
   const status: Status | undefined = parsed?.ok && isStatus(parsed.value) && parsed.value.status !== 'Success' ? parsed.value : undefined;
+  // kube-apiserver answers for an aggregated API server that is down with a plain-text 503 (no
+  // Status): read as one, so that it is explained, and the group version that is down named.
+  const unavailable = !status && res?.status === 503 && kind === 'text' ? { status: statusOf(503, text), gv: refusalSentence(exchange.request.path, '', 503) } : undefined;
   const warnings = parseWarningHeader(res ? headerValue(res.headers, 'Warning') : undefined);
   const parser = useRef<WatchParser | null>(null);
   if (isWatch && kind === 'json' && parser.current?.id !== exchange.id) parser.current = new WatchParser(exchange.id);
@@ -156,6 +160,12 @@ export function ExchangeView({ exchange, streaming, compact }: { exchange: Excha
           </p>
           <WarningList warnings={warnings} />
           {status && <StatusView status={status} fromProxy={fromProxy} />}
+          {unavailable && (
+            <>
+              {unavailable.gv && <p className="warning-list small">{unavailable.gv}.</p>}
+              <StatusView status={unavailable.status} fromProxy={fromProxy} />
+            </>
+          )}
           {!compact && (
             <details>
               <summary>Request as sent ({exchange.request.headers.length} {exchange.request.headers.length === 1 ? 'header' : 'headers'}{exchange.request.body ? ', with body' : ''})</summary>

@@ -15,6 +15,7 @@ import { CapabilitiesPanel, RepresentationsPanel } from './CapabilitiesPanel';
 import { DeprecationPanel } from './DeprecationPanel';
 import { matchesResource } from './filter';
 import { SchemaPanel } from './SchemaPanel';
+import { UnavailablePanel } from './UnavailablePanel';
 
 function AccessMark({ mark }: { mark: string | undefined }) {
   if (mark === undefined) return null;
@@ -125,6 +126,7 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
           )}
           <CapabilitiesPanel context={context} namespace={route.namespace} />
           <RulesNote context={context} namespace={reviewNamespace} review={rules} mine={mine} />
+          <UnavailablePanel context={context} discovery={d.data} />
           {d.error && <ErrorBox error={d.error} title="Discovery failed" />}
           {d.isLoading && <p className="muted">Reading discovery…</p>}
           <nav className="scroll" aria-label="API resources" ref={navRef}>

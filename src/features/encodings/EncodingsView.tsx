@@ -13,7 +13,7 @@ import { toKyaml } from '../../codecs/kyaml';
 import { decodeK8sObject, loadedK8sSchema, loadK8sSchema } from '../../codecs/protobuf';
 import { type ByteSpan, cborSpans, innermost, protobufSpans } from '../../codecs/spans';
 import { kubeFetch } from '../../k8s/client';
-import { discoveryQuery, findResource } from '../../k8s/discovery';
+import { discoveryQuery, findResource, refusalSentence } from '../../k8s/discovery';
 import { resourcePath } from '../../k8s/paths';
 import { differences, resourceVersionOf } from './compare';
 import './encodings.css';
@@ -61,7 +61,8 @@ async function fetchAll(context: string, path: string): Promise<{ rows: Row[]; n
     for (const r of rows) {
       r.gzipped = await gzipSize(r.bytes);
       if (r.status !== 200) {
-        r.error = `HTTP ${r.status}${r.label === 'Protobuf' && r.status === 406 ? ': not served as Protobuf (custom resources and aggregated APIs speak JSON and CBOR only)' : ''}`;
+        // Said in words: which group version refused which format (an aggregated API server may serve JSON and YAML only).
+        r.error = refusalSentence(path, r.label, r.status) ?? `HTTP ${r.status}`;
         continue;
       }
       const t0 = performance.now();

@@ -4,7 +4,7 @@
 import { usePrefetchQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { hrefFor, navigate, type Route } from '../../routing';
-import { discoveryQuery, findResource } from '../../k8s/discovery';
+import { discoveryQuery, downBecause, findResource } from '../../k8s/discovery';
 import { type ListMode, ListPager, type ListRow, type PagerRequest, rowKey } from '../../k8s/lists';
 import { claimBootPager } from './boot';
 import { DEFAULT_LIMIT, listModeOf, listNamespaceOf, pagerRequestFor, parseLimit } from './listRequest';
@@ -160,8 +160,12 @@ export function ListsView({ route, context }: { route: Route; context: string })
         <p className="muted">Pick a resource to list.</p>
       ) : discovery.data && !api ? (
         <p role="alert">
-          {route.resource} ({route.group ? `${route.group}/` : ''}
-          {route.version}) is not served by this cluster.
+          {downBecause(discovery.data, route.group, route.version) ?? (
+            <>
+              {route.resource} ({route.group ? `${route.group}/` : ''}
+              {route.version}) is not served by this cluster.
+            </>
+          )}
         </p>
       ) : api && !api.verbs.includes('list') ? (
         <p role="alert">{api.resource} does not support the list verb.</p>

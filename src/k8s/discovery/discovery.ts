@@ -28,6 +28,8 @@ export interface ApiGroupVersion {
   version: string;
   /** Aggregated discovery only: 'Stale' when an aggregated API server did not answer. */
   freshness?: 'Current' | 'Stale';
+  /** Legacy discovery only: this version's document could not be read (an aggregated API server that is down answers 503). */
+  failed?: string;
   resources: ApiResource[];
 }
 
@@ -138,10 +140,15 @@ export async function fetchDiscovery(context: string, signal?: AbortSignal): Pro
       name: g.name,
       preferredVersion: g.preferred,
       versions: await Promise.all(
-        g.versions.map(async (v) => ({
-          version: v,
-          resources: fromLegacyResourceList(g.name, v, await kubeJson<LegacyResourceList>({ context, path: groupVersionPath(g.name, v), signal })),
-        })),
+        g.versions.map(async (v) => {
+          // One group version that cannot be read (its aggregated server down: 503) leaves the others listed.
+          try {
+            return { version: v, resources: fromLegacyResourceList(g.name, v, await kubeJson<LegacyResourceList>({ context, path: groupVersionPath(g.name, v), signal })) };
+          } catch (e) {
+            if (signal?.aborted) throw e;
+            return { version: v, resources: [], failed: e instanceof Error ? e.message : String(e) };
+          }
+        }),
       ),
     })),
   );

@@ -1,1 +1,2 @@
 export * from './discovery';
+export * from './unavailable';

@@ -14,6 +14,9 @@ describe('what a console link restores', () => {
     }
     expect(restorePlan({ m: 'GET', p: '/api/v1/pods', 'q.watch': 'true', send: '1' })).toEqual({ kind: 'held', method: 'GET', why: 'watch' });
     expect(heldNote({ kind: 'held', method: 'DELETE', why: 'write' })).toContain('never sends a write on its own');
+    // A GET past the API server (into a service, a pod, a node) is whatever the endpoint makes of it.
+    expect(restorePlan({ m: 'GET', p: '/api/v1/namespaces/x/services/web:80/proxy/admin/reset', send: '1' })).toEqual({ kind: 'held', method: 'GET', why: 'passthrough' });
+    expect(restorePlan({ m: 'GET', p: '/api/v1/namespaces/x/pods/p/exec', 'q.command': 'ls', send: '1' })).toMatchObject({ kind: 'held', why: 'passthrough' });
   });
 
   it('refetches reads that are not watches, and compares requests as the server sees them', () => {

@@ -4,7 +4,7 @@
 import { usePrefetchQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { hrefFor, navigate, type Route } from '../../routing';
-import { discoveryQuery, downBecause, findResource } from '../../k8s/discovery';
+import { discoveryQuery, downBecause, findResource, refusalSentence } from '../../k8s/discovery';
 import { type ListMode, ListPager, type ListRow, type PagerRequest, rowKey } from '../../k8s/lists';
 import { claimBootPager } from './boot';
 import { DEFAULT_LIMIT, listModeOf, listNamespaceOf, pagerRequestFor, parseLimit } from './listRequest';
@@ -201,7 +201,7 @@ export function ListsView({ route, context }: { route: Route; context: string })
             onRestart={() => void pager!.start()}
             onContinueInconsistently={() => void pager!.continueInconsistently()}
           />
-          {snap.error ? <ErrorBox error={snap.error} title="List failed" /> : null}
+          {snap.error ? <ErrorBox error={snap.error} title={listFailedTitle(snap.error, route.group, route.version)} /> : null}
           {snap.error instanceof KubeApiError && snap.error.httpStatus === 403 ? <ForbiddenHint context={context} namespace={listNamespace} namespaced={namespaced} /> : null}
           <SizeCompare key={JSON.stringify(request)} request={request} />
           <div className="lists-find small">
@@ -281,4 +281,10 @@ function QueryForm({ limit, labelSelector, fieldSelector, onApply }: { limit: nu
       <button type="submit">Apply</button>
     </form>
   );
+}
+
+/** "List failed", or, for the 503 kube-apiserver answers for an aggregated API server that is down, which group version is down. */
+function listFailedTitle(error: unknown, group: string | undefined, version: string | undefined): string {
+  if (!(error instanceof KubeApiError) || error.code !== 503 || !version) return 'List failed';
+  return `${refusalSentence(group ? `/apis/${group}/${version}` : `/api/${version}`, '', 503) ?? 'List failed'}.`;
 }

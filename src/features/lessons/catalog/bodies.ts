@@ -202,6 +202,7 @@ export const dryRunAccess: KitLesson = {
     { verb: 'create', resource: 'configmaps', namespaced: true },
     { verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'roles', namespaced: true },
     { verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'rolebindings', namespaced: true },
+    { verb: 'patch', group: 'rbac.authorization.k8s.io', resource: 'roles', namespaced: true },
   ],
   steps: [
     {
@@ -256,6 +257,42 @@ export const dryRunAccess: KitLesson = {
         const { want, result } = expectations();
         want(role!.status === 201 && binding!.status === 201, `Role ${role!.status}, RoleBinding ${binding!.status}`);
         want(dry!.status === 201 && field(dry!.response, 'metadata', 'name') === 'dry', `dry run: HTTP ${dry!.status} ${msg(dry!)}`);
+        want(get!.status === 404, `GET: HTTP ${get!.status}`);
+        return result;
+      },
+    },
+    {
+      id: 'apply-verbs',
+      title: 'Apply needs patch, and create for a new object',
+      text: 'Server-Side Apply is a PATCH, so the authorizer asks for `patch`; when the object does not exist yet the apply creates it, and `create` is asked too. The second user (who may now only create) applies a new ConfigMap with `dryRun=All`; then the Role is changed to `patch` only, then to `patch` and `create`, and the same apply is sent after each change.',
+      lookFor: 'With create only: 403 "cannot patch". With patch only: 403 "cannot create". With both: 201 for the dry run, and a GET (as you) 404.',
+      blocked: (c) => (c.memo.viewer ? undefined : `no second user (step 1): this explorer has no \`${VIEWER_CONTEXT}\` context.`),
+      run: async (c) => {
+        const role = `/apis/rbac.authorization.k8s.io/v1/namespaces/${encodeURIComponent(c.ns)}/roles/dry-creator`;
+        const apply = () => c.sendAs(VIEWER_CONTEXT, 'PATCH', `${cm(c, 'applied')}?dryRun=All&fieldManager=viewer`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', labels: label('dryauth') }, data: { k: 'v' } }, contentType: 'application/apply-patch+yaml' });
+        const setVerbs = (verbs: string[]) => c.send('PATCH', role, { body: { rules: [{ apiGroups: [''], resources: ['configmaps'], verbs }] }, contentType: 'application/merge-patch+json' });
+        // RBAC reads Roles from an informer: wait until the answer stops being the previous one.
+        const applyUntil = async (stale: (x: KitExchange) => boolean) => {
+          let x = await apply();
+          for (let i = 0; i < 20 && stale(x); i++) {
+            await new Promise((r) => setTimeout(r, 250));
+            x = await apply();
+          }
+          return x;
+        };
+        const createOnly = await apply();
+        const patchRole = await setVerbs(['patch']);
+        const patchOnly = await applyUntil((x) => x.status === 403 && msg(x).includes('cannot patch'));
+        const bothRole = await setVerbs(['patch', 'create']);
+        const both = await applyUntil((x) => x.status === 403);
+        return [createOnly, patchRole, patchOnly, bothRole, both, await c.send('GET', cm(c, 'applied'))];
+      },
+      check: ([createOnly, patchRole, patchOnly, bothRole, both, get]) => {
+        const { want, result } = expectations();
+        want(createOnly!.status === 403 && msg(createOnly!).includes('cannot patch resource "configmaps"'), `create only: HTTP ${createOnly!.status} ${msg(createOnly!)}`);
+        want(patchRole!.status === 200 && bothRole!.status === 200, `Role changes: ${patchRole!.status}, ${bothRole!.status}`);
+        want(patchOnly!.status === 403 && msg(patchOnly!).includes('cannot create resource "configmaps"'), `patch only: HTTP ${patchOnly!.status} ${msg(patchOnly!)}`);
+        want(both!.status === 201 && field(both!.response, 'metadata', 'name') === 'applied', `patch and create: HTTP ${both!.status} ${msg(both!)}`);
         want(get!.status === 404, `GET: HTTP ${get!.status}`);
         return result;
       },

@@ -77,7 +77,7 @@ export function scratchName(topic: string, random: () => number = Math.random): 
 export const LESSON_LABEL = 'explorer.lessons/lesson';
 
 /** managedFields reduced to manager, operation and the field paths each entry owns. */
-export function ownership(obj: unknown): { manager: string; operation: string; fields: string[] }[] {
-  const entries = (pick(obj, 'metadata', 'managedFields') as { manager?: string; operation?: string; fieldsV1?: unknown }[] | undefined) ?? [];
-  return entries.map((e) => ({ manager: e.manager ?? '', operation: e.operation ?? '', fields: parseFieldsV1(e.fieldsV1).owned.map(formatPath) }));
+export function ownership(obj: unknown): { manager: string; operation: string; time?: string; fields: string[] }[] {
+  const entries = (pick(obj, 'metadata', 'managedFields') as { manager?: string; operation?: string; time?: string; fieldsV1?: unknown }[] | undefined) ?? [];
+  return entries.map((e) => ({ manager: e.manager ?? '', operation: e.operation ?? '', time: e.time, fields: parseFieldsV1(e.fieldsV1).owned.map(formatPath) }));
 }

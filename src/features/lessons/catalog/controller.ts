@@ -92,8 +92,8 @@ export const ssaController: KitLesson = {
     {
       id: 'again',
       title: 'The controller applies the same intent again',
-      text: 'Once the Deployment controller has caught up (its status updates are writes too, so the lesson waits until `status.observedGeneration` equals `metadata.generation`), the scaler applies `replicas: 3` with force twice more, as a controller does on every resync.',
-      lookFor: 'HTTP 200 both times with the same `resourceVersion`: an apply that changes nothing writes nothing, so a controller may apply its intent as often as it likes.',
+      text: 'Once the Deployment controller has caught up (the lesson waits until `status.observedGeneration` equals `metadata.generation`), the scaler applies `replicas: 3` with force twice more, a second apart, as a controller does on every resync. The `resourceVersion` is not the measure here: the Deployment controller keeps writing `status`, and each of its writes moves it.',
+      lookFor: 'HTTP 200 both times, the same `metadata.generation`, and the scaler\'s managedFields entry with the same `time` in both answers although a second passed: the server records a manager\'s time only when its apply changed something, so an apply that changes nothing leaves no trace, and a controller may apply its intent as often as it likes.',
       run: async (c) => {
         const reads: KitExchange[] = [];
         for (let i = 0; i < 60; i++) {
@@ -102,12 +102,20 @@ export const ssaController: KitLesson = {
           if (g.status !== 200 || field(g.response, 'status', 'observedGeneration') === field(g.response, 'metadata', 'generation')) break;
           await sleep(500);
         }
-        return [reads.at(-1)!, await apply(c, SCALER, intent(3), true), await apply(c, SCALER, intent(3), true)];
+        const first = await apply(c, SCALER, intent(3), true);
+        // managedFields times have one-second resolution: a second apart, a rewritten time would differ.
+        await sleep(1100);
+        return [reads.at(-1)!, first, await apply(c, SCALER, intent(3), true)];
       },
       show,
       check: ([, a, b]) => {
-        const rv = (x: KitExchange) => String(field(x.response, 'metadata', 'resourceVersion'));
-        return a!.status === 200 && b!.status === 200 && rv(a!) === rv(b!) ? [] : [`HTTP ${a!.status}, ${b!.status}; resourceVersions ${rv(a!)}, ${rv(b!)}`];
+        const generation = (x: KitExchange) => String(field(x.response, 'metadata', 'generation'));
+        const time = (x: KitExchange) => ownership(x.response).find((e) => e.manager === SCALER && e.operation === 'Apply')?.time;
+        const { want, result } = expectations();
+        want(a!.status === 200 && b!.status === 200, `HTTP ${a!.status}, ${b!.status}`);
+        want(generation(a!) === generation(b!), `generation ${generation(a!)}, then ${generation(b!)}`);
+        want(time(a!) !== undefined && time(a!) === time(b!), `the scaler's time ${String(time(a!))}, then ${String(time(b!))}`);
+        return result;
       },
     },
     {

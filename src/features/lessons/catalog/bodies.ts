@@ -188,6 +188,16 @@ export const managedFields: KitLesson = {
 
 const VIEWER_CONTEXT = 'local-viewer';
 
+/** Sends until the answer is no longer the one from before a Role change: RBAC reads Roles from an informer, so a grant takes effect a moment after its write. */
+async function afterGrant(send: () => Promise<KitExchange>, stale: (x: KitExchange) => boolean): Promise<KitExchange> {
+  let x = await send();
+  for (let i = 0; i < 20 && stale(x); i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    x = await send();
+  }
+  return x;
+}
+
 export const dryRunAccess: KitLesson = {
   id: 'dry-run-access',
   topic: 'dryauth',
@@ -244,14 +254,11 @@ export const dryRunAccess: KitLesson = {
         const binding = await c.send('POST', `${rbac}/rolebindings`, {
           body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'dry-creator', labels: label('dryauth') }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'dry-creator' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: c.memo.viewer }] },
         });
-        // RBAC reads Roles from an informer: the grant takes effect a moment after the write.
-        let dry: KitExchange | undefined;
-        for (let i = 0; i < 20; i++) {
-          dry = await c.sendAs(VIEWER_CONTEXT, 'POST', `${cm(c)}?dryRun=All`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry', labels: label('dryauth') } } });
-          if (dry.status !== 403) break;
-          await new Promise((r) => setTimeout(r, 250));
-        }
-        return [role, binding, dry!, await c.send('GET', cm(c, 'dry'))];
+        const dry = await afterGrant(
+          () => c.sendAs(VIEWER_CONTEXT, 'POST', `${cm(c)}?dryRun=All`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry', labels: label('dryauth') } } }),
+          (x) => x.status === 403,
+        );
+        return [role, binding, dry, await c.send('GET', cm(c, 'dry'))];
       },
       check: ([role, binding, dry, get]) => {
         const { want, result } = expectations();
@@ -271,20 +278,11 @@ export const dryRunAccess: KitLesson = {
         const role = `/apis/rbac.authorization.k8s.io/v1/namespaces/${encodeURIComponent(c.ns)}/roles/dry-creator`;
         const apply = () => c.sendAs(VIEWER_CONTEXT, 'PATCH', `${cm(c, 'applied')}?dryRun=All&fieldManager=viewer`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', labels: label('dryauth') }, data: { k: 'v' } }, contentType: 'application/apply-patch+yaml' });
         const setVerbs = (verbs: string[]) => c.send('PATCH', role, { body: { rules: [{ apiGroups: [''], resources: ['configmaps'], verbs }] }, contentType: 'application/merge-patch+json' });
-        // RBAC reads Roles from an informer: wait until the answer stops being the previous one.
-        const applyUntil = async (stale: (x: KitExchange) => boolean) => {
-          let x = await apply();
-          for (let i = 0; i < 20 && stale(x); i++) {
-            await new Promise((r) => setTimeout(r, 250));
-            x = await apply();
-          }
-          return x;
-        };
         const createOnly = await apply();
         const patchRole = await setVerbs(['patch']);
-        const patchOnly = await applyUntil((x) => x.status === 403 && msg(x).includes('cannot patch'));
+        const patchOnly = await afterGrant(apply, (x) => x.status === 403 && msg(x).includes('cannot patch'));
         const bothRole = await setVerbs(['patch', 'create']);
-        const both = await applyUntil((x) => x.status === 403);
+        const both = await afterGrant(apply, (x) => x.status === 403);
         return [createOnly, patchRole, patchOnly, bothRole, both, await c.send('GET', cm(c, 'applied'))];
       },
       check: ([createOnly, patchRole, patchOnly, bothRole, both, get]) => {

@@ -23,6 +23,18 @@ async function go(page: Page, params: Record<string, string>): Promise<void> {
   }, new URLSearchParams(params).toString());
 }
 
+/** Stops the recording, saves it through the download, and checks the file against the HAR 1.2 schema. */
+async function stopAndSave(page: Page): Promise<{ file: string; har: any }> {
+  await page.getByRole('button', { name: '■ Stop recording' }).click();
+  await page.getByRole('button', { name: 'Save…' }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Save file' }).click();
+  const file = await (await downloading).path();
+  const har = JSON.parse(await readFile(file, 'utf8'));
+  expect(harProblems(har)).toEqual([]);
+  return { file, har };
+}
+
 async function texts(page: Page, role: 'row' | 'listitem', container: ReturnType<Page['getByRole']>): Promise<string[]> {
   const out: string[] = [];
   for (const el of await container.getByRole(role).all()) out.push((await el.innerText()).replace(/\s+/g, ' ').trim());
@@ -99,13 +111,7 @@ test('a recorded session replays without a cluster: the same rows, events, versi
   await expect(article.getByRole('list', { name: 'Events' })).toContainText('target');
   const liveEvents = (await texts(page, 'listitem', article.getByRole('list', { name: 'Events' }))).map((t) => t.replace(/^\S+ /, ''));
 
-  await page.getByRole('button', { name: '■ Stop recording' }).click();
-  await page.getByRole('button', { name: 'Save…' }).click();
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Save file' }).click();
-  const file = await (await downloading).path();
-  const har = JSON.parse(await readFile(file, 'utf8'));
-  expect(harProblems(har)).toEqual([]);
+  const { file, har } = await stopAndSave(page);
   expect(har.log._recording.redaction.enabled).toBe(true);
   if (process.env.RECORDING_SAMPLE_OUT) await copyFile(file, process.env.RECORDING_SAMPLE_OUT);
 
@@ -138,13 +144,7 @@ test('a lesson run while recording: each step is a mark, its exchanges say which
   await page.getByRole('button', { name: '● Record' }).click();
   await page.getByRole('button', { name: 'Run all steps' }).click();
   await expect(page.getByTestId('step-verbose').getByTestId('verdict')).toHaveText('The server answered as described.');
-  await page.getByRole('button', { name: '■ Stop recording' }).click();
-  await page.getByRole('button', { name: 'Save…' }).click();
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Save file' }).click();
-  const file = await (await downloading).path();
-  const har = JSON.parse(await readFile(file, 'utf8'));
-  expect(harProblems(har)).toEqual([]);
+  const { file, har } = await stopAndSave(page);
   const labels: string[] = har.log._recording.marks.map((m: { label: string }) => m.label);
   expect(labels).toContain('lesson health, step plain');
   expect(labels).toContain('lesson health, step verbose');

@@ -9,6 +9,8 @@ const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const LISTS_CRD = `lessonlists.${GROUP}`;
 const COST_CRD = `lessoncosts.${GROUP}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A CRD's status conditions as `Type: Status` lines, for the step's shown answer. */
+const conditionLines = (x: KitExchange) => ((field(x.response, 'status', 'conditions') as { type: string; status: string }[] | undefined) ?? []).map((k) => `${k.type}: ${k.status}`);
 const msg = (x: KitExchange) => String(field(x.response, 'message') ?? '');
 const established = (x: KitExchange) => ((field(x.response, 'status', 'conditions') as { type: string; status: string }[] | undefined) ?? []).some((k) => k.type === 'Established' && k.status === 'True');
 
@@ -66,7 +68,7 @@ export const crdApply: KitLesson = {
       text: `Create the CRD \`${LISTS_CRD}\` and wait until it is Established.`,
       lookFor: 'HTTP 201, then the condition `Established: True`.',
       run: async (c) => [await c.send('POST', CRDS, { body: crd('lessonlists', 'LessonList', LISTS) }), await waitEstablished(c, LISTS_CRD)],
-      show: (x) => ({ metadata: { name: field(x.response, 'metadata', 'name') }, conditions: ((field(x.response, 'status', 'conditions') as { type: string; status: string }[] | undefined) ?? []).map((k) => `${k.type}: ${k.status}`) }),
+      show: (x) => ({ metadata: { name: field(x.response, 'metadata', 'name') }, conditions: conditionLines(x) }),
       check: ([post, got]) => (post!.status === 201 && established(got!) ? [] : [`HTTP ${post!.status} ${msg(post!)}; established: ${established(got!)}`]),
     },
     {
@@ -211,7 +213,7 @@ export const pruning: KitLesson = {
       text: `Create the CRD \`${PRUNE_CRD}\` and wait until it is Established.`,
       lookFor: 'HTTP 201, then the condition `Established: True`.',
       run: async (c) => [await c.send('POST', CRDS, { body: pruneCrd() }), await waitEstablished(c, PRUNE_CRD)],
-      show: (x) => ({ metadata: { name: field(x.response, 'metadata', 'name') }, schema: field(x.response, 'spec', 'versions', 0, 'schema'), conditions: ((field(x.response, 'status', 'conditions') as { type: string; status: string }[] | undefined) ?? []).map((k) => `${k.type}: ${k.status}`) }),
+      show: (x) => ({ metadata: { name: field(x.response, 'metadata', 'name') }, schema: field(x.response, 'spec', 'versions', 0, 'schema'), conditions: conditionLines(x) }),
       check: ([post, got]) => (post!.status === 201 && established(got!) ? [] : [`HTTP ${post!.status} ${msg(post!)}; established: ${established(got!)}`]),
     },
     {

@@ -93,3 +93,9 @@ test('a link to a moment opens the sample at that time in that view; play, pause
   await expect(page.getByRole('article').first().getByRole('list', { name: 'Events' })).toContainText('DELETED');
   expect(sent).toEqual([]);
 });
+
+test('a link to a recording that cannot be read says so, instead of showing the live cluster as if it were the recording', async ({ page, explorerUrl }) => {
+  await page.goto(`${explorerUrl}?replay=/recordings/no-such-recording.har&view=welcome`);
+  await expect(page.getByText('Could not open the recording')).toBeVisible();
+  await expect(page.getByText('GET /recordings/no-such-recording.har: HTTP 404')).toBeVisible();
+});

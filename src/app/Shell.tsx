@@ -47,12 +47,13 @@ const LABELS: Record<View, string> = {
 };
 
 
-export function Shell() {
+/** `bootReplayProblem`: why the recording a `?replay=` link named could not be opened at start. */
+export function Shell({ bootReplayProblem }: { bootReplayProblem?: string } = {}) {
   const route = useRoute();
   const queryClient = useQueryClient();
   const { session: replay, epoch } = useReplay();
   const contexts = useQuery(contextsQuery());
-  const [replayProblem, setReplayProblem] = useState<string>();
+  const [replayProblem, setReplayProblem] = useState<string | undefined>(bootReplayProblem);
 
   // Started with --replay FILE: the server has no contexts, only the recording to open.
   const askedServer = useRef(false);

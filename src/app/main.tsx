@@ -37,12 +37,12 @@ function prefetch(): void {
   }
 }
 
-function render(): void {
+function render(replayProblem?: string): void {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <AppErrorBoundary>
         <QueryClientProvider client={queryClient}>
-          <Shell />
+          <Shell bootReplayProblem={replayProblem} />
         </QueryClientProvider>
       </AppErrorBoundary>
     </StrictMode>,
@@ -55,10 +55,15 @@ const replaySource = bootRoute.extra.replay;
 if (replaySource) {
   void import('../features/record/open')
     .then((m) => m.openRecordingFrom(replaySource, bootRoute.extra.at !== undefined ? Number(bootRoute.extra.at) : undefined))
-    .catch((e: unknown) => console.error('could not open the recording', e))
-    .finally(() => {
+    // A link whose recording cannot be read must say so: the page then shows the live cluster, and
+    // nothing else would tell the user that this is not the recording they were sent.
+    .then(
+      () => undefined,
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    )
+    .then((problem) => {
       prefetch();
-      render();
+      render(problem);
     });
 } else {
   prefetch();

@@ -98,3 +98,47 @@ test('the timeline follows the newest event until the reader scrolls up, and aga
   await expect(modified(rv2)).toBeInViewport();
   await expect(row(`${ns}/f-000`)).toHaveCount(0);
 });
+
+test('a pane with a small budget for whole objects lists every object, and opening one whose body it let go reads it from the server, said to be read now', async ({ page, explorerUrl, kube, ns }) => {
+  const call = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+    const r = await kube.request('admin', method, path, body, headers);
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.body}`);
+    return JSON.parse(r.body) as { metadata: { name: string; resourceVersion: string } };
+  };
+  const N = 40;
+  const name = (i: number) => `b-${String(i).padStart(2, '0')}`;
+  for (let i = 0; i < N; i++) await call('POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: name(i), labels: { e2e: 'budget' } }, data: { v: 'x'.repeat(2000) } });
+  // 4,000 bytes: one or two bodies of about 2.2 kB each.
+  const panes = [{ id: 'b', group: '', version: 'v1', resource: 'configmaps', namespace: ns, labelSelector: 'e2e=budget', mode: 'stream', bookmarks: true, asTable: false, max: 2000, objectMiB: 4000 / 1024 / 1024 }];
+  await page.goto(new URL(`/?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes: JSON.stringify(panes) }).toString()}`, explorerUrl).toString());
+  const pane = page.getByRole('article', { name: `Watch configmaps in ${ns} (e2e=budget)` });
+  await expect(pane.getByText('initial events done')).toBeVisible();
+  await expect(pane.getByText(`· ${N} objects`, { exact: true })).toBeVisible();
+  // Changed last: b-04's body is the newest kept; b-05's (delivered by the streaming list) was let go.
+  let last = { metadata: { name: '', resourceVersion: '' } };
+  for (let i = 0; i < 5; i++) last = await call('PATCH', `/api/v1/namespaces/${ns}/configmaps/${name(i)}`, { data: { v: `changed ${i}` } }, { 'Content-Type': 'application/merge-patch+json' });
+
+  await pane.getByRole('tab', { name: 'Current state' }).click();
+  const table = pane.getByRole('table', { name: 'Current state' });
+  await expect(table).toHaveAttribute('aria-rowcount', String(N + 1));
+  const row = (n: string) => table.getByRole('row').filter({ has: page.getByRole('button', { name: `${ns}/${n}`, exact: true }) });
+  await expect(row(name(4))).toContainText(last.metadata.resourceVersion);
+  await expect(row(name(4))).toContainText('MODIFIED');
+  await expect(row(name(5))).toContainText('ADDED');
+
+  // A kept body: the version the watch delivered, no request.
+  await row(name(4)).getByRole('button').click();
+  const view = pane.getByRole('region', { name: 'Object' });
+  await expect(view.getByRole('note', { name: 'Version shown' })).toContainText(`resourceVersion ${last.metadata.resourceVersion}`);
+  await expect(view).toContainText('"v": "changed 4"');
+
+  // A body let go: a GET of that object, and the view says it is the server's version read now.
+  const get = page.waitForRequest((r) => r.method() === 'GET' && r.url().includes(`/namespaces/${ns}/configmaps/${name(5)}`));
+  await row(name(5)).getByRole('button').click();
+  await get;
+  const note = view.getByRole('note', { name: 'Read now' });
+  await expect(note).toContainText('Read from the server now');
+  await expect(note).toContainText('not the version the watch delivered');
+  await expect(note).toContainText('within 3.9 KiB');
+  await expect(view).toContainText(`"name": "${name(5)}"`);
+});

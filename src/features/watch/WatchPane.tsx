@@ -1,14 +1,16 @@
 import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { sharedMux } from '../../k8s/client/mux';
-import { collectionPath, type EventEntry, type EventSummary, isPartial, type PaneEntry, type PaneSnapshot, START_MODES, stateCells, stateVersion, type TimelineEntry } from '../../k8s/watch';
+import { collectionPath, type EventEntry, type EventSummary, isPartial, type PaneEntry, type PaneSnapshot, START_MODES, type TimelineEntry } from '../../k8s/watch';
 import { createWatchSession, type WatchSessionHandle } from '../../k8s/watch';
 import { WATCH_EVENT_TYPES, type WatchEventType } from '../../k8s/watch';
 import { StatusView } from '../../ui/ErrorBox';
 import { entryBySeq, FilteredTimeline, type IndexedList } from './filtered';
 import { focusRow, nextRowIndex, rowIndexOf, tailRange } from '../../ui/rowKeys';
 import { changedManagers } from './managers';
-import { type PaneConfig, sessionKey, specOf } from './panes';
+import { DEFAULT_OBJECT_MIB, objectBudgetBytes, type PaneConfig, sessionKey, specOf } from './panes';
+import { ObjectView } from './ObjectView';
+import { StateTable } from './StateTable';
 
 // Monaco's diff editor is large: loaded when an event's diff is first opened.
 const ObjectDiff = lazy(() => import('./ObjectDiff').then((m) => ({ default: m.ObjectDiff })));
@@ -31,7 +33,7 @@ export function WatchPane({ context, pane, onChange, onClose }: { context: strin
   useEffect(() => {
     // Framing, parsing and reducing run in the watch worker (a burst never blocks input); the
     // pane renders the batches it posts.
-    const s = createWatchSession(specOf(context, pane), { mux: sharedMux(), maxEntries: pane.max });
+    const s = createWatchSession(specOf(context, pane), { mux: sharedMux(), maxEntries: pane.max, maxObjectBytes: objectBudgetBytes(pane) });
     setSession(s);
     s.start();
     return () => s.stop();
@@ -40,6 +42,7 @@ export function WatchPane({ context, pane, onChange, onClose }: { context: strin
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   useEffect(() => session?.setMaxEntries(pane.max), [session, pane.max]);
+  useEffect(() => session?.setObjectBudget(objectBudgetBytes(pane)), [session, pane.objectMiB]); // eslint-disable-line react-hooks/exhaustive-deps
   if (!session) return null;
   return <PaneBody session={session} pane={pane} onChange={onChange} onClose={onClose} />;
 }
@@ -55,6 +58,7 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
   const snap = useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
   const [selected, setSelected] = useState<number | null>(null);
   const [view, setView] = useState<'timeline' | 'state'>('timeline');
+  const [opened, setOpened] = useState<string | null>(null);
 
   // Tell the bench which events this commit put on screen.
   const lastSeq = useRef(0);
@@ -140,6 +144,9 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
           · {snap.entries.length} kept ({size(snap.bytes)}){snap.dropped ? `, ${snap.dropped} older not kept` : ''}
         </span>
         <span>· {snap.objects.size} objects</span>
+        <span title="Whole objects (for the object view and the diff) are kept for the most recently changed only, within this budget of event bytes; every object keeps its row.">
+          · {snap.bodies.kept} whole ({size(snap.bodies.bytes)} of {size(snap.bodies.maxBytes)})
+        </span>
         {snap.lastResourceVersion !== undefined && <span>· last resourceVersion {snap.lastResourceVersion}</span>}
         {pane.mode === 'stream' && !snap.fallback && <span>· {snap.initialEventsDone ? 'initial events done' : 'receiving initial events'}</span>}
       </p>
@@ -172,6 +179,21 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
         <label className="small">
           <span>Name</span> <input aria-label="Filter by name" value={pane.q ?? ''} onChange={(e) => onChange({ ...pane, q: e.target.value || undefined })} />
         </label>
+        <label className="small" title="Whole objects are kept for the most recently changed only, within this many MiB of event bytes; the others are read from the server when opened.">
+          <span>Keep whole objects (MiB)</span>{' '}
+          <input
+            type="number"
+            min={0}
+            step="any"
+            aria-label="Keep whole objects (MiB)"
+            className="num"
+            defaultValue={pane.objectMiB ?? DEFAULT_OBJECT_MIB}
+            onBlur={(e) => {
+              const n = Number(e.target.value);
+              if (e.target.value !== '' && Number.isFinite(n) && n >= 0) onChange({ ...pane, objectMiB: n === DEFAULT_OBJECT_MIB ? undefined : n });
+            }}
+          />
+        </label>
         <div role="tablist" aria-label="Pane view" className="watch-tabs">
           <button type="button" role="tab" aria-selected={view === 'timeline'} onClick={() => setView('timeline')}>
             Timeline
@@ -181,8 +203,9 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
           </button>
         </div>
       </div>
-      {view === 'timeline' ? <Timeline entries={shown} selected={selected} onSelect={setSelected} /> : <StateTable snap={snap} />}
+      {view === 'timeline' ? <Timeline entries={shown} selected={selected} onSelect={setSelected} /> : <StateTable snap={snap} opened={opened} onOpen={setOpened} />}
       {selectedEntry && view === 'timeline' && <EntryDetail key={selectedEntry.seq} session={session} entry={selectedEntry} onClose={() => setSelected(null)} />}
+      {opened !== null && view === 'state' && <ObjectView key={opened} session={session} objectKey={opened} row={snap.objects.get(opened)} onClose={() => setOpened(null)} />}
     </article>
   );
 }
@@ -339,49 +362,6 @@ function Timeline({ entries, selected, onSelect }: { entries: IndexedList<PaneEn
   );
 }
 
-function StateTable({ snap }: { snap: PaneSnapshot }) {
-  const scroller = useRef<HTMLDivElement>(null);
-  // The keys in order: kept by the worker's mirror as objects come and go (snap.order), so a
-  // render reads only the rows on screen; the in-page session's snapshot has none, and is sorted
-  // once per rendered batch.
-  const order = useMemo(() => snap.order ?? [...snap.objects.keys()].sort(), [snap]);
-  const columns = (snap.columns ?? []).filter((c) => !c.priority);
-  const v = useVirtualizer({ count: order.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
-  return (
-    <div className="watch-state" ref={scroller}>
-      <div role="table" aria-label="Current state" aria-rowcount={order.length + 1}>
-        <div role="row" className="st-row st-head">
-          <span role="columnheader">namespace/name</span>
-          <span role="columnheader">resourceVersion</span>
-          {columns.map((c) => (
-            <span key={c.name} role="columnheader" title={c.description}>
-              {c.name}
-            </span>
-          ))}
-        </div>
-        <div role="rowgroup" style={{ height: v.getTotalSize(), position: 'relative' }}>
-          {v.getVirtualItems().map((item) => {
-            const k = order[item.index]!;
-            const o = snap.objects.get(k);
-            if (!o) return null;
-            return (
-              <div key={k} role="row" aria-rowindex={item.index + 2} className="st-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}>
-                <span role="cell">{k}</span>
-                <span role="cell">{stateVersion(o)}</span>
-                {stateCells(o).slice(0, columns.length).map((c, i) => (
-                  <span role="cell" key={i}>
-                    {typeof c === 'object' ? JSON.stringify(c) : String(c)}
-                  </span>
-                ))}
-              </div>
-            );
-          })}
-        </div>
-      </div>
-    </div>
-  );
-}
-
 /** The entry with its full objects: as is in the page, fetched from the worker when the page has summaries. */
 function useFullEntry(session: WatchSessionHandle, entry: PaneEntry): TimelineEntry | undefined {
   const partial = isPartial(entry);
@@ -456,15 +436,15 @@ function EntryBody({ entry }: { entry: TimelineEntry }) {
         {entry.type !== 'BOOKMARK' && (
           <>
             <dt>previous resourceVersion</dt>
-            <dd>{entry.previous?.metadata?.resourceVersion ?? 'none (first version seen)'}</dd>
+            <dd>{entry.previous?.metadata?.resourceVersion ?? (entry.previousResourceVersion !== undefined ? `${entry.previousResourceVersion} (its body was not kept: the pane's budget for whole objects let it go)` : 'none (first version seen)')}</dd>
             <dt>managers changed</dt>
             <dd>
-              <Managers entry={entry} />
+              {entry.previous || entry.previousResourceVersion === undefined ? <Managers entry={entry} /> : 'not known (the previous version was not kept)'}
             </dd>
           </>
         )}
       </dl>
-      {entry.type !== 'BOOKMARK' && (
+      {entry.type !== 'BOOKMARK' && (entry.previous || entry.previousResourceVersion === undefined) && (
         <button type="button" onClick={() => setShowDiff((x) => !x)}>
           {showDiff ? 'Hide diff' : 'Diff against previous version'}
         </button>

@@ -1,6 +1,6 @@
 // The watch view's panes live in the URL (like all view state): `panes` holds a JSON array of
 // pane configurations, so a set of watches can be bookmarked, reloaded and shared.
-import type { StartMode, WatchSpec } from '../../k8s/watch';
+import { DEFAULT_OBJECT_BYTES, type StartMode, type WatchSpec } from '../../k8s/watch';
 import type { WatchEventType } from '../../k8s/watch';
 
 export interface PaneConfig {
@@ -19,6 +19,11 @@ export interface PaneConfig {
   asTable: boolean;
   /** Timeline capacity. */
   max: number;
+  /**
+   * Budget for whole objects (object view, diff), in MiB of wire bytes; DEFAULT_OBJECT_MIB when
+   * absent. Every object keeps its row in the state table whatever it is.
+   */
+  objectMiB?: number;
   /** Timeline filter: the event types shown (all when absent) and a name substring. */
   types?: WatchEventType[];
   q?: string;
@@ -26,6 +31,13 @@ export interface PaneConfig {
 
 export const PANES_KEY = 'panes';
 export const DEFAULT_MAX_EVENTS = 2000;
+/** The watch engine's default budget for whole objects, in MiB (DEFAULT_OBJECT_BYTES). */
+export const DEFAULT_OBJECT_MIB = DEFAULT_OBJECT_BYTES / 1024 / 1024;
+
+/** A pane's budget for whole objects, in bytes. */
+export function objectBudgetBytes(p: Pick<PaneConfig, 'objectMiB'>): number {
+  return Math.round((p.objectMiB ?? DEFAULT_OBJECT_MIB) * 1024 * 1024);
+}
 const MODES: StartMode[] = ['list-watch', 'stream', 'watch-unset', 'watch-0', 'watch-exact'];
 
 export function parsePanes(text: string | undefined): PaneConfig[] {
@@ -57,6 +69,7 @@ export function parsePanes(text: string | undefined): PaneConfig[] {
       timeoutSeconds: typeof r.timeoutSeconds === 'number' && r.timeoutSeconds > 0 ? r.timeoutSeconds : undefined,
       asTable: r.asTable === true,
       max: typeof r.max === 'number' && r.max >= 1 ? Math.floor(r.max) : DEFAULT_MAX_EVENTS,
+      objectMiB: typeof r.objectMiB === 'number' && r.objectMiB >= 0 ? r.objectMiB : undefined,
       types: Array.isArray(r.types) ? (r.types as WatchEventType[]) : undefined,
       q: str('q'),
     });

@@ -7,7 +7,7 @@
 //  - worker/: the same session run in a Web Worker, mirrored in the page.
 export { backoff, classifyEnding, collectionPath, listPath, nextRequest, START_MODES, watchPath, type Ending, type NextRequest, type Outcome, type StartMode, type WatchSpec } from './plan';
 export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, type EventOrigin, type SessionState } from './loop';
-export { ObjectSummary, stateCells, stateVersion, WatchSession, type EventEntry, type EventSummary, type NoteEntry, type PaneEntry, type PaneSnapshot, type PartialEvent, type SessionSnapshot, type TimelineEntry } from './session';
+export { DEFAULT_OBJECT_BYTES, ObjectSummary, stateCells, stateVersion, WatchSession, type BodyStats, type ObjectDetail, type EventEntry, type EventSummary, type NoteEntry, type PaneEntry, type PaneSnapshot, type PartialEvent, type SessionSnapshot, type TimelineEntry } from './session';
 export { inform, Informer, type InformerSpec } from './informer';
 export { applyWatchEvent, applyWatchEventInPlace, diffStates, objectKey, type StateDiff } from './reducer';
 export { openWatch, type OpenWatch } from './stream';

@@ -81,13 +81,18 @@ export interface StateDiff {
 
 /** What differs between two states, by key and resourceVersion: what a relist found. */
 export function diffStates(before: ReadonlyMap<string, KubeObject>, after: ReadonlyMap<string, KubeObject>): StateDiff {
+  return diffBy(before, after, resourceVersionOf);
+}
+
+/** diffStates over any kind of state entry (a pane's rows), with its resourceVersion as `rv` reads it. */
+export function diffBy<T>(before: ReadonlyMap<string, T>, after: ReadonlyMap<string, T>, rv: (o: T) => string | undefined): StateDiff {
   const appeared: string[] = [];
   const changed: string[] = [];
   const vanished: string[] = [];
   for (const [k, o] of after) {
     const b = before.get(k);
-    if (!b) appeared.push(k);
-    else if (resourceVersionOf(b) !== resourceVersionOf(o)) changed.push(k);
+    if (b === undefined) appeared.push(k);
+    else if (rv(b) !== rv(o)) changed.push(k);
   }
   for (const k of before.keys()) if (!after.has(k)) vanished.push(k);
   return { appeared: appeared.sort(), changed: changed.sort(), vanished: vanished.sort() };

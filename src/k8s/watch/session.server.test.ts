@@ -62,7 +62,7 @@ async function freshList(selector = ''): Promise<{ key: string; rv: string }[]> 
   return list.items.map((o) => ({ key: `${o.metadata!.namespace}/${o.metadata!.name}`, rv: o.metadata!.resourceVersion! })).sort((a, b) => a.key.localeCompare(b.key));
 }
 const stateOf = (snap: SessionSnapshot) =>
-  [...snap.objects.entries()].map(([key, o]) => ({ key, rv: o.metadata!.resourceVersion! })).sort((a, b) => a.key.localeCompare(b.key));
+  [...snap.objects.entries()].map(([key, o]) => ({ key, rv: o.resourceVersion! })).sort((a, b) => a.key.localeCompare(b.key));
 
 describe('WatchSession', () => {
   it('lists, then watches from the list resourceVersion: ADDED, MODIFIED, DELETED carry the server-assigned resourceVersions', async () => {

@@ -10,12 +10,16 @@
 import type { Status } from '../client';
 import { type EventOrigin, type Listed, ListWatchLoop, type LoopOptions, type SessionState, type StreamInfo } from './loop';
 import type { NoteKind, StartMode, WatchSpec } from './plan';
-import { applyWatchEventInPlace, diffStates, eventSubject, objectKey, resourceVersionOf, type StateDiff } from './reducer';
+import { collectionPath } from './plan';
+import { diffBy, eventSubject, objectKey, resourceVersionOf, type StateDiff } from './reducer';
+import { type BodyStats, DEFAULT_OBJECT_BYTES, ObjectState, ObjectSummary, splitKey } from './objects';
 import type { ReceivedEvent } from './stream';
 import { isTable, type KubeObject, type TableColumn, type WatchEventType, WATCH_EVENT_TYPES } from './types';
+import { KubeApiError } from '../client';
 import { Ring, type RingView } from './timeline';
 
 export { collectionPath, listPath, START_MODES, watchPath, type NoteKind, type StartMode, type WatchSpec } from './plan';
+export { DEFAULT_OBJECT_BYTES, ObjectSummary, type BodyStats } from './objects';
 export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, type EventOrigin, type FetchJson, type MuxOpener, nextTask, type SessionState } from './loop';
 
 /** What a pane draws of an event in its timeline row: identity, version, size and origin. */
@@ -37,8 +41,13 @@ export interface EventEntry extends EventSummary {
   object: KubeObject;
   /** The line as the server sent it (for 'list' entries: one made from the list item). */
   raw: string;
-  /** The stored version this event replaced, for the per-event diff. */
+  /** The stored version this event replaced, for the per-event diff, when the object budget still kept it. */
   previous?: KubeObject;
+  /**
+   * The resourceVersion of the version this event replaced, whether or not its body was kept:
+   * set with no `previous`, the earlier version was let go to stay within the object budget.
+   */
+  previousResourceVersion?: string;
 }
 
 /**
@@ -65,16 +74,24 @@ export type TimelineEntry = EventEntry | NoteEntry;
 export type PaneEntry = TimelineEntry | PartialEvent;
 
 /**
- * An object of the state on the page's mirror of a worker session: what the state table draws.
- * A class, so that it is told from a server object by instanceof, not by a field name a custom
- * resource could also have.
+ * What the object view shows of one object of the state: the body the watch delivered while the
+ * object budget keeps it; otherwise the server's current version read now with a GET (never the
+ * watch's version: that one was let go), or why it could not be read.
  */
-export class ObjectSummary {
-  constructor(
-    readonly resourceVersion: string | undefined,
-    /** as=Table: the row's cells. */
-    readonly cells?: unknown[],
-  ) {}
+export interface ObjectDetail {
+  key: string;
+  /** The last version the watch delivered (the row's), and the type of its event. */
+  resourceVersion?: string;
+  type?: WatchEventType;
+  /** kept: the body the watch delivered; read: not kept, read from the server now; gone: the pane has no such object. */
+  source: 'kept' | 'read' | 'gone';
+  object?: KubeObject;
+  /** kept: when the watch delivered it; read: when the server answered. */
+  at: number;
+  /** read: the GET's path. */
+  path?: string;
+  error?: { message: string; status?: Status };
+  budget: BodyStats;
 }
 
 /** The resourceVersion of an object of a pane's state, full or summary. */
@@ -102,12 +119,17 @@ export interface SessionOptions extends LoopOptions {
    * text): the oldest entries go first when it is exceeded, whatever maxEntries allows.
    */
   maxBytes?: number;
+  /**
+   * Budget for whole objects (the object view, the diff against the previous version), in wire
+   * bytes: the least recently changed let go first. Every object keeps its row whatever it is.
+   */
+  maxObjectBytes?: number;
   /** Coalesces change notifications (requestAnimationFrame in the page). */
   schedule?: (flush: () => void) => void;
 }
 
 /** What a pane renders: the session's own snapshot, or the page's mirror of a worker session. */
-export type PaneSnapshot = SessionSnapshot<PaneEntry, KubeObject | ObjectSummary>;
+export type PaneSnapshot = SessionSnapshot<PaneEntry>;
 
 /** Default timeline budget: the parsed objects behind it weigh a few times their wire size. */
 export const DEFAULT_TIMELINE_BYTES = 16 * 1024 * 1024;
@@ -121,7 +143,7 @@ export function entryBytes(e: TimelineEntry): number {
  * A session's state at one moment. The session's own snapshot holds its full entries and objects;
  * a pane's (PaneSnapshot) may hold summaries of them, typed as such.
  */
-export interface SessionSnapshot<E = TimelineEntry, O = KubeObject> {
+export interface SessionSnapshot<E = TimelineEntry> {
   version: number;
   state: SessionState;
   /** Timeline, oldest first (the last maxEntries, within maxBytes): an immutable view, read by index. */
@@ -132,7 +154,10 @@ export interface SessionSnapshot<E = TimelineEntry, O = KubeObject> {
   bytes: number;
   /** Every event received (including dropped ones), by type. */
   counts: Record<WatchEventType, number>;
-  objects: ReadonlyMap<string, O>;
+  /** A row per object of the collection (whole objects are kept within `bodies`' budget only). */
+  objects: ReadonlyMap<string, ObjectSummary>;
+  /** What the object budget keeps now. */
+  bodies: BodyStats;
   /**
    * The keys of `objects` in code-unit order, when the snapshot keeps them so (the worker's
    * mirror, which updates the order by what changed); otherwise the state table sorts them.
@@ -187,9 +212,9 @@ export function defaultSchedule(flush: () => void): void {
 export class WatchSession extends ListWatchLoop {
   /** Runs where it was made: in the page (the fallback without Workers), in tests, or inside the watch worker. */
   readonly engine = 'page' as const;
-  private objects = new Map<string, KubeObject>();
+  private objects: ObjectState;
   /** A re-stream builds the new state here and swaps it in at the initial-events-end bookmark. */
-  private replacing: Map<string, KubeObject> | undefined;
+  private replacing: ObjectState | undefined;
   private timeline: Ring<TimelineEntry>;
   private counts = emptyCounts();
   private columns: TableColumn[] | undefined;
@@ -198,15 +223,16 @@ export class WatchSession extends ListWatchLoop {
   /** How many times clear() emptied the timeline (a mirror of it must empty its own as well). */
   private clears = 0;
   /** With trackObjectChanges: keys set (to their object) or deleted (undefined) since the last drain, or 'all'. */
-  private objectChanges: Map<string, KubeObject | undefined> | 'all' = new Map();
+  private objectChanges: Map<string, ObjectSummary | undefined> | 'all' = new Map();
   private scheduled = false;
   private snapshot: SessionSnapshot;
   private readonly listeners = new Set<() => void>();
-  private readonly opts: Required<Pick<SessionOptions, 'maxEntries' | 'maxBytes' | 'schedule' | 'trackObjectChanges'>>;
+  private readonly opts: Required<Pick<SessionOptions, 'maxEntries' | 'maxBytes' | 'schedule' | 'trackObjectChanges' | 'maxObjectBytes'>>;
 
   constructor(spec: WatchSpec, opts: SessionOptions) {
     super(spec, opts);
-    this.opts = { maxEntries: opts.maxEntries ?? 5000, maxBytes: opts.maxBytes ?? DEFAULT_TIMELINE_BYTES, schedule: opts.schedule ?? defaultSchedule, trackObjectChanges: opts.trackObjectChanges ?? false };
+    this.opts = { maxEntries: opts.maxEntries ?? 5000, maxBytes: opts.maxBytes ?? DEFAULT_TIMELINE_BYTES, schedule: opts.schedule ?? defaultSchedule, trackObjectChanges: opts.trackObjectChanges ?? false, maxObjectBytes: opts.maxObjectBytes ?? DEFAULT_OBJECT_BYTES };
+    this.objects = new ObjectState(this.opts.maxObjectBytes);
     this.timeline = new Ring(this.opts.maxEntries, { maxBytes: this.opts.maxBytes, sizeOf: entryBytes });
     this.snapshot = this.makeSnapshot();
   }
@@ -250,6 +276,37 @@ export class WatchSession extends ListWatchLoop {
     this.changed();
   }
 
+  /** Changes the budget for whole objects (bytes); the least recently changed go first. */
+  setObjectBudget(bytes: number): void {
+    this.opts.maxObjectBytes = Math.max(0, Math.floor(bytes));
+    this.objects.setMaxBytes(this.opts.maxObjectBytes);
+    this.replacing?.setMaxBytes(this.opts.maxObjectBytes);
+    this.changed();
+  }
+
+  /**
+   * The object view's content for one object of the state: the body the watch delivered while the
+   * budget keeps it, else the server's current version, read now through the same client as
+   * every request (a GET the user sees like any other), and said to be that.
+   */
+  async objectDetail(key: string): Promise<ObjectDetail> {
+    const row = this.objects.row(key);
+    const budget = this.objects.stats();
+    if (!row) return { key, source: 'gone', at: Date.now(), budget };
+    const base = { key, resourceVersion: row.resourceVersion, type: row.type, budget };
+    const kept = this.objects.body(key);
+    if (kept) return { ...base, source: 'kept', object: kept.object, at: kept.receivedAt };
+    const { namespace, name } = splitKey(key);
+    const path = `${collectionPath({ ...this.spec, namespace })}/${encodeURIComponent(name)}`;
+    try {
+      const object = await this.loop.fetchJson<KubeObject>({ context: this.spec.context, path });
+      return { ...base, source: 'read', object, at: Date.now(), path };
+    } catch (e) {
+      const status = e instanceof KubeApiError ? e.status : undefined;
+      return { ...base, source: 'read', at: Date.now(), path, error: { message: e instanceof Error ? e.message : String(e), status } };
+    }
+  }
+
   /**
    * The timeline's events as newline-delimited JSON: watch events exactly as the server sent
    * them; items of a list response as `{"type":"ADDED","object":<item>}` lines made here.
@@ -275,7 +332,7 @@ export class WatchSession extends ListWatchLoop {
    * the object state since the last call ('all' after a list or a relist replaced it), and how many
    * times the timeline was cleared. Only with trackObjectChanges.
    */
-  drainObjectChanges(): { changes: ReadonlyMap<string, KubeObject | undefined> | 'all'; clears: number } {
+  drainObjectChanges(): { changes: ReadonlyMap<string, ObjectSummary | undefined> | 'all'; clears: number } {
     const changes = this.objectChanges;
     this.objectChanges = new Map();
     return { changes, clears: this.clears };
@@ -288,8 +345,9 @@ export class WatchSession extends ListWatchLoop {
 
   protected listed(l: Listed, relist: boolean): void {
     if (l.columns) this.columns = l.columns;
-    const next = new Map<string, KubeObject>();
-    for (const o of l.items) next.set(objectKey(eventSubject(o)), o);
+    const next = new ObjectState(this.opts.maxObjectBytes);
+    const raws = l.items.map((o) => JSON.stringify({ type: 'ADDED', object: o }));
+    l.items.forEach((o, i) => next.set(objectKey(eventSubject(o)), o, 'ADDED', raws[i]!.length, l.receivedAt));
     if (relist) {
       this.replaceState(next, `relist at resourceVersion ${l.resourceVersion ?? '?'}`, l.path);
       return;
@@ -298,29 +356,33 @@ export class WatchSession extends ListWatchLoop {
     this.objectsReplaced();
     // The pane's first list is a list, not a relist: nothing is replaced.
     this.note('list', `listed ${next.size} objects at resourceVersion ${l.resourceVersion ?? '?'}`, { path: l.path });
-    for (const o of l.items) {
-      const raw = JSON.stringify({ type: 'ADDED', object: o });
+    l.items.forEach((o, i) => {
+      const raw = raws[i]!;
       this.pushEvent({ type: 'ADDED', object: o, raw, size: raw.length, receivedAt: l.receivedAt }, 'list');
-    }
+    });
   }
 
   protected opened(s: StreamInfo): void {
     // A re-stream builds the new state aside and swaps it in at the initial-events-end bookmark,
     // so the pane never shows a half-listed state (and the diff is exact).
-    this.replacing = s.streaming && this.objects.size > 0 ? new Map() : undefined;
+    this.replacing = s.streaming && this.objects.size > 0 ? new ObjectState(this.opts.maxObjectBytes) : undefined;
   }
 
   protected received(ev: ReceivedEvent, origin: EventOrigin): void {
     if (this.spec.asTable && isTable(ev.object) && ev.object.columnDefinitions?.length) this.columns = ev.object.columnDefinitions;
     if (this.replacing && origin === 'initial') {
-      applyWatchEventInPlace(this.replacing, ev);
-      this.pushEvent(ev, origin, this.objects.get(objectKey(eventSubject(ev.object))));
+      // The diff of an initial event is against the version the pane shows until the swap.
+      const key = objectKey(eventSubject(ev.object));
+      const row = this.objects.row(key);
+      this.replacing.apply(ev, ev.size, ev.receivedAt);
+      this.pushEvent(ev, origin, { previous: row, previousBody: this.objects.body(key)?.object });
       return;
     }
-    const prev = this.objects.get(objectKey(eventSubject(ev.object)));
-    const effect = applyWatchEventInPlace(this.objects, ev);
-    if (this.opts.trackObjectChanges && this.objectChanges !== 'all' && effect.op !== 'none') this.objectChanges.set(effect.key, effect.op === 'set' ? effect.object : undefined);
-    this.pushEvent(ev, origin, prev);
+    const key = objectKey(eventSubject(ev.object));
+    const replaced = { previous: this.objects.row(key), previousBody: this.objects.body(key)?.object };
+    const effect = this.objects.apply(ev, ev.size, ev.receivedAt);
+    if (this.opts.trackObjectChanges && this.objectChanges !== 'all' && effect.op !== 'none') this.objectChanges.set(effect.key, effect.op === 'set' ? effect.row : undefined);
+    this.pushEvent(ev, origin, replaced);
   }
 
   protected bookmark(ev: ReceivedEvent, origin: EventOrigin, end: boolean, s: StreamInfo): void {
@@ -341,14 +403,14 @@ export class WatchSession extends ListWatchLoop {
   }
 
   /** Replaces the object state wholesale (relist, re-stream) and records what differed. */
-  private replaceState(next: Map<string, KubeObject>, what: string, path?: string): void {
-    const diff = diffStates(this.objects, next);
+  private replaceState(next: ObjectState, what: string, path?: string): void {
+    const diff = diffBy(this.objects.rows, next.rows, (r) => r.resourceVersion);
     this.objects = next;
     this.objectsReplaced();
     this.note('relist', `${what}: ${diff.appeared.length} appeared, ${diff.changed.length} changed, ${diff.vanished.length} vanished`, { diff, path });
   }
 
-  private pushEvent(ev: ReceivedEvent, origin: EventOrigin, previous?: KubeObject, status?: Status, initialEventsEnd?: boolean): void {
+  private pushEvent(ev: ReceivedEvent, origin: EventOrigin, replaced?: { previous?: ObjectSummary; previousBody?: KubeObject }, status?: Status, initialEventsEnd?: boolean): void {
     this.counts[ev.type] = (this.counts[ev.type] ?? 0) + 1;
     const subject = ev.type === 'ERROR' ? ev.object : eventSubject(ev.object);
     this.timeline.push({
@@ -362,7 +424,8 @@ export class WatchSession extends ListWatchLoop {
       size: ev.size,
       origin,
       raw: ev.raw,
-      previous,
+      previous: replaced?.previousBody,
+      previousResourceVersion: replaced?.previous?.resourceVersion,
       status,
       initialEventsEnd,
     });
@@ -395,7 +458,8 @@ export class WatchSession extends ListWatchLoop {
       bytes: this.timeline.bytes,
       counts: { ...this.counts },
       // The live map; `version` tells when it changed (copying it per frame would be O(N)).
-      objects: this.objects,
+      objects: this.objects.rows,
+      bodies: this.objects.stats(),
       columns: this.columns,
       lastResourceVersion: this.lastRV,
       initialEventsDone: this.initialEventsDone,

@@ -157,3 +157,54 @@ describe('a watch session in the worker', () => {
     s.stop();
   });
 });
+
+describe('a pane with a small budget for whole objects', () => {
+  it('lists every object as a row, keeps only the newest bodies, and reads an object it let go from the server, said to be read now', async () => {
+    const label = `budget=${randomBytes(3).toString('hex')}`;
+    const [lk, lv] = label.split('=') as [string, string];
+    const names = Array.from({ length: 30 }, (_, i) => `b-${String(i).padStart(2, '0')}`);
+    for (const n of names) await admin('POST', cmPath(), { metadata: { name: n, labels: { [lk]: lv } }, data: { v: 'x'.repeat(1000) } });
+    // About 1.2 kB an event: 5,000 bytes keep three or four bodies of thirty.
+    const s = new WorkerWatchSession(spec({ mode: 'stream', labelSelector: label }), connect(), { maxEntries: 500, maxObjectBytes: 5000 });
+    s.start();
+    const snap = await until(s, (x) => x.initialEventsDone && x.objects.size === 30);
+    expect(stateOf(snap)).toEqual(await freshList(label));
+    expect([...snap.objects.values()].every((o) => o.type === 'ADDED')).toBe(true);
+    expect(snap.bodies.kept).toBeGreaterThan(0);
+    expect(snap.bodies.kept).toBeLessThan(30);
+    expect(snap.bodies.bytes).toBeLessThanOrEqual(5000);
+    expect(snap.bodies.evicted).toBe(30 - snap.bodies.kept);
+
+    const details = await Promise.all(names.map((n) => s.objectDetail(`${ns}/${n}`)));
+    const kept = details.filter((d) => d?.source === 'kept');
+    const read = details.filter((d) => d?.source === 'read');
+    expect(kept.length).toBe(snap.bodies.kept);
+    expect(read.length).toBe(30 - snap.bodies.kept);
+    // A kept body is the version the watch delivered.
+    for (const d of kept) expect(d!.object?.metadata?.resourceVersion).toBe(d!.resourceVersion);
+
+    // With the watch paused, the server changes an object whose body was let go: opening it reads
+    // the server's version now (a GET of that object), not the one the watch delivered.
+    s.pause();
+    await until(s, (x) => x.state === 'paused');
+    const victim = read[0]!;
+    const name = victim.key.slice(ns.length + 1);
+    const changed = await admin('PUT', cmPath(name), { ...(await admin('GET', cmPath(name))), data: { v: 'changed' } });
+    const d = (await s.objectDetail(victim.key))!;
+    expect(d.source).toBe('read');
+    expect(d.path).toBe(cmPath(name));
+    expect(d.object?.metadata?.resourceVersion).toBe(changed.metadata!.resourceVersion);
+    expect(d.object?.metadata?.resourceVersion).not.toBe(d.resourceVersion);
+    expect(d.resourceVersion).toBe(snap.objects.get(victim.key)?.resourceVersion);
+    expect(d.budget.maxBytes).toBe(5000);
+
+    // Resumed, the watch delivers the change: the row follows, and the body is kept again as the newest.
+    s.resume();
+    const after = await until(s, (x) => x.objects.get(victim.key)?.resourceVersion === changed.metadata!.resourceVersion);
+    expect(after.objects.get(victim.key)?.type).toBe('MODIFIED');
+    const again = (await s.objectDetail(victim.key))!;
+    expect(again.source).toBe('kept');
+    expect((again.object as { data?: { v?: string } }).data?.v).toBe('changed');
+    s.stop();
+  });
+});

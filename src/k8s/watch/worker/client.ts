@@ -4,7 +4,7 @@
 // an in-page WatchSession instead: the same engine, the same snapshot.
 import { errorFromResponse, kubeFetch, type MuxClient, type MuxStream } from '../../client';
 import { type FromWorker, type RemoteSessionOptions, SessionMirror, type SessionBatch, toWire, type ToWorker } from './protocol';
-import { defaultSchedule, type EventEntry, nextTask, type PaneSnapshot, type WatchSpec, WatchSession } from '../session';
+import { defaultSchedule, type EventEntry, nextTask, type ObjectDetail, type PaneSnapshot, type WatchSpec, WatchSession } from '../session';
 
 /** What a watch pane uses of a session, wherever it runs. */
 export interface WatchSessionHandle {
@@ -19,6 +19,10 @@ export interface WatchSessionHandle {
   stop(): void;
   clear(): void;
   setMaxEntries(n: number): void;
+  /** The budget for whole objects, in wire bytes (every object keeps its row whatever it is). */
+  setObjectBudget(bytes: number): void;
+  /** The object view of one object of the state: kept as delivered, or read from the server now. */
+  objectDetail(key: string): Promise<ObjectDetail | undefined>;
   exportNdjson(): string | Promise<string>;
   /** An event entry with its full object, previous version and line (the page's entries may be summaries). */
   entryDetail(seq: number): Promise<EventEntry | undefined>;
@@ -367,6 +371,13 @@ export class WorkerWatchSession implements WatchSessionHandle {
   setMaxEntries(n: number): void {
     if (!this.stopped) this.conn.post({ t: 'max', sid: this.sid, n });
   }
+  setObjectBudget(bytes: number): void {
+    if (!this.stopped) this.conn.post({ t: 'budget', sid: this.sid, bytes });
+  }
+  objectDetail(key: string): Promise<ObjectDetail | undefined> {
+    if (this.stopped) return Promise.resolve(undefined);
+    return this.conn.ask<ObjectDetail | undefined>((req) => ({ t: 'object', sid: this.sid, req, key }));
+  }
   exportNdjson(): Promise<string> {
     return this.conn.ask<string>((req) => ({ t: 'export', sid: this.sid, req }));
   }
@@ -391,8 +402,8 @@ function watchWorker(mux: Pick<MuxClient, 'open'>): WorkerConnection | null {
 }
 
 /** A watch session: in the page's watch worker when there is one, else in the page itself. */
-export function createWatchSession(spec: WatchSpec, opts: { mux: MuxClient; maxEntries?: number }): WatchSessionHandle {
+export function createWatchSession(spec: WatchSpec, opts: { mux: MuxClient; maxEntries?: number; maxObjectBytes?: number }): WatchSessionHandle {
   const conn = watchWorker(opts.mux);
-  if (conn) return new WorkerWatchSession(spec, conn, { maxEntries: opts.maxEntries });
-  return new WatchSession(spec, { mux: opts.mux, maxEntries: opts.maxEntries });
+  if (conn) return new WorkerWatchSession(spec, conn, { maxEntries: opts.maxEntries, maxObjectBytes: opts.maxObjectBytes });
+  return new WatchSession(spec, { mux: opts.mux, maxEntries: opts.maxEntries, maxObjectBytes: opts.maxObjectBytes });
 }

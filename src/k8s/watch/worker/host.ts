@@ -135,6 +135,15 @@ export function hostWatchSessions(port: Port): void {
       case 'max':
         sessions.get(m.sid)?.session.setMaxEntries(m.n);
         return;
+      case 'budget':
+        sessions.get(m.sid)?.session.setObjectBudget(m.bytes);
+        return;
+      case 'object': {
+        const s = sessions.get(m.sid)?.session;
+        if (!s) return post({ t: 'reply', req: m.req, value: undefined });
+        void s.objectDetail(m.key).then((d) => post({ t: 'reply', req: m.req, value: d }));
+        return;
+      }
       case 'export':
         post({ t: 'reply', req: m.req, value: sessions.get(m.sid)?.session.exportNdjson() ?? '' });
         return;

@@ -9,6 +9,7 @@ import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type MuxRequest, ty
 import { hostWatchSessions, type Port } from './host';
 import { BatchBuilder, fromWire, isPartial, type SessionBatch, SessionMirror, toWire, updatedOrder } from './protocol';
 import { entryBytes, ObjectSummary, type PaneSnapshot, type SessionSnapshot, stateVersion, type TimelineEntry, type WatchSpec } from '../session';
+import { summarize } from '../objects';
 import { Ring } from '../timeline';
 import type { KubeObject } from '../types';
 import { type Endpoint, RENDER_GAP_MAX_MS, RENDER_GAP_MS, RENDER_SHARE, WorkerConnection, WorkerWatchSession } from './client';
@@ -22,8 +23,8 @@ const cm = (name: string, rv: string): KubeObject => ({ kind: 'ConfigMap', apiVe
 /** A session-like source: a ring and a map changed by hand, snapshotted as WatchSession does. */
 class Source {
   ring: Ring<TimelineEntry>;
-  objects = new Map<string, KubeObject>();
-  changes: Map<string, KubeObject | undefined> | 'all' = new Map();
+  objects = new Map<string, ObjectSummary>();
+  changes: Map<string, ObjectSummary | undefined> | 'all' = new Map();
   clears = 0;
   seq = 0;
   constructor(cap: number, maxBytes = Infinity) {
@@ -32,13 +33,14 @@ class Source {
   event(type: 'ADDED' | 'MODIFIED' | 'DELETED', o: KubeObject): void {
     const key = `ns/${o.metadata!.name}`;
     const previous = this.objects.get(key);
+    const row = summarize(o, type);
     if (type === 'DELETED') this.objects.delete(key);
-    else this.objects.set(key, o);
-    if (this.changes !== 'all') this.changes.set(key, type === 'DELETED' ? undefined : o);
-    this.ring.push({ kind: 'event', seq: ++this.seq, type, object: o, key, resourceVersion: o.metadata!.resourceVersion, receivedAt: 1, size: 300, origin: 'live', raw: JSON.stringify({ type, object: o }), previous });
+    else this.objects.set(key, row);
+    if (this.changes !== 'all') this.changes.set(key, type === 'DELETED' ? undefined : row);
+    this.ring.push({ kind: 'event', seq: ++this.seq, type, object: o, key, resourceVersion: o.metadata!.resourceVersion, receivedAt: 1, size: 300, origin: 'live', raw: JSON.stringify({ type, object: o }), previousResourceVersion: previous?.resourceVersion });
   }
   snapshot(): SessionSnapshot {
-    return { version: this.seq, state: 'watching', entries: this.ring.view(), dropped: this.ring.dropped, bytes: this.ring.bytes, counts: { ADDED: 0, MODIFIED: 0, DELETED: 0, BOOKMARK: 0, ERROR: 0 }, objects: this.objects, initialEventsDone: true };
+    return { version: this.seq, state: 'watching', entries: this.ring.view(), dropped: this.ring.dropped, bytes: this.ring.bytes, counts: { ADDED: 0, MODIFIED: 0, DELETED: 0, BOOKMARK: 0, ERROR: 0 }, objects: this.objects, bodies: { kept: 0, bytes: 0, maxBytes: 0, evicted: 0 }, initialEventsDone: true };
   }
   drain() {
     const changes = this.changes;
@@ -78,19 +80,19 @@ describe('batches from the worker to the page', () => {
     src.event('MODIFIED', cm('a', '2'));
     const batch = b.build(src.snapshot(), src.drain());
     expect(batch.entries[1]).toEqual([2, 'MODIFIED', 'ns/a', '2', 1, 300, 'live', 0]);
-    expect(batch.objects.set).toEqual([['ns/a', '2']]);
+    expect(batch.objects.set).toEqual([['ns/a', '2', 'MODIFIED']]);
     mirror.apply(batch);
     const e = mirror.snapshot.entries.at(1)!;
     expect(e).toEqual({ kind: 'event', seq: 2, type: 'MODIFIED', key: 'ns/a', resourceVersion: '2', receivedAt: 1, size: 300, origin: 'live', partial: true });
-    expect(mirror.snapshot.objects.get('ns/a')).toEqual(new ObjectSummary('2'));
+    expect(mirror.snapshot.objects.get('ns/a')).toEqual(new ObjectSummary('2', undefined, 'MODIFIED'));
     // as=Table: the row's cells, the resourceVersion read from the row object.
     const table = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: {}, rows: [{ cells: ['t', 3], object: { kind: 'PartialObjectMetadata', metadata: { name: 't', namespace: 'ns', resourceVersion: '7', managedFields: [] } } }] };
-    src.objects.set('ns/t', table);
-    src.changes = new Map([['ns/t', table]]);
+    src.objects.set('ns/t', summarize(table, 'ADDED'));
+    src.changes = new Map([['ns/t', summarize(table, 'ADDED')]]);
     const tb = b.build(src.snapshot(), src.drain());
-    expect(tb.objects.set).toEqual([['ns/t', '7', ['t', 3]]]);
+    expect(tb.objects.set).toEqual([['ns/t', '7', 'ADDED', ['t', 3]]]);
     mirror.apply(tb);
-    expect(mirror.snapshot.objects.get('ns/t')).toEqual(new ObjectSummary('7', ['t', 3]));
+    expect(mirror.snapshot.objects.get('ns/t')).toEqual(new ObjectSummary('7', ['t', 3], 'ADDED'));
   });
 
   it('follow a clear, a smaller timeline and a relist that replaces every object', () => {
@@ -109,7 +111,7 @@ describe('batches from the worker to the page', () => {
     mirror.apply(b.build(src.snapshot(), src.drain()));
     expect(seqs(mirror.snapshot)).toEqual([6, 7, 8]);
     src.ring.resize(1);
-    src.objects = new Map([['ns/z', cm('z', '20')]]);
+    src.objects = new Map([['ns/z', summarize(cm('z', '20'), 'ADDED')]]);
     src.changes = 'all';
     mirror.apply(b.build(src.snapshot(), src.drain()));
     expect(seqs(mirror.snapshot)).toEqual([8]);
@@ -144,7 +146,7 @@ describe('batches from the worker to the page', () => {
     mirror.apply(b.build(src.snapshot(), src.drain()));
     expect(mirror.snapshot.order).toBe(before);
     // A relist replaces every object: the order starts again from the new state.
-    src.objects = new Map([['ns/b', cm('b', '1')], ['ns/a', cm('a', '2')]]);
+    src.objects = new Map([['ns/b', summarize(cm('b', '1'), 'ADDED')], ['ns/a', summarize(cm('a', '2'), 'ADDED')]]);
     src.changes = 'all';
     mirror.apply(b.build(src.snapshot(), src.drain()));
     expect(mirror.snapshot.order).toEqual(['ns/a', 'ns/b']);
@@ -256,7 +258,7 @@ describe('a session hosted over a MessageChannel', () => {
 describe('rendering a pane fed by the worker', () => {
   const spec: WatchSpec = { context: 'c', group: '', version: 'v1', resource: 'configmaps', namespace: 'ns', mode: 'stream', bookmarks: true, asTable: false };
   const batch = (version: number): SessionBatch => ({
-    head: { version, state: 'watching', dropped: 0, bytes: 0, counts: { ADDED: version, MODIFIED: 0, DELETED: 0, BOOKMARK: 0, ERROR: 0 }, initialEventsDone: false },
+    head: { version, state: 'watching', dropped: 0, bytes: 0, bodies: { kept: 0, bytes: 0, maxBytes: 0, evicted: 0 }, counts: { ADDED: version, MODIFIED: 0, DELETED: 0, BOOKMARK: 0, ERROR: 0 }, initialEventsDone: false },
     clears: 0,
     entries: [],
     kept: 0,

@@ -9,10 +9,10 @@
 // changed objects as rows (key, resourceVersion, Table cells), and asks for a full object when one
 // is opened (entryDetail) or the timeline exported.
 import { KubeApiError, MuxStreamError, MuxUnauthorizedError, type Status } from '../../client';
-import { resourceVersionOf } from '../reducer';
 import { type EventEntry, type EventOrigin, type NoteEntry, ObjectSummary, type PaneEntry, type PaneSnapshot, type PartialEvent, type SessionSnapshot, type WatchSpec } from '../session';
+import { DEFAULT_OBJECT_BYTES } from '../objects';
 import { Ring } from '../timeline';
-import { isTable, type KubeObject, type WatchEventType } from '../types';
+import type { WatchEventType } from '../types';
 
 // --- messages ---
 
@@ -20,6 +20,7 @@ import { isTable, type KubeObject, type WatchEventType } from '../types';
 export interface RemoteSessionOptions {
   maxEntries?: number;
   maxBytes?: number;
+  maxObjectBytes?: number;
   backoffInitialMs?: number;
   backoffMaxMs?: number;
   idleTimeoutMs?: number;
@@ -41,6 +42,8 @@ export type ToWorker =
   | { t: 'create'; sid: number; spec: WatchSpec; opts: RemoteSessionOptions }
   | { t: 'cmd'; sid: number; cmd: 'start' | 'pause' | 'resume' | 'stop' | 'clear' }
   | { t: 'max'; sid: number; n: number }
+  | { t: 'budget'; sid: number; bytes: number }
+  | { t: 'object'; sid: number; req: number; key: string }
   | { t: 'export'; sid: number; req: number }
   | { t: 'detail'; sid: number; req: number; seq: number }
   // Answers to the worker's requests for the network (the page holds the one mux and kubeFetch):
@@ -70,8 +73,8 @@ export type FromWorker =
  * primitives: the page parses them several times faster than objects with the same fields.
  */
 export type EventRow = [number, WatchEventType, string, string | null, number, number, EventOrigin, 0 | 1];
-/** An object of the state as the page shows it: [key, resourceVersion (null: none), Table cells]. */
-export type ObjectRow = [string, string | null] | [string, string | null, unknown[]];
+/** An object of the state as the page shows it: [key, resourceVersion (null: none), last event type, Table cells]. */
+export type ObjectRow = [string, string | null, WatchEventType | null] | [string, string | null, WatchEventType | null, unknown[]];
 
 /** Everything the page needs to bring its mirror to the worker session's state at one moment. */
 export interface SessionBatch {
@@ -110,9 +113,10 @@ export function fromWire(w: WireError): Error {
 
 // --- worker side: rows and batches ---
 
-export function objectRow(key: string, o: KubeObject): ObjectRow {
-  const rv = resourceVersionOf(o) ?? null;
-  return isTable(o) ? [key, rv, o.rows?.[0]?.cells ?? []] : [key, rv];
+export function objectRow(key: string, o: ObjectSummary): ObjectRow {
+  const rv = o.resourceVersion ?? null;
+  const type = o.type ?? null;
+  return o.cells ? [key, rv, type, o.cells] : [key, rv, type];
 }
 
 /** An ERROR event crosses with its Status (the pane shows it), not its line. */
@@ -132,7 +136,7 @@ export function eventRow(e: EventEntry): EventRow {
 export class BatchBuilder {
   private lastSeq = 0;
 
-  build(snap: SessionSnapshot, drained: { changes: ReadonlyMap<string, KubeObject | undefined> | 'all'; clears: number }): SessionBatch {
+  build(snap: SessionSnapshot, drained: { changes: ReadonlyMap<string, ObjectSummary | undefined> | 'all'; clears: number }): SessionBatch {
     const fresh: (EventRow | NoteEntry | PartialEvent)[] = [];
     const view = snap.entries;
     for (let i = view.length - 1; i >= 0; i--) {
@@ -193,7 +197,7 @@ export class SessionMirror {
   snapshot: PaneSnapshot;
 
   constructor() {
-    this.snapshot = this.make({ version: 0, state: 'idle', dropped: 0, bytes: 0, counts: { ADDED: 0, MODIFIED: 0, DELETED: 0, BOOKMARK: 0, ERROR: 0 }, initialEventsDone: false });
+    this.snapshot = this.make({ version: 0, state: 'idle', dropped: 0, bytes: 0, bodies: { kept: 0, bytes: 0, maxBytes: DEFAULT_OBJECT_BYTES, evicted: 0 }, counts: { ADDED: 0, MODIFIED: 0, DELETED: 0, BOOKMARK: 0, ERROR: 0 }, initialEventsDone: false });
   }
 
   apply(b: SessionBatch): PaneSnapshot {
@@ -233,7 +237,7 @@ function fromEventRow(r: EventRow): PartialEvent {
 }
 
 function fromObjectRow(r: ObjectRow): ObjectSummary {
-  return new ObjectSummary(r[1] ?? undefined, r.length === 3 ? r[2] : undefined);
+  return new ObjectSummary(r[1] ?? undefined, r.length === 4 ? r[3] : undefined, r[2] ?? undefined);
 }
 
 /** True when an entry on the page lacks its full objects (ask the session's entryDetail). */

@@ -7,6 +7,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { Browser, Page } from '@playwright/test';
 import { rendererRssMiB } from './cpu';
 import { heapAfterGc, MARKS, scrollFrames, timeExplorer, timeKubectl } from './lists';
+import { profilePageAndWorkers } from './workerProfile';
 
 export interface ScaleTarget {
   browser: Browser;
@@ -200,9 +201,11 @@ export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>
     const context = await t.browser.newContext({ viewport: { width: 1400, height: 900 } });
     await context.addInitScript(WATCH_MARKS + LONG_TASKS);
     const page = await context.newPage();
+    // SCALE_WATCH_PROFILE=1: CPU profiles of the main thread and the watch worker over the stream.
+    const profiling = namespace === undefined && process.env.SCALE_WATCH_PROFILE === '1' ? await profilePageAndWorkers(page) : undefined;
     const panes = JSON.stringify([{ id: 'scale', group: '', version: 'v1', resource: 'pods', ...(namespace ? { namespace } : {}), mode: 'stream', bookmarks: true, asTable: false, max: 2000 }]);
     await page.goto(`${t.url}?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes })}`);
-    return { context, page };
+    return { context, page, profiling };
   };
   // The baseline: the same pane streaming an empty namespace, in a renderer of its own.
   const empty = await open('bench-scale-empty');
@@ -211,7 +214,7 @@ export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>
   const rssEmpty = rendererRssMiB();
   await empty.context.close();
 
-  const { context, page } = await open(undefined);
+  const { context, page, profiling } = await open(undefined);
   try {
     // Bounded: at 1,000 events/s 150,000 would take 150 s; a pane slower than that (or a renderer
     // out of memory) is reported with what it reached, not waited for.
@@ -219,6 +222,7 @@ export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>
     const reached = await page
       .waitForFunction((n) => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch.added >= n, t.objects, { timeout, polling: 50 })
       .then(() => true, (e: unknown) => (page.isClosed() ? Promise.reject(e instanceof Error ? e : new Error(String(e))) : false));
+    if (profiling) t.log(await profiling.stop());
     const st = await page.evaluate(() => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch);
     if (!reached) t.log(`watch: only ${st.added.toLocaleString('en-US')} of ${t.objects.toLocaleString('en-US')} initial events on screen after ${timeout / 1000} s (the rate below is over those)`);
     const rate = st.added / Math.max(0.001, (st.lastAt - st.firstAt) / 1000);

@@ -346,20 +346,23 @@ export class WatchSession extends ListWatchLoop {
   protected listed(l: Listed, relist: boolean): void {
     if (l.columns) this.columns = l.columns;
     const next = new ObjectState(this.opts.maxObjectBytes);
-    const raws = l.items.map((o) => JSON.stringify({ type: 'ADDED', object: o }));
-    l.items.forEach((o, i) => next.set(objectKey(eventSubject(o)), o, 'ADDED', raws[i]!.length, l.receivedAt));
+    // Each item's line is made, weighed and let go one at a time: 150,000 lines at once would be
+    // a gigabyte of strings (the timeline keeps only its newest).
     if (relist) {
+      for (const o of l.items) next.set(objectKey(eventSubject(o)), o, 'ADDED', JSON.stringify({ type: 'ADDED', object: o }).length, l.receivedAt);
       this.replaceState(next, `relist at resourceVersion ${l.resourceVersion ?? '?'}`, l.path);
       return;
     }
     this.objects = next;
     this.objectsReplaced();
-    // The pane's first list is a list, not a relist: nothing is replaced.
-    this.note('list', `listed ${next.size} objects at resourceVersion ${l.resourceVersion ?? '?'}`, { path: l.path });
-    l.items.forEach((o, i) => {
-      const raw = raws[i]!;
+    // The pane's first list is a list, not a relist: nothing is replaced. A list's items have
+    // distinct namespace/name keys (an object's identity in its collection).
+    this.note('list', `listed ${l.items.length} objects at resourceVersion ${l.resourceVersion ?? '?'}`, { path: l.path });
+    for (const o of l.items) {
+      const raw = JSON.stringify({ type: 'ADDED', object: o });
+      next.set(objectKey(eventSubject(o)), o, 'ADDED', raw.length, l.receivedAt);
       this.pushEvent({ type: 'ADDED', object: o, raw, size: raw.length, receivedAt: l.receivedAt }, 'list');
-    });
+    }
   }
 
   protected opened(s: StreamInfo): void {

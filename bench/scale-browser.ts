@@ -7,7 +7,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { Browser, Page } from '@playwright/test';
 import { rendererRssMiB } from './cpu';
 import { heapAfterGc, MARKS, scrollFrames, timeExplorer, timeKubectl } from './lists';
-import { profilePageAndWorkers } from './workerProfile';
+import { attachWorkers } from './workerProfile';
 
 export interface ScaleTarget {
   browser: Browser;
@@ -189,6 +189,8 @@ async function streamFloor(t: ScaleTarget, path: string): Promise<{ rate: number
   return { rate: added / ((performance.now() - first) / 1000), added };
 }
 
+const sumHeap = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
 /**
  * A watch pane whose streaming list (sendInitialEvents) covers every Pod: the rate its initial
  * ADDED events reach the screen, the longest main-thread task meanwhile, and the renderer's memory
@@ -201,20 +203,22 @@ export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>
     const context = await t.browser.newContext({ viewport: { width: 1400, height: 900 } });
     await context.addInitScript(WATCH_MARKS + LONG_TASKS);
     const page = await context.newPage();
-    // SCALE_WATCH_PROFILE=1: CPU profiles of the main thread and the watch worker over the stream.
-    const profiling = namespace === undefined && process.env.SCALE_WATCH_PROFILE === '1' ? await profilePageAndWorkers(page) : undefined;
+    // The watch worker's heap after GC; SCALE_WATCH_PROFILE=1: CPU profiles of the main thread and
+    // the watch worker over the stream.
+    const workers = await attachWorkers(page, { profile: namespace === undefined && process.env.SCALE_WATCH_PROFILE === '1' });
     const panes = JSON.stringify([{ id: 'scale', group: '', version: 'v1', resource: 'pods', ...(namespace ? { namespace } : {}), mode: 'stream', bookmarks: true, asTable: false, max: 2000 }]);
     await page.goto(`${t.url}?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes })}`);
-    return { context, page, profiling };
+    return { context, page, workers };
   };
   // The baseline: the same pane streaming an empty namespace, in a renderer of its own.
   const empty = await open('bench-scale-empty');
   await empty.page.getByRole('status', { name: 'Watch state' }).filter({ hasText: 'watching' }).waitFor({ timeout: 120_000 });
   const heapEmpty = await heapAfterGc(empty.context, empty.page);
+  const workerEmpty = sumHeap(await empty.workers.heapAfterGc());
   const rssEmpty = rendererRssMiB();
   await empty.context.close();
 
-  const { context, page, profiling } = await open(undefined);
+  const { context, page, workers } = await open(undefined);
   try {
     // Bounded: at 1,000 events/s 150,000 would take 150 s; a pane slower than that (or a renderer
     // out of memory) is reported with what it reached, not waited for.
@@ -222,21 +226,24 @@ export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>
     const reached = await page
       .waitForFunction((n) => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch.added >= n, t.objects, { timeout, polling: 50 })
       .then(() => true, (e: unknown) => (page.isClosed() ? Promise.reject(e instanceof Error ? e : new Error(String(e))) : false));
-    if (profiling) t.log(await profiling.stop());
+    if (process.env.SCALE_WATCH_PROFILE === '1') t.log(await workers.stopProfiles());
     const st = await page.evaluate(() => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch);
     if (!reached) t.log(`watch: only ${st.added.toLocaleString('en-US')} of ${t.objects.toLocaleString('en-US')} initial events on screen after ${timeout / 1000} s (the rate below is over those)`);
     const rate = st.added / Math.max(0.001, (st.lastAt - st.firstAt) / 1000);
     const long = await longTasks(page, String(st.firstPerf - 200));
     const rssHeld = rendererRssMiB();
     const heap = await heapAfterGc(context, page);
+    const workerHeld = sumHeap(await workers.heapAfterGc());
+    const rssAfterGc = rendererRssMiB().rss;
     const perThousand = (rssHeld.rss - rssEmpty.rss) / (st.added / 1000);
     t.log(`watch: a streaming list of ${st.added.toLocaleString('en-US')} Pods on screen in ${st.lastAt - st.firstAt} ms (first to last commit): ${rate.toFixed(0)} events/s; Node through the proxy, no page: ${floor.rate.toFixed(0)} events/s; main-thread tasks over 50 ms meanwhile: ${long.count} (longest ${long.longest.toFixed(0)} ms)`);
-    t.log(`watch: renderer RSS (page and worker) ${rssEmpty.rss.toFixed(0)} MiB on an empty pane, ${rssHeld.rss.toFixed(0)} MiB holding ${st.added.toLocaleString('en-US')} Pods (peak ${rssHeld.peak.toFixed(0)} MiB): ${(perThousand * 1024).toFixed(0)} KiB per 1,000 objects; the page's heap after GC ${(heapEmpty / 1048576).toFixed(1)} → ${(heap / 1048576).toFixed(1)} MiB`);
+    t.log(`watch: renderer RSS (page and worker) ${rssEmpty.rss.toFixed(0)} MiB on an empty pane, ${rssHeld.rss.toFixed(0)} MiB holding ${st.added.toLocaleString('en-US')} Pods (peak ${rssHeld.peak.toFixed(0)} MiB): ${(perThousand * 1024).toFixed(0)} KiB per 1,000 objects; the page's heap after GC ${(heapEmpty / 1048576).toFixed(1)} → ${(heap / 1048576).toFixed(1)} MiB; the watch worker's heap after GC ${(workerEmpty / 1048576).toFixed(1)} → ${(workerHeld / 1048576).toFixed(1)} MiB; renderer RSS after those GCs ${rssAfterGc.toFixed(0)} MiB`);
     return {
       'watch: streaming list events/s / 25,000 (goal >= 1, higher is better)': rate / 25_000,
       'watch: streaming list events/s / Node through the proxy (higher is better)': rate / floor.rate,
       'watch: longest main-thread task / 50 ms (goal <= 1)': long.longest / 50,
       'watch: renderer RSS MiB per 1,000 objects held': perThousand,
+      'watch: watch worker heap after GC, MiB per 1,000 objects held': (workerHeld - workerEmpty) / 1048576 / (st.added / 1000),
     };
   } finally {
     await context.close();

@@ -2,7 +2,7 @@
 // the JSON form the server would send.
 import { errText, SchemaDecodeError } from './errors';
 import { decodeK8sEnvelope, decodeProtobufFields, K8S_MAGIC, type PbField, type PbResult } from './fields';
-import { decodeMessage, decodeMessageToJson } from './reader';
+import { decodeMessage, jsonDecoder } from './reader';
 import { type K8sSchema, META } from './schema';
 
 const utf8 = new TextDecoder();
@@ -50,7 +50,7 @@ export function decodeK8sObject(schema: K8sSchema, bytes: Uint8Array): PbResult<
   const base = raw.byteOffset - bytes.byteOffset;
   let body: Record<string, unknown>;
   try {
-    body = decodeMessageToJson(schema, t, raw) as Record<string, unknown>;
+    body = jsonDecoder(schema, t)(raw) as Record<string, unknown>;
   } catch (e) {
     return { ok: false, error: `Malformed ${t.name} message (object bytes start at offset ${base}): ${errText(e)}` };
   }

@@ -19,7 +19,9 @@
 // The parts: fields.ts (the schema-less field view and the `k8s\0` envelope), schema.ts (the
 // descriptor), plan.ts (each type's JSON rules), json.ts (messages to the JSON form), goText.ts
 // (Go's time and duration texts), decode.ts (bodies and watch streams), encode.ts (the JSON form to
-// a message), reader.ts and writer.ts (the wire, walked by the descriptor).
+// a message), reader.ts and writer.ts (the wire, walked by the descriptor), compiled.ts (decoders
+// generated at build time for the large lists, loaded with the descriptor: faster than the walk),
+// lazy.ts (a list read only as far as its rows need).
 export * from './fields';
 export { type DescriptorJson, type K8sSchema, loadedK8sSchema, loadK8sSchema, schemaFromDescriptor } from './schema';
 export { goDuration, parseGoDuration } from './goText';
@@ -27,5 +29,6 @@ export { SchemaDecodeError, SchemaEncodeError } from './errors';
 export { messageToJson } from './json';
 export { decodeK8sObject, decodeK8sWatch, type SchemaDecoded, type SchemaWatch, type SchemaWatchEvent } from './decode';
 export { encodeK8sObject, jsonToMessage, withBinaryBytes } from './encode';
-export { decodeMessage, decodeMessageToJson } from './reader';
+export { decodeMessage, decodeMessageToJson, jsonDecoder } from './reader';
 export { writeMessage } from './writer';
+export { decodeK8sListLazily, type LazyItem, type LazyList, openLazyItem } from './lazy';

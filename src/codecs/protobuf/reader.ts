@@ -11,7 +11,7 @@ const utf8 = new TextDecoder();
 
 // A small reader of our own for speed (protobufjs' Reader allocates a Long per int64 and goes
 // through a generic string decoder); the same wire rules.
-class Cursor {
+export class Cursor {
   pos = 0;
   readonly view: DataView;
   constructor(readonly buf: Uint8Array) {
@@ -30,16 +30,37 @@ class Cursor {
     }
     let result = x & 0x7f;
     let mul = 0x80;
-    for (let i = 1; i < 10; i++) {
+    // Up to 7 bytes (49 bits) the sum is exact in a double; longer ones go through bigint.
+    for (let i = 1; i < 7; i++) {
       if (p >= b.length) this.fail('truncated varint');
       x = b[p++]!;
       result += (x & 0x7f) * mul;
       if (x < 0x80) {
         this.pos = p;
-        // Negative int32/int64 are 10-byte two's complement: fold back into the signed range.
-        return result >= 2 ** 63 ? result - 2 ** 64 : result;
+        return result;
       }
       mul *= 0x80;
+    }
+    return this.longVarint();
+  }
+  /**
+   * A varint of 8 to 10 bytes, read again from its start exactly. Negative int32 and int64 travel
+   * as 10-byte two's complement: folded back into the signed range (in doubles, -1 summed to 2^64
+   * and came back as 0). Beyond 2^53 the number is the nearest double, as JSON.parse gives for the
+   * server's JSON digits.
+   */
+  private longVarint(): number {
+    const b = this.buf;
+    let p = this.pos;
+    let v = 0n;
+    for (let i = 0; i < 10; i++) {
+      if (p >= b.length) this.fail('truncated varint');
+      const x = b[p++]!;
+      v |= BigInt(x & 0x7f) << BigInt(7 * i);
+      if (x < 0x80) {
+        this.pos = p;
+        return Number(BigInt.asIntN(64, v));
+      }
     }
     return this.fail('varint longer than 10 bytes');
   }
@@ -78,9 +99,12 @@ class Cursor {
       case 1:
         this.pos += 8;
         break;
-      case 2:
-        this.pos += this.length();
+      case 2: {
+        // Not `this.pos += this.length()`: that reads pos before the length's own bytes are consumed.
+        const n = this.length();
+        this.pos += n;
         return;
+      }
       case 5:
         this.pos += 4;
         break;
@@ -119,7 +143,7 @@ function fastPlan(t: protobuf.Type): (FastField | undefined)[] {
   return p;
 }
 
-function readValue(c: Cursor, code: number, message: protobuf.Type | undefined, schema?: K8sSchema): unknown {
+export function readValue(c: Cursor, code: number, message: protobuf.Type | undefined, schema?: K8sSchema): unknown {
   switch (code) {
     case 0:
       return c.string();
@@ -209,4 +233,9 @@ export function decodeMessage(t: protobuf.Type, bytes: Uint8Array): Record<strin
 /** Decodes a whole buffer as one message of type `t` straight into its JSON form, in one pass. */
 export function decodeMessageToJson(schema: K8sSchema, t: protobuf.Type, bytes: Uint8Array): unknown {
   return readFast(t, new Cursor(bytes), bytes.length, schema);
+}
+
+/** The decoder of one message type to its JSON form: the compiled one where the schema has one, else the descriptor walk. */
+export function jsonDecoder(schema: K8sSchema, t: protobuf.Type): (bytes: Uint8Array) => unknown {
+  return schema.compiled?.[t.fullName.slice(1)] ?? ((bytes) => decodeMessageToJson(schema, t, bytes));
 }

@@ -12,19 +12,25 @@ export interface DescriptorJson {
 export interface K8sSchema {
   kubernetes: string;
   root: protobuf.Root;
+  /**
+   * Decoders compiled at build time (tools/generate-decoders.ts), by full type name without the
+   * leading dot: the message bytes to the JSON form. Types without one are decoded by walking `root`.
+   */
+  compiled?: Readonly<Record<string, (bytes: Uint8Array) => unknown>>;
   /** The message type for an apiVersion and kind, or undefined when the schema does not know it. */
   typeFor(apiVersion: string, kind: string): protobuf.Type | undefined;
 }
 
 export const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 
-export function schemaFromDescriptor(desc: DescriptorJson): K8sSchema {
+export function schemaFromDescriptor(desc: DescriptorJson, compiled?: K8sSchema['compiled']): K8sSchema {
   const root = protobuf.Root.fromJSON(desc.root);
   root.resolveAll();
   const cache = new Map<string, protobuf.Type | undefined>();
   return {
     kubernetes: desc.kubernetes,
     root,
+    compiled,
     typeFor(apiVersion, kind) {
       const key = `${apiVersion}/${kind}`;
       if (cache.has(key)) return cache.get(key);
@@ -49,7 +55,11 @@ let loaded: K8sSchema | undefined;
 
 /** The schema of the Kubernetes version the explorer was built for, fetched on first use. */
 export function loadK8sSchema(): Promise<K8sSchema> {
-  loading ??= import('../proto/k8s-descriptor.json').then((m) => (loaded = schemaFromDescriptor((m.default ?? m) as unknown as DescriptorJson)));
+  // The compiled decoders come with the descriptor (one more chunk, ~170 KiB of source): they are
+  // generated from the same file, so they always match it.
+  loading ??= Promise.all([import('../proto/k8s-descriptor.json'), import('./compiled')]).then(
+    ([m, c]) => (loaded = schemaFromDescriptor((m.default ?? m) as unknown as DescriptorJson, c.compiledDecoders)),
+  );
   return loading;
 }
 

@@ -3,7 +3,7 @@
 // form by the explorer's codec modules. Baseline: JSON.parse of the JSON bytes (with their UTF-8
 // decoding), measured in the same run. Reports median decode times, bytes on the wire (and
 // gzipped), and the ratios; the goal is Protobuf ≤ 0.6× JSON.parse.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { startControlPlane } from '../proxy/cluster/controlplane';
 import { decodeCbor } from '../src/codecs/cbor';
 import { decodeK8sObject, loadK8sSchema } from '../src/codecs/protobuf';
+import { decodeStudy } from './decodeStudy';
 import type { BenchResult } from './run';
 
 const PODS = Number(process.env.CODECS_BENCH_OBJECTS ?? 10_000);
@@ -44,7 +45,35 @@ function pod(i: number): unknown {
   };
 }
 
+interface ListBytes {
+  json: Uint8Array;
+  protobuf: Uint8Array;
+  cbor: Uint8Array;
+}
+
+// CODECS_BENCH_BYTES=DIR keeps the three bodies of one capture in DIR and reads them from there on
+// later runs (byte-exact server output, without seeding 10,000 Pods again).
+const SAVED = process.env.CODECS_BENCH_BYTES;
+const FILES = { json: 'pods.json', protobuf: 'pods.pb', cbor: 'pods.cbor' } as const;
+
 export async function run(log: (line: string) => void): Promise<BenchResult> {
+  let bytes: ListBytes;
+  if (SAVED && existsSync(join(SAVED, FILES.protobuf))) {
+    bytes = { json: readFileSync(join(SAVED, FILES.json)), protobuf: readFileSync(join(SAVED, FILES.protobuf)), cbor: readFileSync(join(SAVED, FILES.cbor)) };
+    log(`read the list of ${SAVED} (captured earlier)`);
+  } else {
+    bytes = await capture(log);
+    if (SAVED) {
+      mkdirSync(SAVED, { recursive: true });
+      for (const k of ['json', 'protobuf', 'cbor'] as const) writeFileSync(join(SAVED, FILES[k]), bytes[k]);
+    }
+  }
+  const ratios = await measure(bytes, log);
+  return { name: 'codecs', ratios: { ...ratios, ...(await decodeStudy(bytes.json, bytes.protobuf, log)) } };
+}
+
+/** Seeds PODS Pods in a fresh control plane and reads one resourceVersion of their list in each format. */
+async function capture(log: (line: string) => void): Promise<ListBytes> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-codecs-'));
   const cp = await startControlPlane({ dir, controllerManager: false, aggregatedApi: false, log: () => undefined });
   const creds = cp.credentials('admin');
@@ -86,9 +115,16 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     const at = `${path}?resourceVersion=${rv}&resourceVersionMatch=Exact`;
     const [json, pb, cbor] = await Promise.all([call('GET', at, 'application/json'), call('GET', at, 'application/vnd.kubernetes.protobuf'), call('GET', at, 'application/cbor')]);
     for (const [n, r] of [['json', json], ['protobuf', pb], ['cbor', cbor]] as const) if (r.status !== 200) throw new Error(`GET ${n}: ${r.status}`);
-    const jsonBytes = new Uint8Array(json!.bytes);
-    const pbBytes = new Uint8Array(pb!.bytes);
-    const cborBytes = new Uint8Array(cbor!.bytes);
+    return { json: new Uint8Array(json!.bytes), protobuf: new Uint8Array(pb!.bytes), cbor: new Uint8Array(cbor!.bytes) };
+  } finally {
+    agent.destroy();
+    await cp.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure({ json: jsonBytes, protobuf: pbBytes, cbor: cborBytes }: ListBytes, log: (line: string) => void): Promise<Record<string, number>> {
+  {
 
     const schema = await loadK8sSchema();
     const utf8 = new TextDecoder();
@@ -123,20 +159,13 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     for (const [n, t] of Object.entries(ms)) log(`decode ${n}: ${t.toFixed(1)} ms (median of ${REPEATS})`);
     for (const n of ['json', 'protobuf', 'cbor'] as const) log(`bytes ${n}: ${sizes[n].toLocaleString('en-US')} (gzip ${gz[n].toLocaleString('en-US')})`);
     return {
-      name: 'codecs',
-      ratios: {
         'protobuf decode / JSON.parse (goal <= 0.6)': ms.protobuf! / ms['JSON.parse']!,
         'cbor decode / JSON.parse': ms.cbor! / ms['JSON.parse']!,
         'protobuf bytes / json bytes': sizes.protobuf / sizes.json,
         'cbor bytes / json bytes': sizes.cbor / sizes.json,
         'protobuf gzip / json gzip': gz.protobuf / gz.json,
         'cbor gzip / json gzip': gz.cbor / gz.json,
-      },
     };
-  } finally {
-    agent.destroy();
-    await cp.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -6,9 +6,9 @@
 // - compiled: decoders written out at build time by tools/generate-decoders.ts (plain code, no
 //   eval, so allowed by the page's Content-Security-Policy), which decodeK8sObject now uses;
 // - lazy: only what a list view needs (ListMeta, each item's ObjectMeta, the item bytes kept),
-//   then the cost when every item is opened afterwards;
+//   then the cost when every item is opened afterwards; and rows without managedFields;
 // - in a worker (worker_threads: the same V8 structured clone as a browser's Worker): the whole
-//   JSON form posted back, or only the lazy rows; main-thread time (event-loop active time, which
+//   JSON form posted back, or only the lazy rows (with or without managedFields); main-thread time (event-loop active time, which
 //   includes deserializing the message) and end to end. The body is transferred to the worker;
 //   in the page the worker would fetch it itself, so copying it is not counted.
 import { build } from 'esbuild';
@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { decodeK8sEnvelope, decodeK8sListLazily, decodeK8sObject, loadK8sSchema, openLazyItem } from '../src/codecs/protobuf';
 import { compiledDecoders } from '../src/codecs/protobuf/compiled';
@@ -95,6 +96,11 @@ export async function decodeStudy(jsonBytes: Uint8Array, pbBytes: Uint8Array, lo
     if (!d.ok) throw new Error(d.error);
     return d.value;
   };
+  const rowsOnly = () => {
+    const d = decodeK8sListLazily(schema, pbBytes, { managedFields: false });
+    if (!d.ok) throw new Error(d.error);
+    return d.value;
+  };
   const { worker, ask, dir } = await startWorker();
   // A copy to transfer (a Node Buffer's slice() would share, and transferring would detach, the original).
   const body = () => new Uint8Array(pbBytes).buffer as ArrayBuffer;
@@ -109,6 +115,10 @@ export async function decodeStudy(jsonBytes: Uint8Array, pbBytes: Uint8Array, lo
     const b0 = body();
     if (!same(await ask({ mode: 'full', body: b0 }, [b0]), reference)) throw new Error('worker result differs from JSON');
 
+    // What receiving a message costs the main thread, alone: V8's deserializer (the one
+    // postMessage uses) on the whole result, and on the lazy rows.
+    const fullClone = serialize(compiled());
+    const rowsClone = serialize({ metadata: l.metadata, rows: l.items.map((i) => i.metadata) });
     const t: Record<string, number[]> = {};
     const put = (k: string, v: number) => (t[k] ??= []).push(v);
     const sync = (k: string, f: () => unknown) => {
@@ -123,14 +133,20 @@ export async function decodeStudy(jsonBytes: Uint8Array, pbBytes: Uint8Array, lo
       sync('compiled', compiled);
       let list = lazy();
       sync('lazy first', () => (list = lazy()));
+      sync('lazy rows without managedFields', rowsOnly);
       sync('lazy open all', () => list.items.forEach((i) => openLazyItem(schema, list, i)));
-      const [bf, bl] = [body(), body()];
+      const [bf, bl, br] = [body(), body(), body()];
       const full = await timed(() => ask({ mode: 'full', body: bf }, [bf]));
       put('worker full: main', full.main);
       put('worker full: end to end', full.wall);
       const rows = await timed(() => ask({ mode: 'lazy', body: bl }, [bl]));
       put('worker lazy rows: main', rows.main);
       put('worker lazy rows: end to end', rows.wall);
+      const slim = await timed(() => ask({ mode: 'rows', body: br }, [br]));
+      put('worker rows without managedFields: main', slim.main);
+      put('worker rows without managedFields: end to end', slim.wall);
+      sync('deserialize whole result', () => deserialize(fullClone));
+      sync('deserialize lazy rows', () => deserialize(rowsClone));
       const one = await timed(() => ask({ mode: 'open', index: r }));
       put('worker open one item: end to end', one.wall);
     }
@@ -142,11 +158,16 @@ export async function decodeStudy(jsonBytes: Uint8Array, pbBytes: Uint8Array, lo
       'study: walking decoder (today) / JSON.parse': ratio('walking'),
       'study: compiled decoder / JSON.parse': ratio('compiled'),
       'study: lazy list (metadata only) / JSON.parse': ratio('lazy first'),
+      'study: lazy list, rows without managedFields / JSON.parse': ratio('lazy rows without managedFields'),
       'study: lazy list, then every item opened / JSON.parse': (ms['lazy first']! + ms['lazy open all']!) / base,
       'study: worker, whole result cloned back: main thread / JSON.parse': ratio('worker full: main'),
       'study: worker, whole result cloned back: end to end / JSON.parse': ratio('worker full: end to end'),
       'study: worker, lazy rows cloned back: main thread / JSON.parse': ratio('worker lazy rows: main'),
       'study: worker, lazy rows cloned back: end to end / JSON.parse': ratio('worker lazy rows: end to end'),
+      'study: worker, rows without managedFields cloned back: main thread / JSON.parse': ratio('worker rows without managedFields: main'),
+      'study: worker, rows without managedFields cloned back: end to end / JSON.parse': ratio('worker rows without managedFields: end to end'),
+      'study: structured-clone deserialize of the whole result / JSON.parse': ratio('deserialize whole result'),
+      'study: structured-clone deserialize of the lazy rows / JSON.parse': ratio('deserialize lazy rows'),
     };
   } finally {
     await worker.terminate();

@@ -7,7 +7,7 @@ import { decodeK8sEnvelope, decodeK8sListLazily, type LazyList, loadK8sSchema, o
 import { compiledDecoders } from '../src/codecs/protobuf/compiled';
 
 
-export type WorkerAsk = { mode: 'full' | 'lazy'; body: ArrayBuffer } | { mode: 'open'; index: number };
+export type WorkerAsk = { mode: 'full' | 'lazy' | 'rows'; body: ArrayBuffer } | { mode: 'open'; index: number };
 
 const schema = await loadK8sSchema();
 let kept: LazyList | undefined;
@@ -25,7 +25,8 @@ parentPort!.on('message', (ask: WorkerAsk) => {
     parentPort!.postMessage({ kind, apiVersion, ...(compiledDecoders['k8s.io.api.core.v1.PodList']!(raw) as object) });
     return;
   }
-  const d = decodeK8sListLazily(schema, body);
+  // 'rows': each item's metadata without managedFields (what a row shows).
+  const d = decodeK8sListLazily(schema, body, { managedFields: ask.mode !== 'rows' });
   if (!d.ok) throw new Error(d.error);
   kept = d.value;
   parentPort!.postMessage({ metadata: d.value.metadata, rows: d.value.items.map((i) => i.metadata) });

@@ -60,6 +60,15 @@ describe('lazy list', () => {
     expect(d.value.items.map((i) => openLazyItem(schema, d.value, i))).toEqual(expected.items);
   });
 
+  it('leaves managedFields out of the rows when asked, and only them', () => {
+    const expected = json('list-pods.json') as { items: { metadata: Record<string, unknown> }[] };
+    expect(expected.items[0]!.metadata.managedFields).toBeDefined();
+    const d = decodeK8sListLazily(schema, bytes('list-pods.pb'), { managedFields: false });
+    if (!d.ok) throw new Error(d.error);
+    expect(d.value.items.map((i) => i.metadata)).toEqual(expected.items.map(({ metadata: { managedFields: _, ...rest } }) => rest));
+    expect(openLazyItem(schema, d.value, d.value.items[0]!)).toEqual(expected.items[0]);
+  });
+
   it('refuses a body that is not a list, naming the kind', () => {
     const d = decodeK8sListLazily(schema, bytes('pod.pb'));
     expect(d).toEqual({ ok: false, error: 'v1 Pod is not a list the schema knows.' });

@@ -26,8 +26,19 @@ export interface LazyList {
   itemType: string;
 }
 
+export interface LazyOptions {
+  /**
+   * false: each item's metadata without `managedFields` (rows rarely show them, and their
+   * FieldsV1 JSON is much of an item's metadata); open the item for them.
+   */
+  managedFields?: boolean;
+}
+
+/** ObjectMeta field 17, managedFields: key (17 << 3) | 2. */
+const MANAGED_FIELDS_KEY = 138;
+
 /** Reads a list body's envelope, ListMeta and each item's ObjectMeta; items stay bytes. */
-export function decodeK8sListLazily(schema: K8sSchema, body: Uint8Array): PbResult<LazyList> {
+export function decodeK8sListLazily(schema: K8sSchema, body: Uint8Array, options: LazyOptions = {}): PbResult<LazyList> {
   const env = decodeK8sEnvelope(body);
   if (!env.ok) return env;
   const { apiVersion, kind, raw, contentEncoding } = env.value;
@@ -37,7 +48,8 @@ export function decodeK8sListLazily(schema: K8sSchema, body: Uint8Array): PbResu
   const itemType = itemsField?.resolvedType;
   if (!t || !t.fieldsById[1] || !itemsField?.repeated || !(itemType instanceof protobuf.Type)) return { ok: false, error: `${apiVersion} ${kind} is not a list the schema knows.` };
   const listMeta = jsonDecoder(schema, schema.root.lookupType(`${META}.ListMeta`));
-  const objectMeta = jsonDecoder(schema, schema.root.lookupType(`${META}.ObjectMeta`));
+  const fullMeta = jsonDecoder(schema, schema.root.lookupType(`${META}.ObjectMeta`));
+  const objectMeta = options.managedFields === false ? (b: Uint8Array) => fullMeta(withoutField(b, MANAGED_FIELDS_KEY)) : fullMeta;
   const items: LazyItem[] = [];
   let metadata: Record<string, unknown> | undefined;
   try {
@@ -71,6 +83,33 @@ function itemMetadata(item: Uint8Array, objectMeta: (b: Uint8Array) => unknown):
     } else c.skip(key & 7);
   }
   return meta ?? (objectMeta(new Uint8Array()) as Record<string, unknown>);
+}
+
+/** The message without the occurrences of one length-delimited field (a copy only when it has some). */
+function withoutField(msg: Uint8Array, key: number): Uint8Array {
+  const c = new Cursor(msg);
+  const kept: Uint8Array[] = [];
+  let from = 0;
+  let size = 0;
+  while (c.pos < msg.length) {
+    const at = c.pos;
+    const k = c.varint();
+    c.skip(k & 7);
+    if (k !== key) continue;
+    kept.push(msg.subarray(from, at));
+    size += at - from;
+    from = c.pos;
+  }
+  if (from === 0) return msg;
+  kept.push(msg.subarray(from));
+  size += msg.length - from;
+  const out = new Uint8Array(size);
+  let p = 0;
+  for (const part of kept) {
+    out.set(part, p);
+    p += part.length;
+  }
+  return out;
 }
 
 /** One item of a lazy list, decoded whole into the JSON form it has in the list's JSON. */

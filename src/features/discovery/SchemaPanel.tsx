@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { hrefFor, navigate } from '../../routing';
 import type { ApiResource } from '../../k8s/discovery';
-import { type CelRule, describeSchema, shortTypeName, fieldsOf, findKindSchema, groupVersionKey, type MergeExtensions, openApiDocumentQuery, openApiIndexQuery, schemaAt } from '../../k8s/openapi';
+import { type CelRule, groupVersionKey, type MergeExtensions, openApiIndexQuery, schemaAnswerQuery } from '../../k8s/openapi';
 import { ErrorBox } from '../../ui/ErrorBox';
 
 function Extensions({ e }: { e: MergeExtensions }) {
@@ -52,24 +52,19 @@ function Rules({ rules }: { rules: CelRule[] }) {
 export function SchemaPanel({ context, resource, fieldPath }: { context: string; resource: ApiResource; fieldPath: string }) {
   const index = useQuery(openApiIndexQuery(context));
   const url = index.data?.paths[groupVersionKey(resource.group, resource.version)]?.serverRelativeURL;
-  const doc = useQuery({ ...openApiDocumentQuery(context, url ?? ''), enabled: !!url });
   const path = fieldPath ? fieldPath.split('.').filter(Boolean) : [];
+  // The document is parsed and walked in the schema worker; the page gets this level's fields.
+  const answer = useQuery(schemaAnswerQuery(context, url, { q: 'explain', group: resource.group, version: resource.version, kind: resource.kind, path }));
   const go = (p: string[]) => navigate({ extra: { field: p.join('.') } }, { replace: false });
   const linkTo = (p: string[]) => hrefFor({ extra: { field: p.join('.') } }, true);
 
   if (index.error) return <ErrorBox error={index.error} title="Could not read /openapi/v3" />;
-  if (doc.error) return <ErrorBox error={doc.error} title="Could not read the schema" />;
+  if (answer.error) return <ErrorBox error={answer.error} title="Could not read the schema" />;
   if (index.data && !url) return <p className="muted">The server publishes no OpenAPI v3 document for {groupVersionKey(resource.group, resource.version)}.</p>;
-  if (!doc.data) return <p className="muted">Loading the schema…</p>;
-
-  const kind = findKindSchema(doc.data, resource.group, resource.version, resource.kind);
-  if (!kind) return <p className="muted">No schema for kind {resource.kind} in this document.</p>;
-  const node = path.length ? schemaAt(doc.data, kind.schema, path) : kind.schema;
-  if (!node) return <p className="muted">No field {fieldPath} in {resource.kind}.</p>;
-  const described = describeSchema(doc.data, node);
-  // The kind's own component is not a reference, so name its type from the component.
-  const info = path.length ? described : { ...described, type: shortTypeName(kind.refName ?? resource.kind) };
-  const fields = fieldsOf(doc.data, node, path.length ? `.${path.join('.')}` : '');
+  if (!answer.data) return <p className="muted">Loading the schema…</p>;
+  if (answer.data.found === 'no-kind') return <p className="muted">No schema for kind {resource.kind} in this document.</p>;
+  if (answer.data.found === 'no-field') return <p className="muted">No field {fieldPath} in {resource.kind}.</p>;
+  const { info, fields } = answer.data;
 
   return (
     <section aria-label="Schema">

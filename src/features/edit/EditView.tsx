@@ -12,7 +12,7 @@ import { sharedMux } from '../../k8s/client';
 import { accessQuery } from '../../k8s/access';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { invalidateObject, objectQuery, setObject } from '../../k8s/objects';
-import { fieldHintsFrom, findKindSchema, groupVersionKey, openApiDocumentQuery, openApiIndexQuery } from '../../k8s/openapi';
+import { fieldHintsFrom, groupVersionKey, openApiIndexQuery, schemaAnswerQuery } from '../../k8s/openapi';
 import { apiVersionOf, type ResourceRef, resourcePath } from '../../k8s/paths';
 import { applyOwnershipPreview, dropFields, type FieldHints, type JsonObject, NO_HINTS, unkeyedLists } from '../../k8s/patch';
 import { inform } from '../../k8s/watch';
@@ -50,13 +50,10 @@ export function EditView({ route, context }: { route: Route; context: string }) 
 function useFieldHints(context: string, group: string | undefined, version: string | undefined, kind: string | undefined): { hints: FieldHints; loading: boolean } {
   const index = useQuery({ ...openApiIndexQuery(context), enabled: !!version && !!kind });
   const url = group !== undefined && version ? index.data?.paths[groupVersionKey(group, version)]?.serverRelativeURL : undefined;
-  const doc = useQuery({ ...openApiDocumentQuery(context, url ?? ''), enabled: !!url });
-  const hints = useMemo(() => {
-    if (!doc.data || !kind || group === undefined || !version) return NO_HINTS;
-    const schema = findKindSchema(doc.data, group, version, kind);
-    return schema ? fieldHintsFrom(doc.data, schema.schema) : NO_HINTS;
-  }, [doc.data, group, version, kind]);
-  return { hints, loading: index.isLoading || (!!url && doc.isLoading) };
+  // The kind's subtree without descriptions, from the schema worker: the page never holds the whole document.
+  const sub = useQuery({ ...schemaAnswerQuery(context, url, { q: 'hints', group: group ?? '', version: version ?? '', kind: kind ?? '' }), enabled: !!url && !!kind });
+  const hints = useMemo(() => (sub.data?.found === 'subtree' ? fieldHintsFrom(sub.data.doc, sub.data.root) : NO_HINTS), [sub.data]);
+  return { hints, loading: index.isLoading || (!!url && sub.isLoading) };
 }
 
 function EditObject({ route, context }: { route: Route; context: string }) {

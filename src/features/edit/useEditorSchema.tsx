@@ -1,13 +1,13 @@
 // The JSON schema that makes the object editor schema-aware: the kind's OpenAPI v3 schema at the
 // group version being edited, built-in or custom. The index and the group version's document are
 // the schema browser's queries (same keys), so each document is fetched once per group version
-// and kept (a `?hash=` URL never changes content); the conversion is cached per document and kind.
+// and kept (a `?hash=` URL never changes content); the schema worker parses it and converts the
+// kind, once per document and kind.
 // A schema that cannot be loaded leaves the plain editor working, with a notice saying why.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import type { ApiResource } from '../../k8s/discovery';
-import { findKindSchema, groupVersionKey, type JsonSchema, kindJsonSchema, type OpenApiDocument, openApiDocumentQuery, openApiIndexQuery } from '../../k8s/openapi';
-import { apiVersionOf } from '../../k8s/paths';
+import { groupVersionKey, type JsonSchema, openApiIndexQuery, schemaAnswerQuery } from '../../k8s/openapi';
 
 export interface EditorSchemaState {
   schema?: JsonSchema;
@@ -17,26 +17,11 @@ export interface EditorSchemaState {
   source?: string;
 }
 
-const converted = new WeakMap<OpenApiDocument, Map<string, JsonSchema>>();
-
-function cachedKindSchema(doc: OpenApiDocument, res: ApiResource): JsonSchema | undefined {
-  let perDoc = converted.get(doc);
-  if (!perDoc) converted.set(doc, (perDoc = new Map()));
-  const key = `${res.group}/${res.version}/${res.kind}`;
-  let schema = perDoc.get(key);
-  if (!schema) {
-    const found = findKindSchema(doc, res.group, res.version, res.kind);
-    if (!found?.refName) return undefined;
-    schema = kindJsonSchema(doc, found.refName, apiVersionOf(res.group, res.version), res.kind);
-    perDoc.set(key, schema);
-  }
-  return schema;
-}
-
 export function useEditorSchema(context: string, res: ApiResource | undefined): EditorSchemaState {
   const index = useQuery({ ...openApiIndexQuery(context), enabled: !!res, retry: 1 });
   const url = res ? index.data?.paths[groupVersionKey(res.group, res.version)]?.serverRelativeURL : undefined;
-  const doc = useQuery({ ...openApiDocumentQuery(context, url ?? ''), enabled: !!url, retry: 1 });
+  // Parsed and converted in the schema worker: the page receives the JSON schema only.
+  const doc = useQuery({ ...schemaAnswerQuery(context, url, { q: 'editor', group: res?.group ?? '', version: res?.version ?? '', kind: res?.kind ?? '' }), retry: 1 });
   // An index read before the group version was served (a CRD created since) lacks it: read the
   // index again once before saying there is no document. The server publishes a new CRD's document
   // a moment after serving the CRD, so the second read may still lack it; then the notice stays.
@@ -57,13 +42,9 @@ export function useEditorSchema(context: string, res: ApiResource | undefined): 
     }
     if (doc.error) return { state: 'failed', problem: `could not read ${url?.split('?')[0]}: ${why(doc.error)}` };
     if (!doc.data) return { state: 'loading' };
-    try {
-      const schema = cachedKindSchema(doc.data, res);
-      if (!schema) return { state: 'failed', problem: `the document for ${groupVersionKey(res.group, res.version)} has no schema for kind ${res.kind}` };
-      return { state: 'ready', schema, source: url?.split('?')[0] };
-    } catch (e) {
-      return { state: 'failed', problem: `the schema could not be turned into a JSON schema: ${why(e)}` };
-    }
+    if (doc.data.found === 'no-kind') return { state: 'failed', problem: `the document for ${groupVersionKey(res.group, res.version)} has no schema for kind ${res.kind}` };
+    if (doc.data.found === 'problem') return { state: 'failed', problem: `the schema could not be turned into a JSON schema: ${doc.data.problem}` };
+    return { state: 'ready', schema: doc.data.schema, source: url?.split('?')[0] };
   }, [res, index.error, index.data, index.isFetching, url, doc.error, doc.data]);
 }
 

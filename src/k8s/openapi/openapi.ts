@@ -71,14 +71,6 @@ export async function fetchGroupVersionDocument(context: string, index: OpenApiI
   return kubeJson<OpenApiDocument>({ context, path: entry.serverRelativeURL, signal });
 }
 
-/** Keyed by the hashed URL: the same URL always has the same content, so it never goes stale. */
-export const openApiDocumentQuery = (context: string, url: string) =>
-  queryOptions({
-    queryKey: ['k8s', context, 'openapi', 'document', url],
-    queryFn: ({ signal }) => kubeJson<OpenApiDocument>({ context, path: url, signal }),
-    staleTime: Infinity,
-  });
-
 const REF_PREFIX = '#/components/schemas/';
 
 export function refName(ref: string): string {

@@ -135,7 +135,7 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
                 const rs = v.resources.filter((r) => matchesResource(r, filter) && (!mine || !!markOf(r)));
                 if (!rs.length) return null;
                 return (
-                  <section key={`${g.name}/${v.version}`} aria-label={gvLabel(g.name, v.version)}>
+                  <section key={`${g.name}/${v.version}`} className="discovery-group" aria-label={gvLabel(g.name, v.version)}>
                     <h4 className="row">
                       <span>{gvLabel(g.name, v.version)}</span>
                       {v.version === g.preferredVersion && g.versions.length > 1 && <span className="badge ok">preferred</span>}

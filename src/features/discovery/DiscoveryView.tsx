@@ -2,10 +2,9 @@
 // legacy documents on older servers), filterable; for the chosen resource its facts, what the
 // current user may do with it, deprecation signals and its OpenAPI schema.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useDeferredValue, useEffect, useRef } from 'react';
 import { hrefFor, navigate, type Route } from '../../routing';
-import { accessMark, verbsFromRules } from '../../k8s/access';
-import { type ApiResource, discoveryQuery, findResource } from '../../k8s/discovery';
+import { type ApiGroup, type ApiResource, discoveryQuery, findResource } from '../../k8s/discovery';
 import { type RulesReview, rulesReviewQuery } from '../../k8s/overview';
 import { apiVersionOf, resourcePath } from '../../k8s/paths';
 import { ErrorBox } from '../../ui/ErrorBox';
@@ -13,20 +12,9 @@ import { draftToExtra } from '../console';
 import { AccessPanel } from './AccessPanel';
 import { CapabilitiesPanel, RepresentationsPanel } from './CapabilitiesPanel';
 import { DeprecationPanel } from './DeprecationPanel';
-import { matchesResource } from './filter';
+import { gvLabel, ResourceNav } from './ResourceNav';
 import { SchemaPanel } from './SchemaPanel';
 import { UnavailablePanel } from './UnavailablePanel';
-
-function AccessMark({ mark }: { mark: string | undefined }) {
-  if (mark === undefined) return null;
-  return mark ? (
-    <span className="badge ok small" title="what the SelfSubjectRulesReview says you may do with it in this namespace">
-      {mark}
-    </span>
-  ) : (
-    <span className="visually-hidden">(no access)</span>
-  );
-}
 
 /** Where the marks come from, and a filter to what the user may use. */
 function RulesNote({ context, namespace, review, mine }: { context: string; namespace: string; review: { data?: RulesReview; error: Error | null }; mine: boolean }) {
@@ -43,9 +31,9 @@ function RulesNote({ context, namespace, review, mine }: { context: string; name
   );
 }
 
-function gvLabel(group: string, version: string) {
-  return group ? `${group}/${version}` : `core ${version}`;
-}
+
+/** The list's first render is empty, so that even discovery already in the cache renders deferred. */
+const NO_GROUPS: ApiGroup[] = [];
 
 export function DiscoveryView({ route, context }: { route: Route; context: string }) {
   const qc = useQueryClient();
@@ -58,7 +46,6 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
   const reviewNamespace = route.namespace || 'default';
   const rules = useQuery(rulesReviewQuery(context, reviewNamespace));
   const mine = route.extra.mine === '1';
-  const markOf = (r: ApiResource) => (rules.data ? accessMark(verbsFromRules(rules.data.resourceRules, r.group, r.resource)) : undefined);
 
   // "/" focuses the filter, as in many list UIs.
   useEffect(() => {
@@ -73,26 +60,19 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  // Another resource drops the object name: a name belongs to one resource (kept, it would open a
-  // configmap's name as a secret in Edit, and get 404).
-  const select = (r: ApiResource) => ({
-    group: r.group,
-    version: r.version,
-    resource: r.resource,
-    name: r === selected ? route.name : undefined,
-    extra: (filter ? { filter } : {}) as Record<string, string>,
-  });
-
-  // A deep link names a resource that may be far down the list: bring it into view, once.
-  const navRef = useRef<HTMLElement>(null);
-  const scrolledTo = useRef('');
-  // Once more when the access marks arrive: their note above the list shortens it.
-  const selectedKey = selected ? `${selected.group}/${selected.version}/${selected.resource}${rules.data ? ' marked' : ''}` : '';
-  useEffect(() => {
-    if (!selectedKey || scrolledTo.current === selectedKey) return;
-    scrolledTo.current = selectedKey;
-    navRef.current?.querySelector('a[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
-  }, [selectedKey]);
+  // The list of every resource renders from deferred inputs: with hundreds of CRDs it holds
+  // thousands of links, and React renders a deferred update in slices that yield to the browser
+  // (one synchronous render of 3,000 links was a main-thread task of 50-100 ms). The panel on the
+  // right follows the route at once; the list's highlight follows a frame or two later.
+  const nav = {
+    groups: useDeferredValue(d.data?.groups, NO_GROUPS),
+    filter: useDeferredValue(filter),
+    mine: useDeferredValue(mine),
+    rules: useDeferredValue(rules.data),
+    selected: useDeferredValue(selected),
+    name: useDeferredValue(route.name),
+    namespace: useDeferredValue(route.namespace),
+  };
 
   return (
     <section aria-label="Discovery">
@@ -129,49 +109,7 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
           <UnavailablePanel context={context} discovery={d.data} />
           {d.error && <ErrorBox error={d.error} title="Discovery failed" />}
           {d.isLoading && <p className="muted">Reading discovery…</p>}
-          <nav className="scroll" aria-label="API resources" ref={navRef}>
-            {d.data?.groups.map((g) =>
-              g.versions.map((v) => {
-                const rs = v.resources.filter((r) => matchesResource(r, filter) && (!mine || !!markOf(r)));
-                if (!rs.length) return null;
-                return (
-                  <section key={`${g.name}/${v.version}`} className="discovery-group" aria-label={gvLabel(g.name, v.version)}>
-                    <h4 className="row">
-                      <span>{gvLabel(g.name, v.version)}</span>
-                      {v.version === g.preferredVersion && g.versions.length > 1 && <span className="badge ok">preferred</span>}
-                      {v.freshness === 'Stale' && (
-                        <span className="badge warn" title="an aggregated API server did not answer; this list may be out of date">
-                          stale
-                        </span>
-                      )}
-                    </h4>
-                    <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-                      {rs.map((r) => {
-                        const isSel = selected === r;
-                        return (
-                          <li key={r.resource} className="discovery-item">
-                            <a
-                              className={`listbtn${isSel ? ' selected' : ''}`}
-                              aria-current={isSel ? 'true' : undefined}
-                              href={hrefFor(select(r), false)}
-                              onClick={(e) => {
-                                if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
-                                e.preventDefault();
-                                navigate(select(r), { keepExtra: false });
-                              }}
-                            >
-                              <code>{r.resource}</code> <span className="muted small">{r.kind}</span>
-                            </a>
-                            <AccessMark mark={markOf(r)} />
-                          </li>
-                        );
-                      })}
-                    </ul>
-                  </section>
-                );
-              }),
-            )}
-          </nav>
+          <ResourceNav context={context} {...nav} />
         </div>
         <div className="panel stack">
           {selected ? (

@@ -141,4 +141,13 @@ test('a pane with a small budget for whole objects lists every object, and openi
   await expect(note).toContainText('not the version the watch delivered');
   await expect(note).toContainText('within 3.9 KiB');
   await expect(view).toContainText(`"name": "${name(5)}"`);
+
+  // b-00's first version was let go before its change arrived: the event says so, and offers no diff
+  // against a version it does not have (never "first version seen").
+  await pane.getByRole('tab', { name: 'Timeline' }).click();
+  await pane.getByRole('list', { name: 'Events' }).getByRole('listitem').filter({ hasText: 'MODIFIED' }).filter({ hasText: `${ns}/${name(0)}` }).getByRole('button').click();
+  const detail = pane.getByRole('region', { name: 'Event detail' });
+  await expect(detail).toContainText('its body was not kept');
+  await expect(detail).not.toContainText('first version seen');
+  await expect(detail.getByRole('button', { name: 'Diff against previous version' })).toHaveCount(0);
 });

@@ -155,7 +155,7 @@ export async function decodeStudy(jsonBytes: Uint8Array, pbBytes: Uint8Array, lo
     const base = ms['JSON.parse']!;
     const ratio = (k: string) => ms[k]! / base;
     return {
-      'study: walking decoder (today) / JSON.parse': ratio('walking'),
+      'study: descriptor walk (before) / JSON.parse': ratio('walking'),
       'study: compiled decoder / JSON.parse': ratio('compiled'),
       'study: lazy list (metadata only) / JSON.parse': ratio('lazy first'),
       'study: lazy list, rows without managedFields / JSON.parse': ratio('lazy rows without managedFields'),

@@ -7,7 +7,10 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { Browser, Page } from '@playwright/test';
 import { rendererRssMiB } from './cpu';
 import { heapAfterGc, MARKS, scrollFrames, timeExplorer, timeKubectl } from './lists';
+import { traceLongTasks } from './longTaskTrace';
 import { attachWorkers } from './workerProfile';
+
+const LISTS_TRACE = process.env.SCALE_LISTS_TRACE === '1';
 
 export interface ScaleTarget {
   browser: Browser;
@@ -98,7 +101,15 @@ export async function scaleLists(t: ScaleTarget): Promise<Record<string, number>
     let longest = 0;
     for (let i = 0; i < repeats; i++) {
       k.push(await timeKubectl(t.kubectl, kubectlArgs, t.env, KUBECTL_MAX_RSS_MIB));
-      e.push(await timeExplorer(page, url({ load: 'all' }), t.objects));
+      if (LISTS_TRACE && i === 0) {
+        // SCALE_LISTS_TRACE=1: what the longest tasks after the first row were made of.
+        t.log(
+          await traceLongTasks(t.browser, page, async () => {
+            e.push(await timeExplorer(page, url({ load: 'all' }), t.objects));
+            return page.evaluate(() => (window as unknown as { __lists: { first: number } }).__lists.first - performance.timeOrigin);
+          }),
+        );
+      } else e.push(await timeExplorer(page, url({ load: 'all' }), t.objects));
       // From the first row on: the chunks' work, not the boot's evaluation of the bundle.
       longest = Math.max(longest, (await longTasks(page, 'window.__lists.first - performance.timeOrigin')).longest);
       const f = await tableFloor(t, '/k8s/local-admin/api/v1/pods', 'Metadata', CHUNK);

@@ -401,7 +401,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
 }
 
 
-interface TraceEvent {
+export interface TraceEvent {
   name: string;
   cat: string;
   ph: string;
@@ -472,7 +472,7 @@ interface ProfileChunkData {
  * Self time by function (ms) between `from` and `to` (trace µs), per thread with samples: each
  * thread's ProfileChunk events put together as one CPU profile of the samples in the window.
  */
-function sampledSelfTime(events: TraceEvent[], from: number, to: number): Map<string, Map<string, number>> {
+export function sampledSelfTime(events: TraceEvent[], from: number, to: number): Map<string, Map<string, number>> {
   const profiles = new Map<string, { thread: string; t: number; profile: Required<CpuProfile> }>();
   for (const e of events as (TraceEvent & { id?: string; args?: { data?: ProfileChunkData & { startTime?: number } } })[]) {
     const key = `${e.pid}:${e.id}`;

@@ -1,7 +1,7 @@
 // Rows are virtualized: only the rows in view (plus a few) exist in the DOM, every row has the same
 // height so nothing is measured, and a row's render is a fixed amount of work whatever the list size.
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef, useState } from 'react';
+import { useFixedRows } from '../../ui/fixedRows';
 import { focusRow, nextRowIndex, rowIndexOf } from '../../ui/rowKeys';
 import type { ListRow, TableColumnDefinition } from '../../k8s/lists';
 import { cellText } from './format';
@@ -45,12 +45,9 @@ export function VirtualTable({
   onSort?: (column: VisibleColumn) => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rowCount,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
+  // Every row has the same height: the rows in view follow from the scroll offset alone, and a
+  // longer list (a chunk arriving) costs nothing here (see useFixedRows).
+  const windowed = useFixedRows(scrollRef, rowCount, ROW_HEIGHT, 12);
   // Roving focus: one row's link is in the Tab order (the last one focused), the arrows move it.
   const [active, setActive] = useState(0);
   const onKeyDown = (e: React.KeyboardEvent) => {
@@ -61,7 +58,7 @@ export function VirtualTable({
     if (to === null) return;
     e.preventDefault();
     setActive(to);
-    virtualizer.scrollToIndex(to, { align: 'auto' });
+    windowed.scrollToIndex(to);
     focusRow(scrollRef.current, to, 'a');
   };
   const template = columns.map((c) => (c.def.format === 'name' ? 'minmax(14rem, 2fr)' : 'minmax(6rem, 1fr)')).join(' ');
@@ -93,8 +90,8 @@ export function VirtualTable({
         </div>
       </div>
       <div ref={scrollRef} className="lists-scroll" data-testid="lists-scroll">
-        <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }} onKeyDown={onKeyDown}>
-          {virtualizer.getVirtualItems().map((v) => (
+        <div role="rowgroup" style={{ height: windowed.totalSize, position: 'relative' }} onKeyDown={onKeyDown}>
+          {windowed.rows.map((v) => (
             <Row
               key={v.index}
               rows={rows}

@@ -14,6 +14,11 @@ describe('visibleRows', () => {
     expect(visibleRows(149_990 * 28, 280, 150_000, 28, 1).map((r) => r.index).at(-1)).toBe(149_999);
     expect(visibleRows(0, 280, 0, 28, 12)).toEqual([]);
   });
+  it('shows the last rows, not none, when the offset is past the end of a list that got shorter', () => {
+    // Scrolled to row 100,000 of 150,000, then a find leaves 40 rows.
+    expect(visibleRows(100_000 * 28, 280, 40, 28, 2).map((r) => r.index)).toEqual([28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39]);
+    expect(visibleRows(100_000 * 28, 900, 5, 28, 2).map((r) => r.index)).toEqual([0, 1, 2, 3, 4]);
+  });
   it('does the same work for 150,000 rows as for 150: only the window is built', () => {
     expect(visibleRows(5_000 * 28, 900, 150_000, 28, 12)).toHaveLength(visibleRows(50 * 28, 900, 150, 28, 12).length);
   });

@@ -15,8 +15,11 @@ export interface FixedRow {
 /** The rows to render: those in view and `overscan` more on each side. Pure, for tests. */
 export function visibleRows(scrollTop: number, viewport: number, count: number, rowHeight: number, overscan: number): FixedRow[] {
   if (count <= 0 || rowHeight <= 0) return [];
-  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
-  const end = Math.min(count, Math.ceil((scrollTop + viewport) / rowHeight) + overscan);
+  // An offset past the end (the list just got shorter: a find, a relist) is read as the browser
+  // will clamp it, so that the rows are the last ones, never none, even before its scroll event.
+  const top = Math.max(0, Math.min(scrollTop, count * rowHeight - viewport));
+  const first = Math.max(0, Math.floor(top / rowHeight) - overscan);
+  const end = Math.min(count, Math.ceil((top + viewport) / rowHeight) + overscan);
   const rows: FixedRow[] = [];
   for (let i = first; i < end; i++) rows.push({ index: i, start: i * rowHeight });
   return rows;

@@ -284,6 +284,19 @@ export const STATUS_RULES: Rule[] = [
     }),
   },
   {
+    // The same handler's other plain-text 503: the APIService is Available, but the proxy's round trip
+    // to the server behind it failed (a closed or refused connection, a TLS failure); its responder
+    // writes the Go error as text (kube-aggregator handler_proxy.go, responder.Error). kube-apiserver's
+    // own 503s are Status objects with a reason, so a 503 without one was not written by its API code.
+    id: 'aggregated-unreachable',
+    covers: '503 in plain text such as "error trying to reach service: EOF": kube-apiserver could not get an answer from the aggregated API server behind an Available APIService, and passes on the error it met.',
+    // Not an empty body (statusOf then says `HTTP 503`) nor an HTML page (a load balancer's).
+    match: (s, m) => s.code === 503 && !s.reason && m.trim() !== '' && m !== 'HTTP 503' && !m.trimStart().startsWith('<'),
+    explain: () => ({
+      sentence: 'kube-apiserver could not get an answer from the aggregated API server behind this group version: the text is the error its proxy met. Requests to the group version fail until that server answers; the other groups are served. (A load balancer in front of kube-apiserver may also answer a plain-text 503.)',
+    }),
+  },
+  {
     id: 'unavailable',
     covers: '503: the server, or an aggregated API behind it, is not ready.',
     match: (s) => is(s, 503, 'ServiceUnavailable'),

@@ -4,13 +4,18 @@
 // Cases this file cannot provoke here are said so at the end (and, for the corrupt object and the
 // watch cache that cannot load, in the force-deletion lesson's run: lessons.server.test.ts).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type HttpResult, kubeRequest } from '../../../proxy/cluster/controlplane';
 import { testCluster } from '../../../proxy/cluster/testing';
 import { statusOf } from '../../k8s/client';
 import { explainStatus, STATUS_RULES } from '../../ui/statusExplain';
 
-const cluster = testCluster(inject('controlPlane'));
+const controlPlane = inject('controlPlane');
+const cluster = testCluster(controlPlane);
 const id = randomBytes(3).toString('hex');
 const ns = `explain-${id}`;
 const doomed = `explain-doomed-${id}`;
@@ -201,6 +206,41 @@ describe('statusExplain against the real server', () => {
     const exact = await until(() => cluster.request('admin', 'GET', cm('', `?resourceVersion=${first.metadata.resourceVersion}&resourceVersionMatch=Exact`)), 410);
     expect(exact.status, exact.body).toBe(410);
     expect(rule(exact)).toBe('gone');
+  });
+
+  it('503 in plain text from the aggregator: an Available APIService whose server drops every request but discovery', async () => {
+    // A real HTTPS server behind a real APIService: it answers its discovery document, so the
+    // aggregator's availability check passes and the APIService stays Available, and closes the
+    // connection on anything else, so the aggregator's proxy fails and passes its error on as text.
+    const group = `explain-${id}.explorer.test`;
+    const pki = join(controlPlane.dir, 'pki');
+    const server = createServer({ cert: readFileSync(join(pki, 'wardle-serving.crt')), key: readFileSync(join(pki, 'wardle-serving.key')) }, (req, res) => {
+      if (req.url?.split('?')[0] === `/apis/${group}/v1`) {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/v1`, resources: [] }));
+      } else req.socket.destroy();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const apiService = `/apis/apiregistration.k8s.io/v1/apiservices/v1.${group}`;
+    try {
+      await must('admin', 'POST', `/api/v1/namespaces/${ns}/services`, { metadata: { name: 'dropper' }, spec: { type: 'ExternalName', externalName: 'localhost' } });
+      await must('admin', 'POST', '/apis/apiregistration.k8s.io/v1/apiservices', {
+        metadata: { name: `v1.${group}` },
+        spec: { group, version: 'v1', groupPriorityMinimum: 10, versionPriority: 10, insecureSkipTLSVerify: true, service: { name: 'dropper', namespace: ns, port: (server.address() as AddressInfo).port } },
+      });
+      const available = () => cluster.request('admin', 'GET', apiService);
+      const a = await until(available, 200, 60_000, (r) => /"type":"Available","status":"True"/.test(r.body));
+      expect(a.body).toMatch(/"type":"Available","status":"True"/);
+      const r = await until(() => cluster.request('admin', 'GET', `/apis/${group}/v1/namespaces/${ns}/things`), 503, 30_000, (x) => x.body.trim() !== 'service unavailable');
+      expect(r.status, r.body).toBe(503);
+      expect(r.body).toMatch(/^error trying to reach service: /);
+      expect(r.body).not.toMatch(/"kind":"Status"/);
+      expect(rule(r)).toBe('aggregated-unreachable');
+    } finally {
+      await cluster.request('admin', 'DELETE', apiService);
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it('covers every rule it can provoke here; the rest are listed', () => {

@@ -9,6 +9,8 @@ const cm = (c: StepContext, name = '') => `/api/v1/namespaces/${encodeURICompone
 const msg = (x: KitExchange) => String(field(x.response, 'message') ?? '');
 const warnings = (x: KitExchange) => parseWarningHeader(x.responseHeaders.warning).map((w) => w.text).join(' | ');
 const YAML = 'application/yaml';
+/** Steps that act as the second user wait for step 1 to have found it. */
+const noSecondUser = (c: StepContext) => (c.memo.viewer ? undefined : `no second user (step 1): this explorer has no \`${VIEWER_CONTEXT}\` context.`);
 
 const yamlConfigMap = (name: string, extra = '') => `# A comment: YAML has them, JSON does not.
 apiVersion: v1
@@ -238,7 +240,7 @@ export const dryRunAccess: KitLesson = {
       title: 'A dry-run create without the permission',
       text: 'The second user POSTs a ConfigMap with `dryRun=All`.',
       lookFor: '403 Forbidden, "cannot create resource \\"configmaps\\"": the same answer the real create would get.',
-      blocked: (c) => (c.memo.viewer ? undefined : `no second user (step 1): this explorer has no \`${VIEWER_CONTEXT}\` context.`),
+      blocked: noSecondUser,
       run: async (c) => [await c.sendAs(VIEWER_CONTEXT, 'POST', `${cm(c)}?dryRun=All`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry', labels: label('dryauth') } } })],
       check: ([x]) => (x!.status === 403 && msg(x!).includes('cannot create resource "configmaps"') ? [] : [`HTTP ${x!.status} ${msg(x!)}`]),
     },
@@ -247,7 +249,7 @@ export const dryRunAccess: KitLesson = {
       title: 'Grant create, and dry-run again',
       text: 'A Role allowing `create` on ConfigMaps in this namespace, bound to the second user; then the same dry-run create, and a GET of the name.',
       lookFor: 'The dry run answers 201 with the object as it would be stored; the GET (as you) 404: nothing was stored.',
-      blocked: (c) => (c.memo.viewer ? undefined : `no second user (step 1): this explorer has no \`${VIEWER_CONTEXT}\` context.`),
+      blocked: noSecondUser,
       run: async (c) => {
         const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${encodeURIComponent(c.ns)}`;
         const role = await c.send('POST', `${rbac}/roles`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'dry-creator', labels: label('dryauth') }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create'] }] } });
@@ -273,7 +275,7 @@ export const dryRunAccess: KitLesson = {
       title: 'Apply needs patch, and create for a new object',
       text: 'Server-Side Apply is a PATCH, so the authorizer asks for `patch`; when the object does not exist yet the apply creates it, and `create` is asked too. The second user (who may now only create) applies a new ConfigMap with `dryRun=All`; then the Role is changed to `patch` only, then to `patch` and `create`, and the same apply is sent after each change.',
       lookFor: 'With create only: 403 "cannot patch". With patch only: 403 "cannot create". With both: 201 for the dry run, and a GET (as you) 404.',
-      blocked: (c) => (c.memo.viewer ? undefined : `no second user (step 1): this explorer has no \`${VIEWER_CONTEXT}\` context.`),
+      blocked: noSecondUser,
       run: async (c) => {
         const role = `/apis/rbac.authorization.k8s.io/v1/namespaces/${encodeURIComponent(c.ns)}/roles/dry-creator`;
         const apply = () => c.sendAs(VIEWER_CONTEXT, 'PATCH', `${cm(c, 'applied')}?dryRun=All&fieldManager=viewer`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', labels: label('dryauth') }, data: { k: 'v' } }, contentType: 'application/apply-patch+yaml' });

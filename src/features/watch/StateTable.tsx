@@ -1,8 +1,8 @@
 // The pane's "Current state" tab: a row per object of the collection (the worker's summaries:
-// key, resourceVersion, last event type, Table cells), virtualized; a row's name opens it.
-import { useVirtualizer } from '@tanstack/react-virtual';
+// key, resourceVersion, last event type, Table cells), windowed; a row's name opens it.
 import { useMemo, useRef } from 'react';
 import { type PaneSnapshot, stateCells, stateVersion } from '../../k8s/watch';
+import { useFixedRows } from '../../ui/fixedRows';
 
 const ROW = 24;
 
@@ -13,7 +13,9 @@ export function StateTable({ snap, opened, onOpen }: { snap: PaneSnapshot; opene
   // once per rendered batch.
   const order = useMemo(() => snap.order ?? [...snap.objects.keys()].sort(), [snap]);
   const columns = (snap.columns ?? []).filter((c) => !c.priority);
-  const v = useVirtualizer({ count: order.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+  // Rows found from the scroll offset (every row is ROW high): a streaming list of 150,000 grows
+  // the count with each batch, and @tanstack/react-virtual measured every row again for each.
+  const v = useFixedRows(scroller, order.length, ROW, 12);
   return (
     <div className="watch-state" ref={scroller}>
       <div role="table" aria-label="Current state" aria-rowcount={order.length + 1}>
@@ -27,8 +29,8 @@ export function StateTable({ snap, opened, onOpen }: { snap: PaneSnapshot; opene
             </span>
           ))}
         </div>
-        <div role="rowgroup" style={{ height: v.getTotalSize(), position: 'relative' }}>
-          {v.getVirtualItems().map((item) => {
+        <div role="rowgroup" style={{ height: v.totalSize, position: 'relative' }}>
+          {v.rows.map((item) => {
             const k = order[item.index]!;
             const o = snap.objects.get(k);
             if (!o) return null;

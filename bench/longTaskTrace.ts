@@ -19,9 +19,10 @@ function summariseLongTasks(buf: Buffer, fromMs: number, count: number): string 
   const events = (JSON.parse(buf.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
   const names = new Map<string, string>();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
-  const main = [...names.entries()].find(([, n]) => n === 'CrRendererMain')?.[0];
   // The page's performance.now() counts from its navigationStart: the last one of a main frame.
   const nav = events.filter((e) => e.name === 'navigationStart' && e.args?.data?.isLoadingMainFrame && e.args.data.documentLoaderURL?.startsWith('http')).at(-1);
+  // The main thread of that page's renderer: a browser traces all its renderers (other pages').
+  const main = [...names.entries()].find(([k, n]) => n === 'CrRendererMain' && k.startsWith(`${nav?.pid}:`))?.[0];
   if (!main || !nav) return 'trace: no renderer main thread or navigationStart in the trace';
   const from = nav.ts + fromMs * 1000;
   const tasks = events

@@ -1,14 +1,13 @@
-// The browser half of the scale bench (scale.ts): the Lists view, a streaming-list watch pane and
-// the Discovery view with its schemas, each in headless Chromium against a seeded cluster, each
+// The browser half of the scale bench (scale.ts): the Lists view and the Discovery view with its
+// schemas (the watch pane: scale-watch.ts), each in headless Chromium against a seeded cluster, each
 // against its baseline from the same run (kubectl from the same build, or the data read by Node
 // through the same proxy with no page). Long tasks come from the Long Tasks API, memory from
-// forced GCs (the page's heap) and /proc (the renderer process, the watch worker's heap included).
+// forced GCs (the page's heap).
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { Browser, Page } from '@playwright/test';
-import { rendererRssMiB } from './cpu';
+import type { Credentials } from '../proxy/cluster/controlplane';
 import { heapAfterGc, MARKS, scrollFrames, timeExplorer, timeKubectl } from './lists';
 import { traceLongTasks } from './longTaskTrace';
-import { attachWorkers } from './workerProfile';
 
 const LISTS_TRACE = process.env.SCALE_LISTS_TRACE === '1';
 
@@ -22,10 +21,16 @@ export interface ScaleTarget {
   env: NodeJS.ProcessEnv;
   objects: number;
   log: (line: string) => void;
+  /** kube-apiserver and an admin's credentials, for requests straight to it (the watch part's live writes and direct streams). */
+  apiserver: { server: string; creds: Credentials };
+  /** The path of the i-th seeded Pod (i from 0; the first 200 share a namespace). */
+  podPath: (i: number) => string;
+  /** SCALE_WATCH_COMPARE=<dir>: an explorer serving another build of the SPA, measured beside dist/. */
+  compareUrl?: string;
 }
 
 /** Main-thread tasks over 50 ms (Long Tasks API), with their start (performance.now()), from the document's start. */
-const LONG_TASKS = `
+export const LONG_TASKS = `
   window.__longTasks = [];
   try {
     new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
@@ -150,111 +155,6 @@ export async function scaleLists(t: ScaleTarget): Promise<Record<string, number>
       'lists: scroll p95 to the second frame / 33.3 ms (two frames at 60 Hz; goal <= 1)': frames.p95 / (2000 / 60),
       'lists: longest main-thread task while loading / 50 ms (goal <= 1)': longest / 50,
       'lists: longest main-thread task sorting and finding / 50 ms (goal <= 1)': Math.max(sortTask.longest, findTask.longest) / 50,
-    };
-  } finally {
-    await context.close();
-  }
-}
-
-/** What the watch pane reports through window.__explorerWatchRendered (see WatchPane.tsx). */
-const WATCH_MARKS = `
-  window.__scaleWatch = { added: 0, firstAt: 0, firstPerf: 0, lastAt: 0 };
-  window.__explorerWatchRendered = (_pane, _events, at, counts) => {
-    const s = window.__scaleWatch;
-    s.added = counts.ADDED ?? 0;
-    if (s.added > 0 && s.firstAt === 0) { s.firstAt = at; s.firstPerf = performance.now(); }
-    s.lastAt = at;
-  };
-`;
-
-interface WatchMarks {
-  added: number;
-  firstAt: number;
-  firstPerf: number;
-  lastAt: number;
-}
-
-/** The same streaming list read by Node through the proxy (newline framing, JSON.parse), no page: initial ADDED events per second. */
-async function streamFloor(t: ScaleTarget, path: string): Promise<{ rate: number; added: number }> {
-  const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
-  const res = await fetch(new URL(`${path}?${q}`, t.url), { headers: { 'X-Explorer-Token': t.token, Accept: 'application/json' } });
-  if (res.status !== 200) throw new Error(`stream floor: ${res.status} ${await res.text()}`);
-  const reader = res.body!.getReader();
-  const dec = new TextDecoder();
-  let rest = '';
-  let added = 0;
-  let first = 0;
-  for (let done = false; !done; ) {
-    const r = await reader.read();
-    if (r.done) break;
-    if (!first) first = performance.now();
-    const lines = (rest + dec.decode(r.value, { stream: true })).split('\n');
-    rest = lines.pop()!;
-    for (const l of lines) {
-      const e = JSON.parse(l) as { type: string; object: { metadata?: { annotations?: Record<string, string> } } };
-      if (e.type === 'ADDED') added++;
-      if (e.type === 'BOOKMARK' && e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true') done = true;
-    }
-  }
-  await reader.cancel().catch(() => undefined);
-  return { rate: added / ((performance.now() - first) / 1000), added };
-}
-
-const sumHeap = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-
-/**
- * A watch pane whose streaming list (sendInitialEvents) covers every Pod: the rate its initial
- * ADDED events reach the screen, the longest main-thread task meanwhile, and the renderer's memory
- * holding them, over the same pane on an empty namespace.
- */
-export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>> {
-  const floor = await streamFloor(t, '/k8s/local-admin/api/v1/pods');
-  if (floor.added !== t.objects) throw new Error(`the stream floor read ${floor.added} ADDED events, not ${t.objects}`);
-  const open = async (namespace: string | undefined) => {
-    const context = await t.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.addInitScript(WATCH_MARKS + LONG_TASKS);
-    const page = await context.newPage();
-    // The watch worker's heap after GC; SCALE_WATCH_PROFILE=1: CPU profiles of the main thread and
-    // the watch worker over the stream.
-    const workers = await attachWorkers(page, { profile: namespace === undefined && process.env.SCALE_WATCH_PROFILE === '1' });
-    const panes = JSON.stringify([{ id: 'scale', group: '', version: 'v1', resource: 'pods', ...(namespace ? { namespace } : {}), mode: 'stream', bookmarks: true, asTable: false, max: 2000 }]);
-    await page.goto(`${t.url}?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes })}`);
-    return { context, page, workers };
-  };
-  // The baseline: the same pane streaming an empty namespace, in a renderer of its own.
-  const empty = await open('bench-scale-empty');
-  await empty.page.getByRole('status', { name: 'Watch state' }).filter({ hasText: 'watching' }).waitFor({ timeout: 120_000 });
-  const heapEmpty = await heapAfterGc(empty.context, empty.page);
-  const workerEmpty = sumHeap(await empty.workers.heapAfterGc());
-  const rssEmpty = rendererRssMiB();
-  await empty.context.close();
-
-  const { context, page, workers } = await open(undefined);
-  try {
-    // Bounded: at 1,000 events/s 150,000 would take 150 s; a pane slower than that (or a renderer
-    // out of memory) is reported with what it reached, not waited for.
-    const timeout = Math.max(120_000, t.objects);
-    const reached = await page
-      .waitForFunction((n) => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch.added >= n, t.objects, { timeout, polling: 50 })
-      .then(() => true, (e: unknown) => (page.isClosed() ? Promise.reject(e instanceof Error ? e : new Error(String(e))) : false));
-    if (process.env.SCALE_WATCH_PROFILE === '1') t.log(await workers.stopProfiles());
-    const st = await page.evaluate(() => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch);
-    if (!reached) t.log(`watch: only ${st.added.toLocaleString('en-US')} of ${t.objects.toLocaleString('en-US')} initial events on screen after ${timeout / 1000} s (the rate below is over those)`);
-    const rate = st.added / Math.max(0.001, (st.lastAt - st.firstAt) / 1000);
-    const long = await longTasks(page, String(st.firstPerf - 200));
-    const rssHeld = rendererRssMiB();
-    const heap = await heapAfterGc(context, page);
-    const workerHeld = sumHeap(await workers.heapAfterGc());
-    const rssAfterGc = rendererRssMiB().rss;
-    const perThousand = (rssHeld.rss - rssEmpty.rss) / (st.added / 1000);
-    t.log(`watch: a streaming list of ${st.added.toLocaleString('en-US')} Pods on screen in ${st.lastAt - st.firstAt} ms (first to last commit): ${rate.toFixed(0)} events/s; Node through the proxy, no page: ${floor.rate.toFixed(0)} events/s; main-thread tasks over 50 ms meanwhile: ${long.count} (longest ${long.longest.toFixed(0)} ms)`);
-    t.log(`watch: renderer RSS (page and worker) ${rssEmpty.rss.toFixed(0)} MiB on an empty pane, ${rssHeld.rss.toFixed(0)} MiB holding ${st.added.toLocaleString('en-US')} Pods (peak ${rssHeld.peak.toFixed(0)} MiB): ${(perThousand * 1024).toFixed(0)} KiB per 1,000 objects; the page's heap after GC ${(heapEmpty / 1048576).toFixed(1)} → ${(heap / 1048576).toFixed(1)} MiB; the watch worker's heap after GC ${(workerEmpty / 1048576).toFixed(1)} → ${(workerHeld / 1048576).toFixed(1)} MiB; renderer RSS after those GCs ${rssAfterGc.toFixed(0)} MiB`);
-    return {
-      'watch: streaming list events/s / 25,000 (goal >= 1, higher is better)': rate / 25_000,
-      'watch: streaming list events/s / Node through the proxy (higher is better)': rate / floor.rate,
-      'watch: longest main-thread task / 50 ms (goal <= 1)': long.longest / 50,
-      'watch: renderer RSS MiB per 1,000 objects held': perThousand,
-      'watch: watch worker heap after GC, MiB per 1,000 objects held': (workerHeld - workerEmpty) / 1048576 / (st.added / 1000),
     };
   } finally {
     await context.close();

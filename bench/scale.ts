@@ -17,13 +17,14 @@ import { spawnSync } from 'node:child_process';
 import { chromium } from '@playwright/test';
 import { type ControlPlane, kubeRequest, startControlPlane } from '../proxy/cluster/controlplane';
 import { kubectlOf } from '../proxy/cluster/build';
-import { seedCluster, seedGroup } from '../proxy/cluster/seed';
+import { seedCluster, seedGroup, seedNamespace } from '../proxy/cluster/seed';
 import { startExplorerServer } from '../proxy/src/server';
 import { peakRssMiB } from './cpu';
 import { measureLean } from './lean';
 import { startExplorer, startKubectlProxy } from './proxy';
 import type { BenchResult } from './run';
-import { scaleDiscovery, scaleLists, type ScaleTarget, scaleWatch } from './scale-browser';
+import { scaleDiscovery, scaleLists, type ScaleTarget } from './scale-browser';
+import { scaleWatch } from './scale-watch';
 
 // Read when the bench runs, not when this module loads: run.ts sets them from its flags after
 // the imports.
@@ -139,13 +140,19 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     await ensureSeeded(cp, log);
     const ratios: Record<string, number> = {};
     const srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => undefined });
+    // SCALE_WATCH_COMPARE=<dir>: another build of the SPA for the watch part (scale-watch.ts).
+    const compare = process.env.SCALE_WATCH_COMPARE ? await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: process.env.SCALE_WATCH_COMPARE, log: () => undefined }) : undefined;
     // A JS heap cap per isolate (the page's and the watch worker's): a renderer that needs more dies
     // alone ("out of memory", reported by the part) instead of taking the machine's memory.
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--js-flags=--max-old-space-size=4096'] });
     try {
       const home = join(work, 'kubectl-home');
       mkdirSync(home);
-      const t: ScaleTarget = { browser, url: srv.url, token: srv.token, kubectl: kubectlOf(cp.binaries), env: { ...process.env, HOME: home, KUBECONFIG: cp.kubeconfig }, objects: OBJECTS, log };
+      const t: ScaleTarget = { browser, url: srv.url, token: srv.token, kubectl: kubectlOf(cp.binaries), env: { ...process.env, HOME: home, KUBECONFIG: cp.kubeconfig }, objects: OBJECTS, log,
+        apiserver: { server: cp.server, creds: cp.credentials('admin') },
+        // The seeder's naming (seed.ts): Pod i in namespace floor(i / Pods per namespace).
+        podPath: (i) => `/api/v1/namespaces/${seedNamespace(PREFIX, Math.floor(i / Math.ceil(OBJECTS / NAMESPACES)))}/pods/pod-${String(i).padStart(6, '0')}`,
+        compareUrl: compare?.url };
       const lastGroup = seedGroup(PREFIX, Math.floor((CRDS - 1) / KINDS.length));
       const crdResource = `${KINDS[(CRDS - 1) % KINDS.length]!.toLowerCase()}s`;
       Object.assign(ratios, await part('discovery', log, () => scaleDiscovery(t, lastGroup, crdResource)));
@@ -154,6 +161,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     } finally {
       await browser.close();
       await srv.close();
+      await compare?.close();
     }
     Object.assign(ratios, await part('proxy', log, () => scaleProxy(cp, work, log)));
     return { name: `scale ${OBJECTS}`, ratios };

@@ -14,13 +14,13 @@
 // (WATCH_BENCH_SECONDS to change it).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { startControlPlane } from '../proxy/cluster/controlplane';
 import { startExplorerServer } from '../proxy/src/server';
 import { cpuByProgram } from './cpu';
+import { directSender, lagOf, pct, writeAtRate } from './liveLag';
 import { type CpuProfile, selfTimes, summariseProfile } from './profile';
 import type { BenchResult } from './run';
 
@@ -63,12 +63,6 @@ interface PageStats {
   state: Record<string, string>;
 }
 
-function pct(xs: number[], p: number): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
-
 export async function run(log: (line: string) => void): Promise<BenchResult> {
   if (DIST === 'dist' && !existsSync('dist/index.html')) {
     log('dist/ missing: building the SPA (vite build)');
@@ -82,18 +76,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   try {
     const creds = cp.credentials('admin');
-    const agent = new HttpsAgent({ keepAlive: true, maxSockets: CONCURRENCY, ca: creds.ca, cert: creds.cert, key: creds.key });
-    const base = new URL(cp.server);
-    const send = (method: string, path: string, body: unknown, type = 'application/json') =>
-      new Promise<{ status: number; body: string }>((ok, fail) => {
-        const req = httpsRequest({ hostname: base.hostname, port: base.port, method, path, agent, headers: { 'Content-Type': type, Accept: 'application/json' } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        });
-        req.on('error', fail);
-        req.end(body === undefined ? undefined : JSON.stringify(body));
-      });
+    const send = directSender(cp.server, creds, CONCURRENCY);
     if ((await send('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status !== 201) throw new Error('creating the namespace failed');
     for (let i = 0; i < OBJECTS; i++) {
       const r = await send('POST', `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: `cm-${String(i).padStart(3, '0')}` }, data: { seq: '0' } });
@@ -152,37 +135,17 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
 
     let seq = 0;
     /** Patches at `rate` per second for `seconds`; returns rv -> response time for each success. */
-    const load = async (rate: number, seconds: number, limit = Infinity) => {
-      const committed = new Map<string, number>();
-      const sentAt = new Map<string, number>();
-      let failures = 0;
-      let issued = 0;
-      const t0 = Date.now();
-      const end = t0 + seconds * 1000;
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          for (;;) {
-            const slot = t0 + (issued * 1000) / rate;
-            if (slot >= end || issued >= limit) return;
-            issued++;
-            const wait = slot - Date.now();
-            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-            const n = ++seq;
-            const sent = Date.now();
-            const r = await send('PATCH', `/api/v1/namespaces/${NS}/configmaps/cm-${String(n % OBJECTS).padStart(3, '0')}`, { metadata: { annotations: { 'bench/sent': String(sent) } }, data: { seq: String(n) } }, 'application/merge-patch+json');
-            if (r.status !== 200) {
-              failures++;
-              continue;
-            }
-            const rv = (JSON.parse(r.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
-            committed.set(rv, Date.now());
-            sentAt.set(rv, sent);
-          }
-        }),
+    const load = (rate: number, seconds: number, limit = Infinity) =>
+      writeAtRate(
+        (sent) => {
+          const n = ++seq;
+          return send('PATCH', `/api/v1/namespaces/${NS}/configmaps/cm-${String(n % OBJECTS).padStart(3, '0')}`, { metadata: { annotations: { 'bench/sent': String(sent) } }, data: { seq: String(n) } }, 'application/merge-patch+json');
+        },
+        rate,
+        seconds,
+        CONCURRENCY,
+        limit,
       );
-      const took = (Date.now() - t0) / 1000;
-      return { committed, sentAt, failures, achieved: committed.size / took };
-    };
 
     const measure = async (label: string, rate: number, seconds: number) => {
       const before = await page.evaluate(() => (window as unknown as { __watchBench: PageStats }).__watchBench.modified);
@@ -193,18 +156,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         .waitForFunction((w) => (window as unknown as { __watchBench: PageStats }).__watchBench.modified >= w, want, { timeout: 30_000, polling: 100 })
         .catch(() => undefined);
       const stats = await page.evaluate(() => (window as unknown as { __watchBench: PageStats }).__watchBench);
-      const commitLag: number[] = [];
-      const sendLag: number[] = [];
-      let missing = 0;
-      for (const [rv, at] of r.committed) {
-        const shown = stats.rendered[rv];
-        if (shown === undefined) {
-          missing++;
-          continue;
-        }
-        commitLag.push(shown - at);
-        sendLag.push(shown - r.sentAt.get(rv)!);
-      }
+      const { commit: commitLag, send: sendLag, missing } = lagOf(r, stats.rendered);
       const p99 = pct(commitLag, 99);
       log(
         `${label}: target ${rate}/s, achieved ${r.achieved.toFixed(0)} events/s for ${seconds} s (${r.committed.size} writes, ${r.failures} failed); ` +

@@ -1,0 +1,260 @@
+// The watch part of the scale bench (scale.ts): a watch pane whose streaming list covers every
+// seeded Pod, in headless Chromium. The rate its initial events reach the screen against the same
+// stream read by Node through the proxy (no page), the longest main-thread task meanwhile (Long
+// Tasks API), the renderer's memory holding them (/proc; the watch worker's heap by CDP), and then,
+// while the pane holds them, the live lag of writes made at the highest rate the server accepts
+// (liveLag.ts, the watch bench's method).
+//
+// Knobs: SCALE_WATCH_VIEW=state shows the pane's Current state tab over the stream (default: the
+// Timeline); SCALE_WATCH_COMPARE=<dir> streams the same list first into another build of the SPA
+// (vite build --outDir <dir>), for a change measured side by side under the same load;
+// SCALE_WATCH_TRACE=1 traces the stream and prints what its longest tasks were made of;
+// SCALE_WATCH_PROFILE=1 prints CPU profiles of the page and the worker over it;
+// SCALE_WATCH_LIVE_SECONDS (default 20) how long the live writes last.
+import { request as httpsRequest } from 'node:https';
+import type { Page } from '@playwright/test';
+import { rendererRssMiB } from './cpu';
+import { heapAfterGc } from './lists';
+import { directSender, lagOf, pct, writeAtRate } from './liveLag';
+import { traceLongTasks } from './longTaskTrace';
+import { LONG_TASKS, longTasks, type ScaleTarget } from './scale-browser';
+import { attachWorkers } from './workerProfile';
+
+const TRACE = process.env.SCALE_WATCH_TRACE === '1';
+const PROFILE = process.env.SCALE_WATCH_PROFILE === '1';
+const VIEW = process.env.SCALE_WATCH_VIEW === 'state' ? 'Current state' : 'Timeline';
+const COMPARE = process.env.SCALE_WATCH_COMPARE;
+const LIVE_SECONDS = Number(process.env.SCALE_WATCH_LIVE_SECONDS ?? 20);
+/** Writers in flight, and a target rate no local server takes: each writer waits on its response, so the achieved rate is what the server accepts. */
+const LIVE_WRITERS = 96;
+const LIVE_TARGET = 10_000;
+/** The Pods the live writes patch, in turn (the first namespace's). */
+const LIVE_PODS = 200;
+/** The issue's goal for the live p99, commit→screen. */
+const LIVE_GOAL_MS = 250;
+
+/** What the watch pane reports through window.__explorerWatchRendered (see WatchPane.tsx). */
+const WATCH_MARKS = `
+  window.__scaleWatch = { added: 0, firstAt: 0, firstPerf: 0, lastAt: 0, modified: 0, rendered: {} };
+  window.__explorerWatchRendered = (_pane, events, at, counts) => {
+    const s = window.__scaleWatch;
+    s.added = counts.ADDED ?? 0;
+    if (s.added > 0 && s.firstAt === 0) { s.firstAt = at; s.firstPerf = performance.now(); }
+    s.lastAt = at;
+    for (const e of events) if (e.type === 'MODIFIED' && e.resourceVersion) { s.rendered[e.resourceVersion] = at; s.modified++; }
+  };
+`;
+
+interface WatchMarks {
+  added: number;
+  firstAt: number;
+  firstPerf: number;
+  lastAt: number;
+  /** MODIFIED events put on screen, and when (Date.now()) by resourceVersion. */
+  modified: number;
+  rendered: Record<string, number>;
+}
+
+const marks = (page: Page) => page.evaluate(() => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch);
+
+/** The same streaming list read by Node through the proxy (newline framing, JSON.parse), no page: initial ADDED events per second. */
+async function streamFloor(t: ScaleTarget, path: string): Promise<{ rate: number; added: number }> {
+  const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
+  const res = await fetch(new URL(`${path}?${q}`, t.url), { headers: { 'X-Explorer-Token': t.token, Accept: 'application/json' } });
+  if (res.status !== 200) throw new Error(`stream floor: ${res.status} ${await res.text()}`);
+  const reader = res.body!.getReader();
+  const dec = new TextDecoder();
+  let rest = '';
+  let added = 0;
+  let first = 0;
+  for (let done = false; !done; ) {
+    const r = await reader.read();
+    if (r.done) break;
+    if (!first) first = performance.now();
+    const lines = (rest + dec.decode(r.value, { stream: true })).split('\n');
+    rest = lines.pop()!;
+    for (const l of lines) {
+      const e = JSON.parse(l) as { type: string; object: { metadata?: { annotations?: Record<string, string> } } };
+      if (e.type === 'ADDED') added++;
+      if (e.type === 'BOOKMARK' && e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true') done = true;
+    }
+  }
+  await reader.cancel().catch(() => undefined);
+  return { rate: added / ((performance.now() - first) / 1000), added };
+}
+
+/**
+ * The same streaming list read straight from kube-apiserver by Node (no proxy, no page), as JSON
+ * or as Protobuf (`application/vnd.kubernetes.protobuf;type=watch`: each event a frame of a 4-byte
+ * big-endian length and a protobuf Event): events per second from the first byte to the
+ * initial-events-end bookmark, frames counted and not decoded, so that what is timed is the
+ * server's delivery.
+ */
+async function directStream(t: ScaleTarget, protobuf: boolean): Promise<{ rate: number; events: number; mib: number }> {
+  const { server, creds } = t.apiserver;
+  const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
+  const accept = protobuf ? 'application/vnd.kubernetes.protobuf;type=watch' : 'application/json';
+  const END = Buffer.from('k8s.io/initial-events-end');
+  return new Promise((ok, fail) => {
+    const req = httpsRequest(new URL(`/api/v1/pods?${q}`, server), { ca: creds.ca, cert: creds.cert, key: creds.key, headers: { Accept: accept } }, (res) => {
+      if (res.statusCode !== 200) return fail(new Error(`direct stream (${accept}): ${res.statusCode}`));
+      let first = 0;
+      let events = 0;
+      let bytes = 0;
+      let rest = Buffer.alloc(0);
+      const done = () => {
+        const s = (performance.now() - first) / 1000;
+        req.destroy();
+        ok({ rate: events / s, events, mib: bytes / 1048576 });
+      };
+      res.on('data', (c: Buffer) => {
+        if (!first) first = performance.now();
+        bytes += c.length;
+        let buf = rest.length ? Buffer.concat([rest, c]) : c;
+        for (;;) {
+          let frame: Buffer;
+          if (protobuf) {
+            if (buf.length < 4) break;
+            const n = buf.readUInt32BE(0);
+            if (buf.length < 4 + n) break;
+            frame = buf.subarray(4, 4 + n);
+            buf = buf.subarray(4 + n);
+          } else {
+            const nl = buf.indexOf(10);
+            if (nl < 0) break;
+            frame = buf.subarray(0, nl);
+            buf = buf.subarray(nl + 1);
+          }
+          // The bookmark is not one of the list's events; it ends the initial ones.
+          if (frame.length < 4096 && frame.includes(END)) return done();
+          events++;
+        }
+        rest = Buffer.from(buf);
+      });
+      res.on('error', fail);
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+const sumHeap = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
+/** A page for the pane (on `namespace`, or every namespace), in a renderer of its own; `show` opens it with its view chosen. */
+async function newPane(t: ScaleTarget, url: string, namespace: string | undefined, profile: boolean) {
+  const context = await t.browser.newContext({ viewport: { width: 1400, height: 900 } });
+  await context.addInitScript(WATCH_MARKS + LONG_TASKS);
+  const page = await context.newPage();
+  const workers = await attachWorkers(page, { profile });
+  const panes = JSON.stringify([{ id: 'scale', group: '', version: 'v1', resource: 'pods', ...(namespace ? { namespace } : {}), mode: 'stream', bookmarks: true, asTable: false, max: 2000 }]);
+  const show = async () => {
+    await page.goto(`${url}?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes })}`);
+    // The tab is chosen as soon as the pane shows: the first batches may render in the Timeline.
+    if (VIEW !== 'Timeline') await page.getByRole('tab', { name: VIEW }).click({ timeout: 120_000 });
+  };
+  return { context, page, workers, show };
+}
+
+/** Opens the pane and waits for every initial event on screen (bounded); the rate, and the main-thread tasks over 50 ms meanwhile with where they fell. */
+async function streamOnScreen(t: ScaleTarget, page: Page, show: () => Promise<void>, label: string, trace: boolean): Promise<{ rate: number; added: number; longest: number; count: number }> {
+  // Bounded: at 1,000 events/s 150,000 would take 150 s; a pane slower than that (or a renderer
+  // out of memory) is reported with what it reached, not waited for.
+  const timeout = Math.max(120_000, t.objects);
+  const wait = async () => {
+    await show();
+    return page
+      .waitForFunction((n) => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch.added >= n, t.objects, { timeout, polling: 50 })
+      .then(() => true, (e: unknown) => (page.isClosed() ? Promise.reject(e instanceof Error ? e : new Error(String(e))) : false));
+  };
+  let reached = false;
+  if (trace) {
+    // Traced from before the navigation: the summary places the page's times after it.
+    const summary = await traceLongTasks(t.browser, page, async () => {
+      reached = await wait();
+      return (await marks(page)).firstPerf - 200;
+    });
+    t.log(summary);
+  } else reached = await wait();
+  const st = await marks(page);
+  if (!reached) t.log(`watch${label}: only ${st.added.toLocaleString('en-US')} of ${t.objects.toLocaleString('en-US')} initial events on screen after ${timeout / 1000} s (the rate below is over those)`);
+  const rate = st.added / Math.max(0.001, (st.lastAt - st.firstAt) / 1000);
+  const long = await longTasks(page, String(st.firstPerf - 200));
+  // Where they fell: ms after the first commit with events (negative: just before it).
+  const when = await page.evaluate((from) => (window as unknown as { __longTasks: [number, number][] }).__longTasks.filter(([s]) => s >= from - 200).map(([s, d]) => `${Math.round(s - from)}+${Math.round(d)}`), st.firstPerf);
+  t.log(`watch${label} (${VIEW} shown): a streaming list of ${st.added.toLocaleString('en-US')} Pods on screen in ${st.lastAt - st.firstAt} ms (first to last commit): ${rate.toFixed(0)} events/s; main-thread tasks over 50 ms meanwhile: ${long.count} (longest ${long.longest.toFixed(0)} ms)${when.length ? ` at [start+duration ms] ${when.join(' ')}` : ''}`);
+  return { rate, added: st.added, ...long };
+}
+
+/** While the pane holds every Pod: writes at the highest rate the server accepts, each write's response → its row on screen. */
+async function liveLag(t: ScaleTarget, page: Page): Promise<{ p50: number; p99: number; achieved: number }> {
+  const before = (await marks(page)).modified;
+  let n = 0;
+  const send = directSender(t.apiserver.server, t.apiserver.creds, LIVE_WRITERS);
+  const w = await writeAtRate((sent) => send('PATCH', t.podPath(n++ % LIVE_PODS), { metadata: { annotations: { 'bench/sent': String(sent) } } }, 'application/merge-patch+json'), LIVE_TARGET, LIVE_SECONDS, LIVE_WRITERS, Infinity, { clock: true });
+  // Every committed write must show as one MODIFIED event (bounded wait).
+  await page
+    .waitForFunction((want) => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch.modified >= want, before + w.committed.size, { timeout: 60_000, polling: 100 })
+    .catch(() => undefined);
+  const lag = lagOf(w, (await marks(page)).rendered);
+  const p50 = pct(lag.commit, 50);
+  const p99 = pct(lag.commit, 99);
+  t.log(
+    `watch live, the pane holding ${t.objects.toLocaleString('en-US')} Pods: ${w.committed.size} Pod patches in ${LIVE_SECONDS} s (${LIVE_WRITERS} writers, ${w.failures} failed): ${w.achieved.toFixed(0)} writes/s accepted; ` +
+      `not on screen ${lag.missing}; commit→screen p50 ${p50} ms, p99 ${p99} ms, max ${pct(lag.commit, 100)} ms; send→screen p99 ${pct(lag.send, 99)} ms`,
+  );
+  return { p50, p99: lag.missing > 0 ? Infinity : p99, achieved: w.achieved };
+}
+
+/**
+ * A watch pane whose streaming list (sendInitialEvents) covers every Pod: the rate its initial
+ * ADDED events reach the screen, the longest main-thread task meanwhile, the renderer's memory
+ * holding them over the same pane on an empty namespace, then the live lag.
+ */
+export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>> {
+  const floor = await streamFloor(t, '/k8s/local-admin/api/v1/pods');
+  if (floor.added !== t.objects) throw new Error(`the stream floor read ${floor.added} ADDED events, not ${t.objects}`);
+  t.log(`watch: the same streaming list read by Node through the proxy, no page: ${floor.rate.toFixed(0)} events/s`);
+  // Is the stream itself the cap? The server's delivery with no proxy, JSON then Protobuf.
+  const json = await directStream(t, false);
+  const proto = await directStream(t, true);
+  t.log(`watch: the same streaming list straight from kube-apiserver, frames counted by Node: JSON ${json.rate.toFixed(0)} events/s (${json.mib.toFixed(0)} MiB), Protobuf ${proto.rate.toFixed(0)} events/s (${proto.mib.toFixed(0)} MiB) for ${json.events.toLocaleString('en-US')} / ${proto.events.toLocaleString('en-US')} events`);
+  if (COMPARE && t.compareUrl) {
+    // The other build first, in a renderer of its own, closed before the measured one opens.
+    const other = await newPane(t, t.compareUrl, undefined, false);
+    await streamOnScreen(t, other.page, other.show, ` [${COMPARE}]`, false).finally(() => other.context.close());
+  }
+  // The baseline of memory: the same pane streaming an empty namespace, in a renderer of its own.
+  const empty = await newPane(t, t.url, 'bench-scale-empty', false);
+  await empty.show();
+  await empty.page.getByRole('status', { name: 'Watch state' }).filter({ hasText: 'watching' }).waitFor({ timeout: 120_000 });
+  const heapEmpty = await heapAfterGc(empty.context, empty.page);
+  const workerEmpty = sumHeap(await empty.workers.heapAfterGc());
+  const rssEmpty = rendererRssMiB();
+  await empty.context.close();
+
+  const { context, page, workers, show } = await newPane(t, t.url, undefined, PROFILE);
+  try {
+    const s = await streamOnScreen(t, page, show, COMPARE ? ' [dist]' : '', TRACE);
+    if (PROFILE) t.log(await workers.stopProfiles());
+    const rssHeld = rendererRssMiB();
+    const heap = await heapAfterGc(context, page);
+    const workerHeld = sumHeap(await workers.heapAfterGc());
+    const rssAfterGc = rendererRssMiB().rss;
+    const perThousand = (rssHeld.rss - rssEmpty.rss) / (s.added / 1000);
+    t.log(`watch: renderer RSS (page and worker) ${rssEmpty.rss.toFixed(0)} MiB on an empty pane, ${rssHeld.rss.toFixed(0)} MiB holding ${s.added.toLocaleString('en-US')} Pods (peak ${rssHeld.peak.toFixed(0)} MiB): ${(perThousand * 1024).toFixed(0)} KiB per 1,000 objects; the page's heap after GC ${(heapEmpty / 1048576).toFixed(1)} → ${(heap / 1048576).toFixed(1)} MiB; the watch worker's heap after GC ${(workerEmpty / 1048576).toFixed(1)} → ${(workerHeld / 1048576).toFixed(1)} MiB; renderer RSS after those GCs ${rssAfterGc.toFixed(0)} MiB`);
+    const live = await liveLag(t, page);
+    return {
+      'watch: streaming list events/s / 25,000 (goal >= 1, higher is better)': s.rate / 25_000,
+      'watch: streaming list events/s / Node through the proxy (higher is better)': s.rate / floor.rate,
+      'watch: the stream straight from kube-apiserver, JSON events/s / 25,000 (higher is better)': json.rate / 25_000,
+      'watch: the stream straight from kube-apiserver, Protobuf events/s / JSON events/s (higher is better)': proto.rate / json.rate,
+      'watch: longest main-thread task / 50 ms (goal <= 1)': s.longest / 50,
+      'watch: renderer RSS MiB per 1,000 objects held': perThousand,
+      'watch: watch worker heap after GC, MiB per 1,000 objects held': (workerHeld - workerEmpty) / 1048576 / (s.added / 1000),
+      [`watch: live commit→screen p50 / ${LIVE_GOAL_MS} ms, every Pod held, at the writes/s the server accepts`]: live.p50 / LIVE_GOAL_MS,
+      [`watch: live commit→screen p99 / ${LIVE_GOAL_MS} ms, every Pod held, at the writes/s the server accepts (goal <= 1)`]: live.p99 / LIVE_GOAL_MS,
+    };
+  } finally {
+    await context.close();
+  }
+}

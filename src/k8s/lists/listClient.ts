@@ -4,8 +4,12 @@
 // chunks"); the caller threads the token through.
 import { errorFromResponse, kubeRead } from '../client';
 import { type ResourceRef, resourcePath, withQuery } from '../paths';
-import { buildBlock, Interner, type ListRow, type RowBlock } from './rowStore';
-import { type AnyList, isTable, type ListMeta, type ObjectMetaLite, type TableColumnDefinition } from './types';
+import { type ListMode } from './chunkDecode';
+import { decodeListBody } from './decoder';
+import { Interner, type ListRow, type RowBlock } from './rowStore';
+import type { ListMeta, TableColumnDefinition } from './types';
+
+export { GENERIC_COLUMNS, type ListMode, pageFromBody } from './chunkDecode';
 
 /**
  * Table first, plain JSON as a fallback: a server (or aggregated API) that cannot render a Table
@@ -17,16 +21,7 @@ export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, appli
 export const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
 export const FULL_ACCEPT = 'application/json';
 
-export type ListMode = 'table' | 'metadata' | 'full';
-
 export const ACCEPT_BY_MODE: Record<ListMode, string> = { table: TABLE_ACCEPT, metadata: METADATA_ACCEPT, full: FULL_ACCEPT };
-
-/** The columns we show when there is no server Table: the ones every object has. */
-export const GENERIC_COLUMNS: TableColumnDefinition[] = [
-  { name: 'Name', type: 'string', format: 'name', description: 'metadata.name', priority: 0 },
-  { name: 'Namespace', type: 'string', format: '', description: 'metadata.namespace', priority: 0 },
-  { name: 'Created', type: 'date', format: '', description: 'metadata.creationTimestamp', priority: 0 },
-];
 
 
 export interface ListPageRequest {
@@ -86,8 +81,9 @@ export async function fetchListPage(req: ListPageRequest, interner?: Interner, o
   const res = await kubeRead({ context: req.context, path, headers: { Accept: accept }, signal: req.signal });
   if (!res.ok) throw await errorFromResponse(res);
   const buf = onContinue && res.body ? await readPeeking(res.body, onContinue) : new Uint8Array(await res.arrayBuffer());
-  const body: unknown = JSON.parse(new TextDecoder().decode(buf));
-  return { ...pageFromBody(body, req.mode, interner), bytes: buf.byteLength, path, accept };
+  const bytes = buf.byteLength;
+  // Decoded off the main thread where a worker can be had (decoder.ts); `buf` is handed over.
+  return { ...(await decodeListBody(buf, req.mode, interner ?? new Interner())), bytes, path, accept };
 }
 
 /** How far into a body the list's metadata is looked for; ListMeta is a few hundred bytes. */
@@ -146,49 +142,6 @@ function concat(parts: readonly Uint8Array[], n: number): Uint8Array {
     o += take.byteLength;
   }
   return out;
-}
-
-/**
- * Reduces a response body to rows; exported for tests. Pass the list's Interner so that strings
- * repeated across chunks (namespaces, statuses) are held once for the whole list.
- */
-export function pageFromBody(body: unknown, mode: ListMode, interner: Interner = new Interner()): Omit<ListPage, 'bytes' | 'path' | 'accept'> {
-  if (isTable(body)) {
-    const columns = body.columnDefinitions;
-    const nameCol = columns.findIndex((c) => c.format === 'name');
-    const rows = buildBlock(
-      body.rows.length,
-      columns.length,
-      interner,
-      (i) => {
-        const r = body.rows[i]!;
-        // With includeObject=Metadata the row carries a PartialObjectMetadata (managedFields and
-        // all): its name and namespace are read here, and the rest is dropped with the body.
-        const meta = r.object?.metadata;
-        const cell = r.cells[nameCol >= 0 ? nameCol : 0];
-        const name = typeof cell === 'string' && (meta?.name === undefined || cell === meta.name) ? cell : (meta?.name ?? String(cell));
-        return { name, namespace: meta?.namespace || undefined, cells: r.cells };
-      },
-      nameCol,
-    );
-    return { kind: 'Table', table: true, columns, rows, metadata: body.metadata ?? {} };
-  }
-  const list = body as AnyList;
-  const items = list.items ?? [];
-  const rows = buildBlock(items.length, GENERIC_COLUMNS.length, interner, (i) => genericRow(items[i]!.metadata ?? {}), 0);
-  return {
-    kind: list.kind ?? 'List',
-    table: false,
-    columns: GENERIC_COLUMNS,
-    rows,
-    metadata: list.metadata ?? {},
-    sample: mode === 'table' ? undefined : items[0],
-  };
-}
-
-function genericRow(m: ObjectMetaLite): ListRow {
-  const name = m.name ?? '';
-  return { name, namespace: m.namespace || undefined, cells: [name, m.namespace ?? '', m.creationTimestamp ?? ''] };
 }
 
 /** Stable identity of a row within one list. */

@@ -92,6 +92,33 @@ test('pages 1,200 ConfigMaps in chunks of 500: one resourceVersion, remainingIte
   expect(new Set(shownNames).size).toBe(1200);
   expect(new Set(shownNames)).toEqual(new Set([...names, 'kube-root-ca.crt']));
   await expect(page.getByText(/seen twice/)).toHaveCount(0);
+  // The chunks were decoded in the page's list worker (src/k8s/lists/decoder.ts), not on its main thread.
+  expect(page.workers().map((w) => w.url())).toContainEqual(expect.stringMatching(/decodeWorker/));
+});
+
+test('a row keeps its stripe while the table scrolls past it one row at a time', async ({ page, explorerUrl, kube, ns }) => {
+  await createConfigMaps(kube, ns, Array.from({ length: 80 }, (_, i) => `cm-${String(i).padStart(2, '0')}`));
+  await page.goto(listUrl(explorerUrl, { namespace: ns, group: '', version: 'v1', resource: 'configmaps' }));
+  const table = page.getByRole('table', { name: 'ConfigMap list' });
+  await expect(page.getByRole('status').filter({ hasText: 'list complete' })).toBeVisible();
+  const scroller = table.getByTestId('lists-scroll');
+  // Row 40 (aria-rowindex 42, after the header) stays in view from a scroll offset of 30 rows to 31:
+  // the rows rendered start one row later, and the row's stripe must not change with it.
+  const row = table.locator('[role="row"][aria-rowindex="42"]');
+  const background = () => row.evaluate((el) => getComputedStyle(el).backgroundColor);
+  const neighbour = table.locator('[role="row"][aria-rowindex="43"]');
+  const stripes: string[] = [];
+  for (const top of [30 * 28, 31 * 28, 32 * 28]) {
+    await scroller.evaluate((el, y) => {
+      el.scrollTop = y;
+    }, top);
+    await expect(table.locator(`[role="row"][aria-rowindex="${Math.floor(top / 28) + 2}"]`)).toBeAttached();
+    await expect(row).toBeAttached();
+    stripes.push(await background());
+    // Rows alternate: the next row is the other stripe.
+    expect(await neighbour.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(stripes.at(-1));
+  }
+  expect(new Set(stripes).size).toBe(1);
 });
 
 test('shows the server pod columns, wide columns behind the toggle, and a CRD printer columns', async ({ page, explorerUrl, kube, ns }) => {

@@ -7,6 +7,13 @@ import type { ListRow, TableColumnDefinition } from '../../k8s/lists';
 import { cellText } from './format';
 
 const ROW_HEIGHT = 28;
+/**
+ * Rows rendered beyond the viewport on each side. The rows follow a scroll in the same frame
+ * (useFixedRows renders in the scroll event), so overscan only spares a re-render on short
+ * scrolls; on a jump every row is new, and each one costs the frame its render, style and layout
+ * (12 each side was half of the rows a jump rendered).
+ */
+const OVERSCAN = 4;
 
 export interface VisibleColumn {
   def: TableColumnDefinition;
@@ -47,7 +54,7 @@ export function VirtualTable({
   const scrollRef = useRef<HTMLDivElement>(null);
   // Every row has the same height: the rows in view follow from the scroll offset alone, and a
   // longer list (a chunk arriving) costs nothing here (see useFixedRows).
-  const windowed = useFixedRows(scrollRef, rowCount, ROW_HEIGHT, 12);
+  const windowed = useFixedRows(scrollRef, rowCount, ROW_HEIGHT, OVERSCAN);
   // Roving focus: one row's link is in the Tab order (the last one focused), the arrows move it.
   const [active, setActive] = useState(0);
   const onKeyDown = (e: React.KeyboardEvent) => {
@@ -148,7 +155,9 @@ const Row = memo(function Row({
       aria-rowindex={index + 2}
       data-row-index={index}
       aria-selected={selectedKey === key || undefined}
-      className="lists-row"
+      // Striped by the row's index, not its place among the rendered rows (nth-child), which
+      // changes with every row scrolled past and made the stripes swap rows while scrolling.
+      className={index % 2 === 1 ? 'lists-row stripe' : 'lists-row'}
       style={{ gridTemplateColumns: template, transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
     >
       {columns.map((c) => {

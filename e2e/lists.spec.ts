@@ -121,6 +121,35 @@ test('a row keeps its stripe while the table scrolls past it one row at a time',
   expect(new Set(stripes).size).toBe(1);
 });
 
+test('a scroll jump shows other rows in the same row elements, and a focused row keeps the focus as rows shift', async ({ page, explorerUrl, kube, ns }) => {
+  await createConfigMaps(kube, ns, Array.from({ length: 80 }, (_, i) => `cm-${String(i).padStart(2, '0')}`));
+  await page.goto(listUrl(explorerUrl, { namespace: ns, group: '', version: 'v1', resource: 'configmaps' }));
+  const table = page.getByRole('table', { name: 'ConfigMap list' });
+  await expect(page.getByRole('status').filter({ hasText: 'list complete' })).toBeVisible();
+  const scroller = table.getByTestId('lists-scroll');
+  const rows = table.locator('[data-row-index]');
+  // Elements created once: a jump changes what they show (creating them again is most of a jump's frame).
+  const before = await rows.evaluateAll((els) => els.map((e) => ((e as HTMLElement & { mark?: number }).mark = Number(e.getAttribute('data-row-index')))));
+  await scroller.evaluate((el) => {
+    el.scrollTop = 40 * 28;
+  });
+  await expect(table.getByRole('link', { name: 'cm-45' })).toBeAttached();
+  const after = await rows.evaluateAll((els) => els.map((e) => [(e as HTMLElement & { mark?: number }).mark, Number(e.getAttribute('data-row-index'))] as const));
+  expect(after.filter(([mark]) => mark !== undefined)).toHaveLength(Math.min(before.length, after.length));
+  expect(after.every(([mark, index]) => mark !== index)).toBe(true);
+  // The focused row's link keeps the focus when the rows shift under the elements: Enter opens it.
+  await table.getByRole('link', { name: 'cm-45' }).focus();
+  for (const top of [41 * 28, 43 * 28]) {
+    await scroller.evaluate((el, y) => {
+      el.scrollTop = y;
+    }, top);
+    await expect(table.locator(`[role="row"][aria-rowindex="${Math.floor(top / 28) + 2}"]`)).toBeAttached();
+    await expect(table.getByRole('link', { name: 'cm-45' })).toBeFocused();
+  }
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/name=cm-45/);
+});
+
 test('shows the server pod columns, wide columns behind the toggle, and a CRD printer columns', async ({ page, explorerUrl, kube, ns }) => {
   await must(kube, 'POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name: 'web' }, spec: { containers: [{ name: 'c', image: 'registry.invalid/none' }] } });
   await page.goto(listUrl(explorerUrl, { namespace: ns, group: '', version: 'v1', resource: 'pods' }));

@@ -1,6 +1,6 @@
 // Rows are virtualized: only the rows in view (plus a few) exist in the DOM, every row has the same
 // height so nothing is measured, and a row's render is a fixed amount of work whatever the list size.
-import { memo, useRef, useState } from 'react';
+import { memo, useLayoutEffect, useRef, useState } from 'react';
 import { useFixedRows } from '../../ui/fixedRows';
 import { focusRow, nextRowIndex, rowIndexOf } from '../../ui/rowKeys';
 import type { ListRow, TableColumnDefinition } from '../../k8s/lists';
@@ -70,6 +70,21 @@ export function VirtualTable({
   };
   const template = columns.map((c) => (c.def.format === 'name' ? 'minmax(14rem, 2fr)' : 'minmax(6rem, 1fr)')).join(' ');
   const focusable = Math.min(active, rowCount - 1);
+  // Rows are keyed by their place among the rendered rows, not by their index: after a scroll the
+  // same elements show other rows (their text and attributes change), where keys by index made a
+  // jump remove every row element and create new ones, and Blink style, lay out and paint them
+  // afresh. The one thing an element must not carry to another row is focus: Enter would open
+  // that other row. So when the rows shift, focus follows its row, or leaves when it is gone.
+  const first = windowed.rows[0]?.index ?? 0;
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    const focused = document.activeElement;
+    if (!el || !(focused instanceof HTMLElement) || !el.contains(focused) || rowIndexOf(focused) === active) return;
+    const target = el.querySelector<HTMLElement>(`[data-row-index="${active}"] a`);
+    if (target) target.focus({ preventScroll: true });
+    else focused.blur();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the rows shift under the elements
+  }, [first]);
 
   return (
     <div className="lists-table" role="table" aria-label={label} aria-rowcount={rowCount + 1}>
@@ -100,7 +115,7 @@ export function VirtualTable({
         <div role="rowgroup" style={{ height: windowed.totalSize, position: 'relative' }} onKeyDown={onKeyDown}>
           {windowed.rows.map((v) => (
             <Row
-              key={v.index}
+              key={v.index - first}
               rows={rows}
               index={v.index}
               top={v.start}

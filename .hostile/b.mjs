@@ -1,0 +1,42 @@
+import { chromium } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+const URL0 = process.env.U; const PID = Number(process.env.APIPID);
+const kc = (...a) => execFileSync('/root/.cache/kube-api-explorer/k8s-v1.37.1-etcd-v3.6.16/kubectl', ['--kubeconfig', '/work/ci/.cluster/kubeconfig', ...a], { encoding: 'utf8' });
+const ns = kc('get', 'ns', '-o', 'name').split('\n').find((l) => l.includes('hostile')).split('/')[1];
+const name = 'odd.name-0.x';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await b.newPage({ viewport: { width: 1400, height: 900 } });
+const q = (p) => `${URL0}?${new URLSearchParams(p)}`;
+// a watch pane in one page, the editor in another
+const wpage = await b.newPage({ viewport: { width: 1400, height: 900 } });
+await wpage.goto(q({ context: 'local-admin', view: 'watch', namespace: ns, group: '', version: 'v1', resource: 'configmaps' }));
+await page.goto(q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name }));
+await page.getByRole('radio', { name: 'JSON', exact: true }).check();
+await page.getByRole('region', { name: 'Object' }).locator('.view-lines').waitFor();
+await page.waitForTimeout(1500);
+const loaded = JSON.parse(kc('get', 'cm', '-n', ns, name, '-o', 'json'));
+delete loaded.metadata.managedFields;
+loaded.data.stopped = 'written while the server was stopped';
+await page.getByRole('region', { name: 'Object' }).locator('.view-lines').click();
+await page.keyboard.press('ControlOrMeta+A'); await page.keyboard.press('Backspace');
+await page.keyboard.insertText(JSON.stringify(loaded, null, 2));
+process.kill(PID, 'SIGSTOP');
+console.log('stopped', new Date().toISOString());
+await page.getByRole('button', { name: 'Send', exact: true }).click();
+for (const t of [2000, 8000, 20000]) {
+  await page.waitForTimeout(t);
+  console.log('AFTER', t, (await page.locator('main').innerText()).replace(/\n+/g, ' | ').slice(0, 500));
+  console.log('WATCH', (await wpage.locator('main').innerText()).replace(/\n+/g, ' | ').slice(0, 300));
+  console.log('HEADER', await page.locator('header').innerText().catch(() => '?'));
+}
+await page.screenshot({ path: '.hostile/b1.png' });
+await wpage.screenshot({ path: '.hostile/b1w.png' });
+process.kill(PID, 'SIGCONT');
+console.log('continued', new Date().toISOString());
+await page.waitForTimeout(15000);
+console.log('AFTER-CONT', (await page.locator('main').innerText()).replace(/\n+/g, ' | ').slice(0, 700));
+console.log('WATCH', (await wpage.locator('main').innerText()).replace(/\n+/g, ' | ').slice(0, 400));
+await page.screenshot({ path: '.hostile/b2.png' });
+const s = JSON.parse(kc('get', 'cm', '-n', ns, name, '-o', 'json', '--show-managed-fields'));
+console.log('STORED', s.data.stopped, s.metadata.resourceVersion, s.metadata.managedFields.map((m) => m.manager + ' ' + m.time));
+await b.close();

@@ -102,3 +102,35 @@ export function lagOf(w: Written, rendered: Record<string, number>): Lag {
   }
   return lag;
 }
+
+/**
+ * A streaming list (sendInitialEvents=true) read by Node through the explorer's proxy, no page:
+ * newline framing and JSON.parse, ADDED events counted until the initial-events-end bookmark.
+ * The data floor a watch pane's catch-up is compared with.
+ */
+export async function streamingListFloor(origin: string, token: string, path: string): Promise<{ rate: number; added: number; reads: number }> {
+  const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
+  const res = await fetch(new URL(`${path}?${q.toString()}`, origin), { headers: { 'X-Explorer-Token': token, Accept: 'application/json' } });
+  if (res.status !== 200) throw new Error(`streaming list floor: ${res.status} ${await res.text()}`);
+  const reader = res.body!.getReader();
+  const dec = new TextDecoder();
+  let rest = '';
+  let added = 0;
+  let reads = 0;
+  let first = 0;
+  for (let done = false; !done; ) {
+    const r = await reader.read();
+    if (r.done) break;
+    reads++;
+    if (!first) first = performance.now();
+    const lines = (rest + dec.decode(r.value, { stream: true })).split('\n');
+    rest = lines.pop()!;
+    for (const l of lines) {
+      const e = JSON.parse(l) as { type: string; object: { metadata?: { annotations?: Record<string, string> } } };
+      if (e.type === 'ADDED') added++;
+      if (e.type === 'BOOKMARK' && e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true') done = true;
+    }
+  }
+  await reader.cancel().catch(() => undefined);
+  return { rate: added / ((performance.now() - first) / 1000), added, reads };
+}

@@ -16,7 +16,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Page } from '@playwright/test';
 import { rendererRssMiB } from './cpu';
 import { heapAfterGc } from './lists';
-import { directSender, lagOf, pct, writeAtRate } from './liveLag';
+import { directSender, lagOf, pct, streamingListFloor, writeAtRate } from './liveLag';
 import { traceLongTasks } from './longTaskTrace';
 import { LONG_TASKS, longTasks, type ScaleTarget } from './scale-browser';
 import { attachWorkers } from './workerProfile';
@@ -63,31 +63,8 @@ interface WatchMarks {
 
 const marks = (page: Page) => page.evaluate(() => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch);
 
-/** The same streaming list read by Node through the proxy (newline framing, JSON.parse), no page: initial ADDED events per second. */
-async function streamFloor(t: ScaleTarget, path: string): Promise<{ rate: number; added: number }> {
-  const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
-  const res = await fetch(new URL(`${path}?${q}`, t.url), { headers: { 'X-Explorer-Token': t.token, Accept: 'application/json' } });
-  if (res.status !== 200) throw new Error(`stream floor: ${res.status} ${await res.text()}`);
-  const reader = res.body!.getReader();
-  const dec = new TextDecoder();
-  let rest = '';
-  let added = 0;
-  let first = 0;
-  for (let done = false; !done; ) {
-    const r = await reader.read();
-    if (r.done) break;
-    if (!first) first = performance.now();
-    const lines = (rest + dec.decode(r.value, { stream: true })).split('\n');
-    rest = lines.pop()!;
-    for (const l of lines) {
-      const e = JSON.parse(l) as { type: string; object: { metadata?: { annotations?: Record<string, string> } } };
-      if (e.type === 'ADDED') added++;
-      if (e.type === 'BOOKMARK' && e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true') done = true;
-    }
-  }
-  await reader.cancel().catch(() => undefined);
-  return { rate: added / ((performance.now() - first) / 1000), added };
-}
+/** The same streaming list read by Node through the proxy, no page: initial ADDED events per second. */
+const streamFloor = (t: ScaleTarget, path: string) => streamingListFloor(t.url, t.token, path);
 
 /**
  * The same streaming list read straight from kube-apiserver by Node (no proxy, no page), as JSON

@@ -20,7 +20,7 @@ import { chromium } from '@playwright/test';
 import { startControlPlane } from '../proxy/cluster/controlplane';
 import { startExplorerServer } from '../proxy/src/server';
 import { cpuByProgram } from './cpu';
-import { directSender, lagOf, pct, writeAtRate } from './liveLag';
+import { directSender, lagOf, pct, streamingListFloor, writeAtRate } from './liveLag';
 import { type CpuProfile, selfTimes, summariseProfile } from './profile';
 import type { BenchResult } from './run';
 
@@ -220,32 +220,9 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
       // The data floor: the same streaming list read through the explorer's proxy by Node
       // (fetch, newline framing, JSON.parse; no page): how fast the server and proxy deliver it here.
       {
-        const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
-        const res = await fetch(new URL(`/k8s/local-admin/api/v1/namespaces/${CNS}/configmaps?${q.toString()}`, srv.url), { headers: { 'X-Explorer-Token': srv.token, Accept: 'application/json' } });
-        if (res.status !== 200) throw new Error(`data floor: ${res.status} ${await res.text()}`);
-        const reader = res.body!.getReader();
-        const dec = new TextDecoder();
-        let rest = '';
-        let n = 0;
-        let reads = 0;
-        let first = 0;
-        let done = false;
-        while (!done) {
-          const r = await reader.read();
-          if (r.done) break;
-          reads++;
-          if (!first) first = performance.now();
-          const lines = (rest + dec.decode(r.value, { stream: true })).split('\n');
-          rest = lines.pop()!;
-          for (const l of lines) {
-            const e = JSON.parse(l) as { type: string; object: { metadata?: { annotations?: Record<string, string> } } };
-            if (e.type === 'ADDED') n++;
-            if (e.type === 'BOOKMARK' && e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true') done = true;
-          }
-        }
-        await reader.cancel().catch(() => undefined);
-        floor = n / ((performance.now() - first) / 1000);
-        log(`catch-up data floor: ${n} initial ADDED events read by Node through the proxy at ${floor.toFixed(0)} events/s (first byte to the initial-events-end bookmark; ${reads} reads)`);
+        const f = await streamingListFloor(srv.url, srv.token, `/k8s/local-admin/api/v1/namespaces/${CNS}/configmaps`);
+        floor = f.rate;
+        log(`catch-up data floor: ${f.added} initial ADDED events read by Node through the proxy at ${floor.toFixed(0)} events/s (first byte to the initial-events-end bookmark; ${f.reads} reads)`);
       }
       // WATCH_BENCH_CATCHUP_RUNS=N repeats the page's catch-up; WATCH_BENCH_COMPARE=<dir> also
       // serves another build of the SPA (vite build --outDir <dir>) and alternates the two, so a

@@ -96,12 +96,18 @@ test('pages 1,200 ConfigMaps in chunks of 500: one resourceVersion, remainingIte
   expect(page.workers().map((w) => w.url())).toContainEqual(expect.stringMatching(/decodeWorker/));
 });
 
-test('a row keeps its stripe while the table scrolls past it one row at a time', async ({ page, explorerUrl, kube, ns }) => {
+/** 80 ConfigMaps listed whole: more rows than the table renders at once, so that scrolling moves them. */
+async function eightyRows(page: Page, explorerUrl: string, kube: Kube, ns: string) {
   await createConfigMaps(kube, ns, Array.from({ length: 80 }, (_, i) => `cm-${String(i).padStart(2, '0')}`));
   await page.goto(listUrl(explorerUrl, { namespace: ns, group: '', version: 'v1', resource: 'configmaps' }));
   const table = page.getByRole('table', { name: 'ConfigMap list' });
   await expect(page.getByRole('status').filter({ hasText: 'list complete' })).toBeVisible();
   const scroller = table.getByTestId('lists-scroll');
+  return { table, scroller };
+}
+
+test('a row keeps its stripe while the table scrolls past it one row at a time', async ({ page, explorerUrl, kube, ns }) => {
+  const { table, scroller } = await eightyRows(page, explorerUrl, kube, ns);
   // Row 40 (aria-rowindex 42, after the header) stays in view from a scroll offset of 30 rows to 31:
   // the rows rendered start one row later, and the row's stripe must not change with it.
   const row = table.locator('[role="row"][aria-rowindex="42"]');
@@ -122,11 +128,7 @@ test('a row keeps its stripe while the table scrolls past it one row at a time',
 });
 
 test('a scroll jump shows other rows in the same row elements, and a focused row keeps the focus as rows shift', async ({ page, explorerUrl, kube, ns }) => {
-  await createConfigMaps(kube, ns, Array.from({ length: 80 }, (_, i) => `cm-${String(i).padStart(2, '0')}`));
-  await page.goto(listUrl(explorerUrl, { namespace: ns, group: '', version: 'v1', resource: 'configmaps' }));
-  const table = page.getByRole('table', { name: 'ConfigMap list' });
-  await expect(page.getByRole('status').filter({ hasText: 'list complete' })).toBeVisible();
-  const scroller = table.getByTestId('lists-scroll');
+  const { table, scroller } = await eightyRows(page, explorerUrl, kube, ns);
   const rows = table.locator('[data-row-index]');
   // Elements created once: a jump changes what they show (creating them again is most of a jump's frame).
   const before = await rows.evaluateAll((els) => els.map((e) => ((e as HTMLElement & { mark?: number }).mark = Number(e.getAttribute('data-row-index')))));

@@ -33,8 +33,13 @@ import { buildWriteRequest, sendExchange, type WriteMode } from './request';
 const RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 3);
 const BATCH = 10;
 const SEED = process.env.DIFFERENTIAL_SEED ? Number(process.env.DIFFERENTIAL_SEED) : undefined;
-/** Seeds of failures found by longer runs, replayed on every run: { kind, seed }. */
-const FIXED: { kind: Kind; seed: number }[] = [];
+/**
+ * Failures found by earlier runs, replayed on every run: fast-check's seed and path (the run within
+ * it). 209647109/"1" (CI, 2026-11-26): kubectl's patch re-created a container the other manager had
+ * removed, with only the edited env (no image), and the server refused it as invalid: kubectl edit
+ * failed for the whole batch.
+ */
+const FIXED: { kind: Kind; seed: number; path: string }[] = [{ kind: 'PodTemplate', seed: 209647109, path: '1' }];
 
 const ns = `diff-${Math.random().toString(16).slice(2, 8)}`;
 const group = `diff${Math.random().toString(16).slice(2, 8)}.example.com`;
@@ -73,10 +78,12 @@ const strip = (o: JsonObject): JsonObject => {
 
 /**
  * `kubectl edit` of the Y twins: its editor lets the other manager replace X and Y (one
- * `kubectl replace`), then writes the edits. Only the first invocation writes: kubectl reopens the
- * editor on an error, and an unchanged file then ends the edit.
+ * `kubectl replace`), then writes the edits. Only the first invocation writes: kubectl saves the
+ * objects the server accepts, reopens the editor on the ones it refuses, and an unchanged file then
+ * ends the edit with an error. Returns the names the server refused as invalid (kubectl prints
+ * `<type> "<name>" is invalid`); any other error is the harness's and is thrown.
  */
-function kubectlEdit(kind: Kind, theirs: JsonObject[], minesY: JsonObject[]): void {
+function kubectlEdit(kind: Kind, theirs: JsonObject[], minesY: JsonObject[]): Set<string> {
   const cp = inject('controlPlane');
   const run = join(dir, `edit-${serial++}`);
   writeFileSync(`${run}.theirs.json`, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: theirs }));
@@ -87,10 +94,19 @@ function kubectlEdit(kind: Kind, theirs: JsonObject[], minesY: JsonObject[]): vo
     `#!/bin/sh\nset -e\n[ -e "${run}.done" ] && exit 0\ntouch "${run}.done"\n${k} replace --field-manager=other -f "${run}.theirs.json" >/dev/null\ncp "${run}.mine.json" "$1"\n`,
   );
   chmodSync(`${run}.sh`, 0o755);
-  execFileSync(cp.kubectl!, ['edit', '-n', ns, '-o', 'json', ...minesY.map((m) => `${RESOURCE[kind].type}/${nameOf(m)}`), '--kubeconfig', cp.kubeconfig, '--context', TEST_CONTEXT], {
-    env: { ...process.env, KUBE_EDITOR: `${run}.sh`, EDITOR: `${run}.sh` },
-    stdio: 'pipe',
-  });
+  try {
+    execFileSync(cp.kubectl!, ['edit', '-n', ns, '-o', 'json', ...minesY.map((m) => `${RESOURCE[kind].type}/${nameOf(m)}`), '--kubeconfig', cp.kubeconfig, '--context', TEST_CONTEXT], {
+      env: { ...process.env, KUBE_EDITOR: `${run}.sh`, EDITOR: `${run}.sh` },
+      stdio: 'pipe',
+    });
+    return new Set();
+  } catch (e) {
+    const stderr = String((e as { stderr?: Buffer }).stderr ?? '');
+    const refused = new Set([...stderr.matchAll(/^error: \S+ "([^"]+)" is invalid$/gm)].map((m) => m[1]!));
+    const known = /^(Warning: .*|error: \S+ "[^"]+" is invalid|A copy of your changes has been stored to .*|error: Edit cancelled, no valid changes were saved\.)$/;
+    if (refused.size === 0 || stderr.trim().split('\n').some((line) => !known.test(line))) throw e;
+    return refused;
+  }
 }
 
 /**
@@ -130,7 +146,8 @@ async function runBatch(kind: Kind, cases: Case[], tally: Checked): Promise<void
   }
   const theirs = pairs.flatMap(({ c, x, y }) => [strip(applyOps(x, c.theirs)), strip(applyOps(y, c.theirs))]);
   const minesY = pairs.map(({ c, y }) => applyOps(y, c.mine));
-  if (minesY.some((m, i) => JSON.stringify(m) !== JSON.stringify(pairs[i]!.y))) kubectlEdit(kind, theirs, minesY);
+  let refused = new Set<string>();
+  if (minesY.some((m, i) => JSON.stringify(m) !== JSON.stringify(pairs[i]!.y))) refused = kubectlEdit(kind, theirs, minesY);
   else execFileSync(inject('controlPlane').kubectl!, ['replace', '--field-manager=other', '-f', '-', '--kubeconfig', inject('controlPlane').kubeconfig, '--context', TEST_CONTEXT], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: theirs }), stdio: 'pipe' });
 
   for (const { c, x, y } of pairs) {
@@ -140,8 +157,12 @@ async function runBatch(kind: Kind, cases: Case[], tally: Checked): Promise<void
     const first = threeWayMerge(x, mine, latest, h);
     // kubectl's patch puts the edit's value over theirs: the user choosing "mine" everywhere. Where
     // the edit changed inside an element or map the other side removed, kubectl's patch re-creates
-    // only the changed fields (a partial element): not compared.
-    if (first.conflicts.some((k) => k.theirs === undefined && k.mine !== null && typeof k.mine === 'object')) {
+    // only the changed fields (a partial element): not compared. Such a partial element can lack a
+    // required field (a container with no image), and the server refuses kubectl's edit; the only
+    // refusal expected here is that one, where the explorer shows a conflict instead of writing.
+    const partial = first.conflicts.some((k) => k.theirs === undefined && k.mine !== null && typeof k.mine === 'object');
+    expect(!refused.has(nameOf(y)) || partial, `kubectl's edit of ${nameOf(y)} was refused, but the explorer's rebase saw no partial element\ncase: ${JSON.stringify(c)}`).toBe(true);
+    if (partial) {
       tally.skipped++;
       continue;
     }
@@ -167,7 +188,7 @@ describe.skipIf(!hasKubectl())('differential: the Edit view’s writes after a r
     it(`${kind}`, async () => {
       const tally: Checked = { compared: 0, skipped: 0 };
       const batch = fc.array(caseArb(kind, group), { minLength: BATCH, maxLength: BATCH });
-      for (const fixed of FIXED.filter((f) => f.kind === kind)) await fc.assert(fc.asyncProperty(batch, (cases) => runBatch(kind, cases, tally)), { numRuns: 1, seed: fixed.seed, endOnFailure: true });
+      for (const fixed of FIXED.filter((f) => f.kind === kind)) await fc.assert(fc.asyncProperty(batch, (cases) => runBatch(kind, cases, tally)), { seed: fixed.seed, path: fixed.path, endOnFailure: true });
       await fc.assert(
         fc.asyncProperty(batch, (cases) => runBatch(kind, cases, tally)),
         // No shrinking: each run writes objects and spawns kubectl; the failure message names the case.

@@ -21,7 +21,8 @@
 // (Go's time and duration texts), decode.ts (bodies and watch streams), encode.ts (the JSON form to
 // a message), reader.ts and writer.ts (the wire, walked by the descriptor), compiled.ts (decoders
 // generated at build time for the large lists, loaded with the descriptor: faster than the walk),
-// lazy.ts (a list read only as far as its rows need).
+// lazy.ts (a list read only as far as its rows need), watchStream.ts (a watch stream read as far
+// as a watch pane needs per event, without the schema).
 export * from './fields';
 export { type DescriptorJson, type K8sSchema, loadedK8sSchema, loadK8sSchema, schemaFromDescriptor } from './schema';
 export { goDuration, parseGoDuration } from './goText';
@@ -32,3 +33,4 @@ export { encodeK8sObject, jsonToMessage, withBinaryBytes } from './encode';
 export { decodeMessage, decodeMessageToJson, jsonDecoder } from './reader';
 export { writeMessage } from './writer';
 export { decodeK8sListLazily, type LazyItem, type LazyList, openLazyItem } from './lazy';
+export { MAX_WATCH_FRAME, type MetaHead, ProtobufWatchFramer, readStatusBody, readWatchFrame, type StatusJson, type WatchFrame, watchFrameObject } from './watchStream';

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import type { ObjectDetail, ObjectSummary, WatchSessionHandle } from '../../k8s/watch';
 import { StatusView } from '../../ui/ErrorBox';
+import { ProtobufEvent } from './ProtobufEvent';
 
 function mib(n: number): string {
   return n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
@@ -52,7 +53,7 @@ function ObjectBody({ d }: { d: ObjectDetail }) {
         <p className="small" role="note" aria-label="Version shown">
           The version the watch delivered at {clock(d.at)} ({d.type ?? 'ADDED'}, resourceVersion {delivered}).
         </p>
-        <pre className="watch-json">{JSON.stringify(d.object, null, 2)}</pre>
+        {d.wire ? <ProtobufEvent frame={d.wire} /> : <pre className="watch-json">{JSON.stringify(d.object, null, 2)}</pre>}
       </>
     );
   }

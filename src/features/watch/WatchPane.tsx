@@ -10,6 +10,7 @@ import { focusRow, nextRowIndex, rowIndexOf, tailRange } from '../../ui/rowKeys'
 import { changedManagers } from './managers';
 import { DEFAULT_OBJECT_MIB, objectBudgetBytes, type PaneConfig, sessionKey, specOf } from './panes';
 import { ObjectView } from './ObjectView';
+import { decodeFrame, ProtobufEvent, useSchema } from './ProtobufEvent';
 import { StateTable } from './StateTable';
 
 // Monaco's diff editor is large: loaded when an event's diff is first opened.
@@ -95,12 +96,14 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
   const paused = snap.state === 'paused';
   const mode = START_MODES.find((m) => m.mode === pane.mode)!;
 
+  const protobuf = pane.encoding === 'protobuf';
   const exportEvents = async () => {
-    const blob = new Blob([await session.exportNdjson()], { type: 'application/x-ndjson' });
+    // A Protobuf pane exports its events' frames as sent (a `;stream=watch` body), not JSON made up here.
+    const blob = protobuf ? new Blob([(await session.exportFrames()) as Uint8Array<ArrayBuffer>], { type: 'application/vnd.kubernetes.protobuf;stream=watch' }) : new Blob([await session.exportNdjson()], { type: 'application/x-ndjson' });
     const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
     a.href = url;
-    a.download = `watch-${pane.resource}${pane.namespace ? `-${pane.namespace}` : ''}.ndjson`;
+    a.download = `watch-${pane.resource}${pane.namespace ? `-${pane.namespace}` : ''}.${protobuf ? 'pb' : 'ndjson'}`;
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };
@@ -113,6 +116,11 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
           {mode.label}
           {pane.mode === 'watch-exact' ? ` ${pane.resourceVersion ?? ''}` : ''}
         </span>
+        {protobuf && (
+          <span className="badge" title="The watch asks for Protobuf events; the pane reads each event's metadata only and decodes an event whole when it is opened. The server serves Tables as JSON only: no server columns.">
+            Protobuf
+          </span>
+        )}
         <StateBadge snap={snap} />
         <span className="spacer" />
         <button type="button" onClick={() => (paused ? session.resume() : session.pause())}>
@@ -122,7 +130,7 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
           Clear
         </button>
         <button type="button" onClick={() => void exportEvents()}>
-          Export NDJSON
+          {protobuf ? 'Export frames (.pb)' : 'Export NDJSON'}
         </button>
         <button type="button" aria-label={`Close watch ${title(pane)}`} onClick={onClose}>
           ×
@@ -133,6 +141,13 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
         {pane.labelSelector && <code> labelSelector={pane.labelSelector}</code>}
         {pane.fieldSelector && <code> fieldSelector={pane.fieldSelector}</code>}
         {pane.name && <code> fieldSelector=metadata.name={pane.name}</code>}
+        {snap.contentType !== undefined && (
+          <span aria-label="Stream encoding" title="The Content-Type the server answered this watch with: how the events on screen were encoded.">
+            {' '}
+            · server sent <code>{snap.contentType}</code>
+            {protobuf && !snap.contentType.startsWith('application/vnd.kubernetes.protobuf') ? ' (no Protobuf form for this resource: read as JSON)' : ''}
+          </span>
+        )}
       </p>
       <p className="watch-counts small" aria-label="Event counts">
         {WATCH_EVENT_TYPES.map((t) => (
@@ -391,12 +406,32 @@ function EntryDetail({ session, entry: shown, onClose }: { session: WatchSession
         </button>
       </header>
       {/* The page holds a summary (identity, resourceVersion); the full event is in the worker. */}
-      {full ? <EntryBody entry={full} /> : <p className="muted small">Loading the event from the watch worker…</p>}
+      {full ? full.kind === 'event' && full.wire ? <ProtobufEntry entry={full} /> : <EntryBody entry={full} /> : <p className="muted small">Loading the event from the watch worker…</p>}
     </section>
   );
 }
 
-function EntryBody({ entry }: { entry: TimelineEntry }) {
+/**
+ * A Protobuf event: the worker kept its frame and read only its head; here it is decoded whole
+ * (and the version it replaced, for the diff and the managers), and its bytes are shown.
+ */
+function ProtobufEntry({ entry }: { entry: EventEntry }) {
+  const { schema, error } = useSchema();
+  const decoded = useMemo(() => {
+    if (!schema || entry.type === 'ERROR') return undefined;
+    const object = decodeFrame(schema, entry.wire!).object;
+    const previous = entry.previousWire ? decodeFrame(schema, entry.previousWire).object : undefined;
+    return { ...entry, object: object ?? entry.object, ...(previous ? { previous } : {}) };
+  }, [schema, entry]);
+  return (
+    <>
+      {entry.type === 'ERROR' ? <EntryBody entry={entry} /> : decoded ? <EntryBody entry={decoded} hideObject /> : <p className="muted small">{error ? `The Protobuf schema did not load: ${error}` : 'Loading the Protobuf schema…'}</p>}
+      <ProtobufEvent frame={entry.wire!} />
+    </>
+  );
+}
+
+function EntryBody({ entry, hideObject }: { entry: TimelineEntry; hideObject?: boolean }) {
   const [showDiff, setShowDiff] = useState(false);
   if (entry.kind === 'note') {
     return (
@@ -453,7 +488,7 @@ function EntryBody({ entry }: { entry: TimelineEntry }) {
         <Suspense fallback={<p className="muted small">Loading the diff editor…</p>}>
           <ObjectDiff previous={entry.previous} next={entry.type === 'DELETED' ? undefined : entry.object} />
         </Suspense>
-      ) : (
+      ) : hideObject ? null : (
         <pre className="watch-json">{JSON.stringify(entry.object, null, 2)}</pre>
       )}
     </>

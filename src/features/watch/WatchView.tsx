@@ -51,6 +51,7 @@ function AddPaneForm({ route, context, onAdd }: { route: Route; context: string;
   const [bookmarks, setBookmarks] = useState(true);
   const [timeoutSeconds, setTimeoutSeconds] = useState('');
   const [asTable, setAsTable] = useState(false);
+  const [encoding, setEncoding] = useState<'json' | 'protobuf'>('json');
   const [max, setMax] = useState(String(DEFAULT_MAX_EVENTS));
 
   const [group, version, resource] = res.split('/') as [string, string, string];
@@ -76,7 +77,8 @@ function AddPaneForm({ route, context, onAdd }: { route: Route; context: string;
       resourceVersion: mode === 'watch-exact' ? rv : undefined,
       bookmarks: mode === 'stream' ? true : bookmarks,
       timeoutSeconds: Number(timeoutSeconds) > 0 ? Number(timeoutSeconds) : undefined,
-      asTable,
+      asTable: asTable && encoding === 'json',
+      ...(encoding === 'protobuf' ? { encoding: 'protobuf' as const } : {}),
       max: Number(max) >= 1 ? Math.floor(Number(max)) : DEFAULT_MAX_EVENTS,
     });
   };
@@ -141,8 +143,15 @@ function AddPaneForm({ route, context, onAdd }: { route: Route; context: string;
         <span>timeoutSeconds</span>
         <input aria-label="timeoutSeconds" inputMode="numeric" value={timeoutSeconds} placeholder="server default" onChange={(e) => setTimeoutSeconds(e.target.value)} />
       </label>
-      <label className="check">
-        <input type="checkbox" checked={asTable} onChange={(e) => setAsTable(e.target.checked)} />
+      <label>
+        <span>Encoding</span>
+        <select aria-label="Encoding" value={encoding} onChange={(e) => setEncoding(e.target.value as 'json' | 'protobuf')}>
+          <option value="json">JSON</option>
+          <option value="protobuf">Protobuf</option>
+        </select>
+      </label>
+      <label className="check" title={encoding === 'protobuf' ? 'The server serves Tables as JSON only: a Protobuf watch has no as=Table form.' : undefined}>
+        <input type="checkbox" checked={asTable && encoding === 'json'} disabled={encoding === 'protobuf'} onChange={(e) => setAsTable(e.target.checked)} />
         <span>Table rows (as=Table)</span>
       </label>
       <label>
@@ -151,6 +160,13 @@ function AddPaneForm({ route, context, onAdd }: { route: Route; context: string;
       </label>
       <button type="submit">Add watch</button>
       <p className="muted small watch-semantic">{modeInfo.semantic}</p>
+      {encoding === 'protobuf' && (
+        <p className="small watch-semantic" role="note" aria-label="Protobuf encoding">
+          Protobuf: the watch asks for <code>application/vnd.kubernetes.protobuf;type=watch</code> (JSON as the fallback: custom resources have no Protobuf form) and the pane reads only each event’s
+          metadata; an event’s whole object is decoded when you open it, with its bytes. No server columns: the server serves Tables (as=Table) as JSON only, so the state shows
+          what the pane reads itself (namespace/name, resourceVersion, creation time).{mode === 'list-watch' ? ' The list before the watch is read as JSON.' : ''}
+        </p>
+      )}
       {mode === 'stream' && streamRefused && (
         <p className="small watch-semantic" role="note" aria-label="Streaming list refused">
           This server refused a streaming list when asked ({describeRefusal(streamRefused)}). A pane started this way shows that refusal and falls back to List, then watch.

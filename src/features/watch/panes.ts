@@ -17,6 +17,11 @@ export interface PaneConfig {
   bookmarks: boolean;
   timeoutSeconds?: number;
   asTable: boolean;
+  /**
+   * 'protobuf': the watch asks for Protobuf events (then never as=Table: the server serves Tables
+   * as JSON only). Absent: JSON.
+   */
+  encoding?: 'protobuf';
   /** Timeline capacity. */
   max: number;
   /**
@@ -67,7 +72,9 @@ export function parsePanes(text: string | undefined): PaneConfig[] {
       resourceVersion: str('resourceVersion'),
       bookmarks: r.bookmarks !== false,
       timeoutSeconds: typeof r.timeoutSeconds === 'number' && r.timeoutSeconds > 0 ? r.timeoutSeconds : undefined,
-      asTable: r.asTable === true,
+      // Protobuf and Table rows exclude each other (no Protobuf Table): Protobuf wins, as asked last in the form.
+      asTable: r.asTable === true && r.encoding !== 'protobuf',
+      ...(r.encoding === 'protobuf' ? { encoding: 'protobuf' as const } : {}),
       max: typeof r.max === 'number' && r.max >= 1 ? Math.floor(r.max) : DEFAULT_MAX_EVENTS,
       objectMiB: typeof r.objectMiB === 'number' && r.objectMiB >= 0 ? r.objectMiB : undefined,
       types: Array.isArray(r.types) ? (r.types as WatchEventType[]) : undefined,
@@ -95,7 +102,8 @@ export function specOf(context: string, p: PaneConfig): WatchSpec {
     resourceVersion: p.resourceVersion,
     bookmarks: p.mode === 'stream' ? true : p.bookmarks,
     timeoutSeconds: p.timeoutSeconds,
-    asTable: p.asTable,
+    asTable: p.asTable && p.encoding !== 'protobuf',
+    ...(p.encoding === 'protobuf' ? { encoding: 'protobuf' as const } : {}),
   };
 }
 

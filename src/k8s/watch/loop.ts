@@ -9,7 +9,7 @@ import { isStatus, KubeApiError, kubeJson, type KubeRequest, type MuxClient, typ
 import { TABLE_ACCEPT } from '../lists/listClient';
 import { backoff, classifyEnding, type Ending, nextRequest, type NoteKind, type Outcome, type Phase, reconnectMessage, type StartMode, type WatchSpec } from './plan';
 import { resourceVersionOf } from './reducer';
-import { decodeWatchLine, openWatch, type OpenWatch, type ReceivedEvent } from './stream';
+import { openWatch, type OpenWatch, type ReceivedEvent } from './stream';
 import { INITIAL_EVENTS_END, isTable, type KubeObject, type Table, type TableColumn } from './types';
 
 /**
@@ -74,6 +74,8 @@ export interface StreamInfo {
   path: string;
   streaming: boolean;
   synthetic: boolean;
+  /** The response's Content-Type: how the server encoded the stream, whatever was asked. */
+  contentType?: string;
 }
 
 interface ListResponse {
@@ -145,6 +147,8 @@ export abstract class ListWatchLoop {
   /** Set when the server refused the start mode and the loop fell back to another. */
   protected fallback: { from: StartMode; to: StartMode; status: Status } | undefined;
   protected fatal: string | undefined;
+  /** The Content-Type of the last stream the server answered (set at its response headers). */
+  protected contentType: string | undefined;
   private abort: AbortController | undefined;
   protected readonly loop: Required<LoopOptions>;
 
@@ -268,8 +272,12 @@ export abstract class ListWatchLoop {
     const dog = this.watchdog(attempt$);
 
     try {
-      const w = await openWatch({ mux: this.loop.mux, context: spec.context, path: req.path, headers: spec.asTable ? { Accept: TABLE_ACCEPT } : undefined, signal: attempt$.signal });
+      // A Protobuf watch has no Table form (the server serves Tables as JSON only): the spec never asks both.
+      const protobuf = spec.encoding === 'protobuf' && !spec.asTable;
+      const w = await openWatch({ mux: this.loop.mux, context: spec.context, path: req.path, headers: spec.asTable ? { Accept: TABLE_ACCEPT } : undefined, encoding: protobuf ? 'protobuf' : 'json', signal: attempt$.signal });
       const openedAt = Date.now();
+      s.contentType = w.headers['content-type'];
+      this.contentType = s.contentType;
       this.connectingSince = undefined;
       // The headers are the server's first word on this stream: the idle clock starts here.
       dog.opened();
@@ -295,7 +303,10 @@ export abstract class ListWatchLoop {
   }
 
   private announce(s: StreamInfo): void {
-    this.note('open', s.streaming ? 'streaming list opened' : `watch opened${phaseFrom(s.path)}`, { path: s.path });
+    const asked = this.spec.encoding === 'protobuf' && !this.spec.asTable;
+    // What the server confirmed, not what was asked: a type with no Protobuf form answers JSON.
+    const how = asked ? `; the server answered ${s.contentType ?? 'no Content-Type'}` : '';
+    this.note('open', `${s.streaming ? 'streaming list opened' : `watch opened${phaseFrom(s.path)}`}${how}`, { path: s.path });
     this.opened(s);
   }
 
@@ -318,12 +329,12 @@ export abstract class ListWatchLoop {
   private async read(w: OpenWatch, s: StreamInfo, dog: Watchdog, signal: AbortSignal): Promise<boolean> {
     let sliceStart = now();
     let n = 0;
-    for await (const batch of w.lines) {
+    for await (const batch of w.batches) {
       // Anything received proves the stream alive: once per chunk is enough.
       dog.poke();
-      for (const line of batch.lines) {
+      for (let i = 0; i < batch.count; i++) {
         if (signal.aborted) return false;
-        const ev = decodeWatchLine(line, batch.receivedAt);
+        const ev = batch.event(i);
         // A backlog arrives as many queued chunks, which the loop would otherwise work through in
         // one task: give the page (input, rendering) a turn every few milliseconds (the clock read
         // every 16 events: an event costs microseconds, a slice milliseconds).

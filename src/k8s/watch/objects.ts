@@ -30,19 +30,24 @@ export interface KeptBody {
   /** Its weight in the budget: the bytes of its event's line (or of the list item). */
   bytes: number;
   receivedAt: number;
+  /** A Protobuf event's frame as sent: `object` then holds only its head, the frame the rest. */
+  wire?: Uint8Array;
 }
 
 /** Default budget for whole objects, in wire bytes: the parsed objects weigh a few times more. */
 export const DEFAULT_OBJECT_BYTES = 16 * 1024 * 1024;
 
 /** The summary of an object as an event or a list delivered it. */
-export function summarize(o: KubeObject, type: WatchEventType): ObjectSummary {
-  return new ObjectSummary(resourceVersionOf(o), isTable(o) ? (o.rows?.[0]?.cells ?? []) : undefined, type);
+export function summarize(o: KubeObject, type: WatchEventType, cellsOf?: (o: KubeObject) => unknown[]): ObjectSummary {
+  return new ObjectSummary(resourceVersionOf(o), isTable(o) ? (o.rows?.[0]?.cells ?? []) : cellsOf?.(o), type);
 }
 
+/** An event as the state applies it: a Protobuf event's frame comes along, kept with its head. */
+export type StateEvent = WatchEvent & { wire?: Uint8Array };
+
 export type StateEffect =
-  | { op: 'set'; key: string; row: ObjectSummary; previous: ObjectSummary | undefined; previousBody: KubeObject | undefined }
-  | { op: 'delete'; key: string; previous: ObjectSummary; previousBody: KubeObject | undefined }
+  | { op: 'set'; key: string; row: ObjectSummary; previous: ObjectSummary | undefined; previousBody: KeptBody | undefined }
+  | { op: 'delete'; key: string; previous: ObjectSummary; previousBody: KeptBody | undefined }
   | { op: 'none' };
 
 /** Bodies kept and let go, for the pane to say what its budget holds. */
@@ -74,7 +79,11 @@ export class ObjectState {
   private bodyBytes = 0;
   private evicted = 0;
 
-  constructor(private maxBytes: number = DEFAULT_OBJECT_BYTES) {}
+  constructor(
+    private maxBytes: number = DEFAULT_OBJECT_BYTES,
+    /** The row's cells for an object that is not a Table (a Protobuf pane computes its own). */
+    private readonly cellsOf?: (o: KubeObject) => unknown[],
+  ) {}
 
   get size(): number {
     return this.rows.size;
@@ -91,11 +100,11 @@ export class ObjectState {
   }
 
   /** Sets an object as delivered (a list item, an event), keeping its body as the newest. */
-  set(key: string, object: KubeObject, type: WatchEventType, bytes: number, receivedAt: number): ObjectSummary {
-    const row = summarize(object, type);
+  set(key: string, object: KubeObject, type: WatchEventType, bytes: number, receivedAt: number, wire?: Uint8Array): ObjectSummary {
+    const row = summarize(object, type, this.cellsOf);
     this.rows.set(key, row);
     this.dropBody(key);
-    const q: Queued = { key, object, bytes, receivedAt };
+    const q: Queued = wire ? { key, object, bytes, receivedAt, wire } : { key, object, bytes, receivedAt };
     this.bodies.set(key, q);
     this.queue.push(q);
     this.bodyBytes += bytes;
@@ -114,18 +123,18 @@ export class ObjectState {
    * it, BOOKMARK and ERROR change nothing. `previousBody` is the body the event replaced, when
    * the budget still kept it.
    */
-  apply(event: WatchEvent, bytes: number, receivedAt: number): StateEffect {
+  apply(event: StateEvent, bytes: number, receivedAt: number): StateEffect {
     if (event.type === 'BOOKMARK' || event.type === 'ERROR') return { op: 'none' };
     const key = objectKey(eventSubject(event.object));
     const previous = this.rows.get(key);
-    const previousBody = this.bodies.get(key)?.object;
+    const previousBody = this.bodies.get(key);
     if (event.type === 'DELETED') {
       if (!previous) return { op: 'none' };
       this.delete(key);
       return { op: 'delete', key, previous, previousBody };
     }
     if (previous?.resourceVersion !== undefined && previous.resourceVersion === resourceVersionOf(event.object)) return { op: 'none' };
-    const row = this.set(key, event.object, event.type, bytes, receivedAt);
+    const row = this.set(key, event.object, event.type, bytes, receivedAt, event.wire);
     return { op: 'set', key, row, previous, previousBody };
   }
 

@@ -36,6 +36,11 @@ export interface WatchSpec {
   timeoutSeconds?: number;
   /** Ask for Table rows (as=Table) instead of objects. */
   asTable: boolean;
+  /**
+   * 'protobuf': ask for Protobuf watch events (not with asTable: the server has no Protobuf
+   * Table). Lists (list-then-watch, relists) stay JSON. Default JSON.
+   */
+  encoding?: 'json' | 'protobuf';
 }
 
 export function collectionPath(spec: Pick<WatchSpec, 'group' | 'version' | 'resource' | 'namespace'>): string {

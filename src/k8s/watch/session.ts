@@ -12,7 +12,7 @@ import { type EventOrigin, type Listed, ListWatchLoop, type LoopOptions, type Se
 import type { NoteKind, StartMode, WatchSpec } from './plan';
 import { collectionPath } from './plan';
 import { diffBy, eventSubject, objectKey, resourceVersionOf, type StateDiff } from './reducer';
-import { type BodyStats, DEFAULT_OBJECT_BYTES, ObjectState, ObjectSummary, splitKey } from './objects';
+import { type BodyStats, DEFAULT_OBJECT_BYTES, type KeptBody, ObjectState, ObjectSummary, splitKey } from './objects';
 import type { ReceivedEvent } from './stream';
 import { isTable, type KubeObject, type TableColumn, type WatchEventType, WATCH_EVENT_TYPES } from './types';
 import { KubeApiError } from '../client';
@@ -43,6 +43,14 @@ export interface EventEntry extends EventSummary {
   raw: string;
   /** The stored version this event replaced, for the per-event diff, when the object budget still kept it. */
   previous?: KubeObject;
+  /**
+   * A Protobuf event's frame as the server sent it (4-byte length, WatchEvent): `object` is then
+   * only what the pane read of it (kind, apiVersion, ObjectMeta head) and `raw` is empty; the
+   * page decodes the whole object from these bytes with the schema when it is opened.
+   */
+  wire?: Uint8Array;
+  /** The frame of the version this event replaced (a Protobuf `previous`), when still kept. */
+  previousWire?: Uint8Array;
   /**
    * The resourceVersion of the version this event replaced, whether or not its body was kept:
    * set with no `previous`, the earlier version was let go to stay within the object budget.
@@ -86,6 +94,8 @@ export interface ObjectDetail {
   /** kept: the body the watch delivered; read: not kept, read from the server now; gone: the pane has no such object. */
   source: 'kept' | 'read' | 'gone';
   object?: KubeObject;
+  /** kept, from a Protobuf event: its frame (`object` is then only its head: decode this for the rest). */
+  wire?: Uint8Array;
   /** kept: when the watch delivered it; read: when the server answered. */
   at: number;
   /** read: the GET's path. */
@@ -164,6 +174,8 @@ export interface SessionSnapshot<E = TimelineEntry> {
    */
   order?: readonly string[];
   columns?: TableColumn[];
+  /** The Content-Type the server answered the current (or last) stream with: how it encoded it. */
+  contentType?: string;
   lastResourceVersion?: string;
   /** Streaming list: whether the initial-events-end bookmark has arrived on the current stream. */
   initialEventsDone: boolean;
@@ -187,6 +199,17 @@ export interface SessionSnapshot<E = TimelineEntry> {
   fatal?: string;
 }
 
+
+/**
+ * The columns a Protobuf pane shows of its own: the server serves Tables (its columns) as JSON
+ * only, so a pane that reads Protobuf events has what it reads of each object's ObjectMeta: its
+ * namespace/name and resourceVersion (the row's own columns) and its creation time.
+ */
+export const PROTOBUF_COLUMNS: TableColumn[] = [{ name: 'Created', type: 'string', format: 'date-time', description: 'metadata.creationTimestamp, read by the pane from the ObjectMeta of the Protobuf event (the server serves no Protobuf Table)', priority: 0 }];
+
+function protobufCells(o: KubeObject): unknown[] {
+  return [o.metadata?.creationTimestamp ?? ''];
+}
 
 function emptyCounts(): Record<WatchEventType, number> {
   return Object.fromEntries(WATCH_EVENT_TYPES.map((t) => [t, 0])) as Record<WatchEventType, number>;
@@ -232,7 +255,8 @@ export class WatchSession extends ListWatchLoop {
   constructor(spec: WatchSpec, opts: SessionOptions) {
     super(spec, opts);
     this.opts = { maxEntries: opts.maxEntries ?? 5000, maxBytes: opts.maxBytes ?? DEFAULT_TIMELINE_BYTES, schedule: opts.schedule ?? defaultSchedule, trackObjectChanges: opts.trackObjectChanges ?? false, maxObjectBytes: opts.maxObjectBytes ?? DEFAULT_OBJECT_BYTES };
-    this.objects = new ObjectState(this.opts.maxObjectBytes);
+    if (spec.encoding === 'protobuf' && !spec.asTable) this.columns = PROTOBUF_COLUMNS;
+    this.objects = this.newState();
     this.timeline = new Ring(this.opts.maxEntries, { maxBytes: this.opts.maxBytes, sizeOf: entryBytes });
     this.snapshot = this.makeSnapshot();
   }
@@ -295,7 +319,7 @@ export class WatchSession extends ListWatchLoop {
     if (!row) return { key, source: 'gone', at: Date.now(), budget };
     const base = { key, resourceVersion: row.resourceVersion, type: row.type, budget };
     const kept = this.objects.body(key);
-    if (kept) return { ...base, source: 'kept', object: kept.object, at: kept.receivedAt };
+    if (kept) return { ...base, source: 'kept', object: kept.object, at: kept.receivedAt, ...(kept.wire ? { wire: kept.wire } : {}) };
     const { namespace, name } = splitKey(key);
     const path = `${collectionPath({ ...this.spec, namespace })}/${encodeURIComponent(name)}`;
     try {
@@ -314,9 +338,24 @@ export class WatchSession extends ListWatchLoop {
   exportNdjson(): string {
     return this.timeline
       .toArray()
-      .filter((e): e is EventEntry => e.kind === 'event')
+      .filter((e): e is EventEntry => e.kind === 'event' && !e.wire)
       .map((e) => `${e.raw}\n`)
       .join('');
+  }
+
+  /**
+   * The timeline's Protobuf events as one `application/vnd.kubernetes.protobuf;stream=watch` body:
+   * their frames exactly as the server sent them, one after the other.
+   */
+  exportFrames(): Uint8Array {
+    const frames = this.timeline.toArray().flatMap((e) => (e.kind === 'event' && e.wire ? [e.wire] : []));
+    const out = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
+    let o = 0;
+    for (const f of frames) {
+      out.set(f, o);
+      o += f.length;
+    }
+    return out;
   }
 
   /** The entry with this seq while the timeline keeps it (full objects: this session holds them). */
@@ -345,7 +384,7 @@ export class WatchSession extends ListWatchLoop {
 
   protected listed(l: Listed, relist: boolean): void {
     if (l.columns) this.columns = l.columns;
-    const next = new ObjectState(this.opts.maxObjectBytes);
+    const next = this.newState();
     // Each item's line is made, weighed and let go one at a time: 150,000 lines at once would be
     // a gigabyte of strings (the timeline keeps only its newest).
     if (relist) {
@@ -368,7 +407,11 @@ export class WatchSession extends ListWatchLoop {
   protected opened(s: StreamInfo): void {
     // A re-stream builds the new state aside and swaps it in at the initial-events-end bookmark,
     // so the pane never shows a half-listed state (and the diff is exact).
-    this.replacing = s.streaming && this.objects.size > 0 ? new ObjectState(this.opts.maxObjectBytes) : undefined;
+    this.replacing = s.streaming && this.objects.size > 0 ? this.newState() : undefined;
+  }
+
+  private newState(): ObjectState {
+    return new ObjectState(this.opts.maxObjectBytes, this.spec.encoding === 'protobuf' && !this.spec.asTable ? protobufCells : undefined);
   }
 
   protected received(ev: ReceivedEvent, origin: EventOrigin): void {
@@ -378,11 +421,11 @@ export class WatchSession extends ListWatchLoop {
       const key = objectKey(eventSubject(ev.object));
       const row = this.objects.row(key);
       this.replacing.apply(ev, ev.size, ev.receivedAt);
-      this.pushEvent(ev, origin, { previous: row, previousBody: this.objects.body(key)?.object });
+      this.pushEvent(ev, origin, { previous: row, previousBody: this.objects.body(key) });
       return;
     }
     const key = objectKey(eventSubject(ev.object));
-    const replaced = { previous: this.objects.row(key), previousBody: this.objects.body(key)?.object };
+    const replaced = { previous: this.objects.row(key), previousBody: this.objects.body(key) };
     const effect = this.objects.apply(ev, ev.size, ev.receivedAt);
     if (this.opts.trackObjectChanges && this.objectChanges !== 'all' && effect.op !== 'none') this.objectChanges.set(effect.key, effect.op === 'set' ? effect.row : undefined);
     this.pushEvent(ev, origin, replaced);
@@ -413,7 +456,7 @@ export class WatchSession extends ListWatchLoop {
     this.note('relist', `${what}: ${diff.appeared.length} appeared, ${diff.changed.length} changed, ${diff.vanished.length} vanished`, { diff, path });
   }
 
-  private pushEvent(ev: ReceivedEvent, origin: EventOrigin, replaced?: { previous?: ObjectSummary; previousBody?: KubeObject }, status?: Status, initialEventsEnd?: boolean): void {
+  private pushEvent(ev: ReceivedEvent, origin: EventOrigin, replaced?: { previous?: ObjectSummary; previousBody?: KeptBody }, status?: Status, initialEventsEnd?: boolean): void {
     this.counts[ev.type] = (this.counts[ev.type] ?? 0) + 1;
     const subject = ev.type === 'ERROR' ? ev.object : eventSubject(ev.object);
     this.timeline.push({
@@ -427,10 +470,12 @@ export class WatchSession extends ListWatchLoop {
       size: ev.size,
       origin,
       raw: ev.raw,
-      previous: replaced?.previousBody,
+      previous: replaced?.previousBody?.object,
       previousResourceVersion: replaced?.previous?.resourceVersion,
       status,
       initialEventsEnd,
+      ...(ev.wire ? { wire: ev.wire } : {}),
+      ...(replaced?.previousBody?.wire ? { previousWire: replaced.previousBody.wire } : {}),
     });
     this.changed();
   }
@@ -464,6 +509,7 @@ export class WatchSession extends ListWatchLoop {
       objects: this.objects.rows,
       bodies: this.objects.stats(),
       columns: this.columns,
+      contentType: this.contentType,
       lastResourceVersion: this.lastRV,
       initialEventsDone: this.initialEventsDone,
       retryAt: this.retryAt,

@@ -24,6 +24,8 @@ export interface WatchSessionHandle {
   /** The object view of one object of the state: kept as delivered, or read from the server now. */
   objectDetail(key: string): Promise<ObjectDetail | undefined>;
   exportNdjson(): string | Promise<string>;
+  /** The timeline's Protobuf events, their frames as the server sent them (a `;stream=watch` body). */
+  exportFrames(): Uint8Array | Promise<Uint8Array>;
   /** An event entry with its full object, previous version and line (the page's entries may be summaries). */
   entryDetail(seq: number): Promise<EventEntry | undefined>;
 }
@@ -380,6 +382,9 @@ export class WorkerWatchSession implements WatchSessionHandle {
   }
   exportNdjson(): Promise<string> {
     return this.conn.ask<string>((req) => ({ t: 'export', sid: this.sid, req }));
+  }
+  exportFrames(): Promise<Uint8Array> {
+    return this.conn.ask<Uint8Array>((req) => ({ t: 'export', sid: this.sid, req, frames: true }));
   }
   entryDetail(seq: number): Promise<EventEntry | undefined> {
     return this.conn.ask<EventEntry | undefined>((req) => ({ t: 'detail', sid: this.sid, req, seq }));

@@ -144,9 +144,14 @@ export function hostWatchSessions(port: Port): void {
         void s.objectDetail(m.key).then((d) => post({ t: 'reply', req: m.req, value: d }));
         return;
       }
-      case 'export':
-        post({ t: 'reply', req: m.req, value: sessions.get(m.sid)?.session.exportNdjson() ?? '' });
+      case 'export': {
+        const s = sessions.get(m.sid)?.session;
+        if (m.frames) {
+          const bytes = s?.exportFrames() ?? new Uint8Array(0);
+          post({ t: 'reply', req: m.req, value: bytes }, [bytes.buffer]);
+        } else post({ t: 'reply', req: m.req, value: s?.exportNdjson() ?? '' });
         return;
+      }
       case 'detail': {
         const s = sessions.get(m.sid)?.session;
         if (!s) return post({ t: 'reply', req: m.req, value: undefined });

@@ -44,7 +44,7 @@ export type ToWorker =
   | { t: 'max'; sid: number; n: number }
   | { t: 'budget'; sid: number; bytes: number }
   | { t: 'object'; sid: number; req: number; key: string }
-  | { t: 'export'; sid: number; req: number }
+  | { t: 'export'; sid: number; req: number; frames?: boolean }
   | { t: 'detail'; sid: number; req: number; seq: number }
   // Answers to the worker's requests for the network (the page holds the one mux and kubeFetch):
   | { t: 'mux-response'; rid: number; status: number; headers: Record<string, string>; fromProxy: boolean }
@@ -121,7 +121,7 @@ export function objectRow(key: string, o: ObjectSummary): ObjectRow {
 
 /** An ERROR event crosses with its Status (the pane shows it), not its line. */
 function errorSummary(e: EventEntry): PartialEvent {
-  const { object: _object, raw: _raw, previous: _previous, ...summary } = e;
+  const { object: _object, raw: _raw, previous: _previous, wire: _wire, previousWire: _previousWire, ...summary } = e;
   return { ...summary, partial: true };
 }
 

@@ -152,6 +152,37 @@ test('a scroll jump shows other rows in the same row elements, and a focused row
   await expect(page).toHaveURL(/name=cm-45/);
 });
 
+test('every row places its cells in the same columns as its header, whatever its text; a long name is cut, not widened', async ({ page, explorerUrl, kube, ns }) => {
+  const long = `cm-${'x'.repeat(200)}`;
+  await createConfigMaps(kube, ns, ['a', long, 'b'], { k: 'v' });
+  await page.goto(listUrl(explorerUrl, { namespace: ns, group: '', version: 'v1', resource: 'configmaps' }));
+  const table = page.getByRole('table', { name: 'ConfigMap list' });
+  await expect(page.getByRole('status').filter({ hasText: 'list complete' })).toBeVisible();
+  const [header, ...rows] = await table.getByRole('row').evaluateAll((els) =>
+    els.map((row) => [...row.querySelectorAll('[role="cell"], [role="columnheader"]')].map((c) => ({ x: c.getBoundingClientRect().x, w: c.getBoundingClientRect().width }))),
+  );
+  if (!header) throw new Error('no header row');
+  // a, b, the long one, and kube-root-ca.crt once kube-controller-manager has added it.
+  expect(rows.length).toBeGreaterThanOrEqual(3);
+  expect(header.length).toBeGreaterThan(1);
+  for (const cells of rows) {
+    expect(cells).toHaveLength(header.length);
+    // The same boxes in every row: a row's layout does not depend on what it shows.
+    cells.forEach((c, i) => {
+      expect(Math.abs(c.x - rows[0]![i]!.x)).toBeLessThan(0.5);
+      expect(Math.abs(c.w - rows[0]![i]!.w)).toBeLessThan(0.5);
+      // Side by side, in the header's order, each under its own header (the header spans the scrollbar too).
+      expect(c.w).toBeGreaterThan(20);
+      if (i > 0) expect(c.x).toBeGreaterThanOrEqual(cells[i - 1]!.x + cells[i - 1]!.w);
+      expect(c.x).toBeGreaterThanOrEqual(header[i]!.x - 20);
+      expect(c.x).toBeLessThan(header[i]!.x + header[i]!.w);
+    });
+  }
+  // The long name is cut to its column (the whole name on hover is the link's text).
+  const link = table.getByRole('link', { name: long });
+  expect(await link.evaluate((a) => (a.parentElement as HTMLElement).scrollWidth > (a.parentElement as HTMLElement).clientWidth)).toBe(true);
+});
+
 test('shows the server pod columns, wide columns behind the toggle, and a CRD printer columns', async ({ page, explorerUrl, kube, ns }) => {
   await must(kube, 'POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name: 'web' }, spec: { containers: [{ name: 'c', image: 'registry.invalid/none' }] } });
   await page.goto(listUrl(explorerUrl, { namespace: ns, group: '', version: 'v1', resource: 'pods' }));

@@ -1,12 +1,15 @@
 // Rows are virtualized: only the rows in view (plus a few) exist in the DOM, every row has the same
 // height so nothing is measured, and a row's render is a fixed amount of work whatever the list size.
 import { memo, useLayoutEffect, useRef, useState } from 'react';
+import { type ColumnBox, useColumnBoxes } from '../../ui/columnBoxes';
 import { useFixedRows } from '../../ui/fixedRows';
 import { focusRow, nextRowIndex, rowIndexOf } from '../../ui/rowKeys';
 import type { ListRow, TableColumnDefinition } from '../../k8s/lists';
 import { cellText } from './format';
 
 const ROW_HEIGHT = 28;
+/** One object for every placed row: React compares it by identity and writes no style on a re-render. */
+const ROW_STYLE = { height: ROW_HEIGHT, lineHeight: `${ROW_HEIGHT}px` };
 /**
  * Rows rendered beyond the viewport on each side. The rows follow a scroll in the same frame
  * (useFixedRows renders in the scroll event), so overscan only spares a re-render on short
@@ -69,6 +72,11 @@ export function VirtualTable({
     focusRow(scrollRef.current, to, 'a');
   };
   const template = columns.map((c) => (c.def.format === 'name' ? 'minmax(14rem, 2fr)' : 'minmax(6rem, 1fr)')).join(' ');
+  // One column layout for every row: the grid is laid out once, in an empty ruler row, and each
+  // row's cells are placed at its columns' offsets, so that a row's layout is a few fixed boxes
+  // whatever it shows (each row laid out its own grid before: on a jump, every row in view).
+  const rulerRef = useRef<HTMLDivElement>(null);
+  const boxes = useColumnBoxes(rulerRef, columns.length, template);
   const focusable = Math.min(active, rowCount - 1);
   // Rows are keyed by their place among the rendered rows, not by their index: after a scroll the
   // same elements show other rows (their text and attributes change), where keys by index made a
@@ -113,21 +121,29 @@ export function VirtualTable({
       </div>
       <div ref={scrollRef} className="lists-scroll" data-testid="lists-scroll">
         <div role="rowgroup" style={{ height: windowed.totalSize, position: 'relative' }} onKeyDown={onKeyDown}>
-          {windowed.rows.map((v) => (
-            <Row
-              key={v.index - first}
-              rows={rows}
-              index={v.index}
-              top={v.start}
-              template={template}
-              columns={columns}
-              selectedKey={selectedKey}
-              focusable={v.index === focusable}
-              onFocusRow={setActive}
-              linkFor={linkFor}
-              onOpen={onOpen}
-            />
-          ))}
+          <div ref={rulerRef} className="lists-row lists-ruler" aria-hidden="true" style={{ gridTemplateColumns: template }}>
+            {columns.map((c) => (
+              <div key={`${c.cell}:${c.def.name}`} />
+            ))}
+          </div>
+          {/* The rows in view, in flow under one offset: a jump moves one box, not each row. */}
+          <div className="lists-window" style={{ transform: `translateY(${first * ROW_HEIGHT}px)` }}>
+            {windowed.rows.map((v) => (
+              <Row
+                key={v.index - first}
+                rows={rows}
+                index={v.index}
+                template={template}
+                boxes={boxes}
+                columns={columns}
+                selectedKey={selectedKey}
+                focusable={v.index === focusable}
+                onFocusRow={setActive}
+                linkFor={linkFor}
+                onOpen={onOpen}
+              />
+            ))}
+          </div>
         </div>
       </div>
     </div>
@@ -141,8 +157,8 @@ export function VirtualTable({
 const Row = memo(function Row({
   rows,
   index,
-  top,
   template,
+  boxes,
   columns,
   selectedKey,
   focusable,
@@ -152,8 +168,9 @@ const Row = memo(function Row({
 }: {
   rows: RowSource;
   index: number;
-  top: number;
   template: string;
+  /** The columns' places from the ruler; null until it is measured (the row lays out its own grid meanwhile). */
+  boxes: ColumnBox[] | null;
   columns: VisibleColumn[];
   selectedKey: string | undefined;
   focusable: boolean;
@@ -172,15 +189,17 @@ const Row = memo(function Row({
       aria-selected={selectedKey === key || undefined}
       // Striped by the row's index, not its place among the rendered rows (nth-child), which
       // changes with every row scrolled past and made the stripes swap rows while scrolling.
-      className={index % 2 === 1 ? 'lists-row stripe' : 'lists-row'}
-      style={{ gridTemplateColumns: template, transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+      className={`lists-row${boxes ? ' placed' : ''}${index % 2 === 1 ? ' stripe' : ''}`}
+      style={boxes ? ROW_STYLE : { gridTemplateColumns: template, height: ROW_HEIGHT }}
     >
-      {columns.map((c) => {
+      {columns.map((c, i) => {
         const value = c.cell < 0 ? row.namespace : row.cells[c.cell];
         const { text, title } = cellText(value, c.def.type, now);
+        const box = boxes?.[i];
+        const style = box ? { left: box.left, width: box.width } : undefined;
         if (c.def.format === 'name') {
           return (
-            <div role="cell" key={c.cell}>
+            <div role="cell" key={c.cell} style={style}>
               <a
                 href={linkFor(row)}
                 tabIndex={focusable ? 0 : -1}
@@ -197,7 +216,7 @@ const Row = memo(function Row({
           );
         }
         return (
-          <div role="cell" key={c.cell} title={title ?? text}>
+          <div role="cell" key={c.cell} title={title ?? text} style={style}>
             {text}
           </div>
         );

@@ -175,17 +175,24 @@ const APPEARS = (shell: string, selector: string) => `
   }).observe(document, { subtree: true, childList: true });
 `;
 
-async function timeToAppear(t: ScaleTarget, url: string, selector: string): Promise<{ ms: number; longest: number; boot: number }> {
+/** With `trace`, the page is traced and what its longest tasks from the view's frame on were made of is logged under that name. */
+export async function timeToAppear(t: ScaleTarget, url: string, selector: string, trace?: string): Promise<{ ms: number; longest: number; boot: number }> {
   const context = await t.browser.newContext({ viewport: { width: 1400, height: 900 } });
   await context.addInitScript(APPEARS('section[aria-label="Discovery"]', selector) + LONG_TASKS);
   const page = await context.newPage();
   try {
     const start = Date.now();
-    await page.goto(url);
-    await page.waitForFunction(() => (window as unknown as { __appeared?: number }).__appeared !== undefined, undefined, { timeout: 120_000, polling: 20 });
-    const at = await page.evaluate(() => (window as unknown as { __appeared: number }).__appeared);
-    // Whatever the view still does once it shows (rendering the rest, a schema's second document).
-    await page.waitForTimeout(1000);
+    let at = 0;
+    const load = async () => {
+      await page.goto(url);
+      await page.waitForFunction(() => (window as unknown as { __appeared?: number }).__appeared !== undefined, undefined, { timeout: 120_000, polling: 20 });
+      at = await page.evaluate(() => (window as unknown as { __appeared: number }).__appeared);
+      // Whatever the view still does once it shows (rendering the rest, a schema's second document).
+      await page.waitForTimeout(1000);
+      return page.evaluate(() => (window as unknown as { __shell?: number }).__shell ?? 0);
+    };
+    if (trace) t.log(`${trace}:\n${await traceLongTasks(t.browser, page, load, 4)}`);
+    else await load();
     const all = await longTasks(page);
     const after = await longTasks(page, 'window.__shell ?? 0');
     return { ms: at - start, longest: after.longest, boot: all.longest };

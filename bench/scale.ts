@@ -23,6 +23,7 @@ import { peakRssMiB } from './cpu';
 import { measureLean } from './lean';
 import { startExplorer, startKubectlProxy } from './proxy';
 import type { BenchResult } from './run';
+import { compareDiscovery, compareLists } from './scale-compare';
 import { scaleDiscovery, scaleLists, type ScaleTarget } from './scale-browser';
 import { scaleWatch } from './scale-watch';
 
@@ -140,8 +141,10 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
     await ensureSeeded(cp, log);
     const ratios: Record<string, number> = {};
     const srv = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => undefined });
-    // SCALE_WATCH_COMPARE=<dir>: another build of the SPA for the watch part (scale-watch.ts).
-    const compare = process.env.SCALE_WATCH_COMPARE ? await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: process.env.SCALE_WATCH_COMPARE, log: () => undefined }) : undefined;
+    // SCALE_WATCH_COMPARE=<dir>: another build of the SPA for the watch part (scale-watch.ts);
+    // SCALE_LISTS_COMPARE / SCALE_DISCOVERY_COMPARE for those parts (scale-compare.ts).
+    const compareDir = process.env.SCALE_WATCH_COMPARE ?? process.env.SCALE_LISTS_COMPARE ?? process.env.SCALE_DISCOVERY_COMPARE;
+    const compare = compareDir ? await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: compareDir, log: () => undefined }) : undefined;
     // A JS heap cap per isolate (the page's and the watch worker's): a renderer that needs more dies
     // alone ("out of memory", reported by the part) instead of taking the machine's memory.
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--js-flags=--max-old-space-size=4096'] });
@@ -155,8 +158,10 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
         compareUrl: compare?.url };
       const lastGroup = seedGroup(PREFIX, Math.floor((CRDS - 1) / KINDS.length));
       const crdResource = `${KINDS[(CRDS - 1) % KINDS.length]!.toLowerCase()}s`;
-      Object.assign(ratios, await part('discovery', log, () => scaleDiscovery(t, lastGroup, crdResource)));
-      Object.assign(ratios, await part('lists', log, () => scaleLists(t)));
+      const listsCompare = process.env.SCALE_LISTS_COMPARE;
+      const discoveryCompare = process.env.SCALE_DISCOVERY_COMPARE;
+      Object.assign(ratios, await part('discovery', log, () => (discoveryCompare ? compareDiscovery(t, discoveryCompare) : scaleDiscovery(t, lastGroup, crdResource))));
+      Object.assign(ratios, await part('lists', log, () => (listsCompare ? compareLists(t, listsCompare) : scaleLists(t))));
       Object.assign(ratios, await part('watch', log, () => scaleWatch(t)));
     } finally {
       await browser.close();

@@ -6,6 +6,7 @@
 // WatchPane.tsx); commit→screen is the difference, per resourceVersion.
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Credentials } from '../proxy/cluster/controlplane';
+import { ProtobufWatchFramer, readWatchFrame } from '../src/codecs/protobuf/watchStream';
 
 export type Send = (method: string, path: string, body: unknown, type?: string) => Promise<{ status: number; body: string }>;
 
@@ -105,30 +106,43 @@ export function lagOf(w: Written, rendered: Record<string, number>): Lag {
 
 /**
  * A streaming list (sendInitialEvents=true) read by Node through the explorer's proxy, no page:
- * newline framing and JSON.parse, ADDED events counted until the initial-events-end bookmark.
+ * newline framing and JSON.parse (Protobuf: framing and the ObjectMeta head a Protobuf pane reads
+ * of each event, watchStream.ts), ADDED events counted until the initial-events-end bookmark.
  * The data floor a watch pane's catch-up is compared with.
  */
-export async function streamingListFloor(origin: string, token: string, path: string): Promise<{ rate: number; added: number; reads: number }> {
+export async function streamingListFloor(origin: string, token: string, path: string, encoding: 'json' | 'protobuf' = 'json'): Promise<{ rate: number; added: number; reads: number }> {
   const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
-  const res = await fetch(new URL(`${path}?${q.toString()}`, origin), { headers: { 'X-Explorer-Token': token, Accept: 'application/json' } });
+  const accept = encoding === 'protobuf' ? 'application/vnd.kubernetes.protobuf;type=watch' : 'application/json';
+  const res = await fetch(new URL(`${path}?${q.toString()}`, origin), { headers: { 'X-Explorer-Token': token, Accept: accept } });
   if (res.status !== 200) throw new Error(`streaming list floor: ${res.status} ${await res.text()}`);
   const reader = res.body!.getReader();
   const dec = new TextDecoder();
+  const framer = new ProtobufWatchFramer();
   let rest = '';
   let added = 0;
   let reads = 0;
   let first = 0;
+  const seen = (type: string, annotations: Record<string, string> | undefined): boolean => {
+    if (type === 'ADDED') added++;
+    return type === 'BOOKMARK' && annotations?.['k8s.io/initial-events-end'] === 'true';
+  };
   for (let done = false; !done; ) {
     const r = await reader.read();
     if (r.done) break;
     reads++;
     if (!first) first = performance.now();
+    if (encoding === 'protobuf') {
+      for (const f of framer.push(r.value)) {
+        const e = readWatchFrame(f);
+        if (seen(e.type, e.metadata?.annotations)) done = true;
+      }
+      continue;
+    }
     const lines = (rest + dec.decode(r.value, { stream: true })).split('\n');
     rest = lines.pop()!;
     for (const l of lines) {
       const e = JSON.parse(l) as { type: string; object: { metadata?: { annotations?: Record<string, string> } } };
-      if (e.type === 'ADDED') added++;
-      if (e.type === 'BOOKMARK' && e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true') done = true;
+      if (seen(e.type, e.object.metadata?.annotations)) done = true;
     }
   }
   await reader.cancel().catch(() => undefined);

@@ -11,7 +11,10 @@
 // SCALE_WATCH_TRACE=1 traces the stream and prints what its longest tasks were made of;
 // SCALE_WATCH_PROFILE=1 prints CPU profiles of the page and the worker over it;
 // SCALE_WATCH_LIVE_SECONDS (default 20) how long the live writes last, SCALE_WATCH_LIVE_WRITERS
-// (default 4) how many are in flight.
+// (default 4) how many are in flight; SCALE_WATCH_ENCODING=json (default), protobuf, or both: the
+// pane's encoding (docs/guide/watch.md); with both, a JSON pane then a Protobuf pane stream the
+// same list, each in a renderer of its own, each against its floor (Node through the proxy in the
+// same encoding) and the same direct streams, and the live lag is measured on the last.
 import { request as httpsRequest } from 'node:https';
 import type { Page } from '@playwright/test';
 import { rendererRssMiB } from './cpu';
@@ -26,6 +29,8 @@ const PROFILE = process.env.SCALE_WATCH_PROFILE === '1';
 const VIEW = process.env.SCALE_WATCH_VIEW === 'state' ? 'Current state' : 'Timeline';
 const COMPARE = process.env.SCALE_WATCH_COMPARE;
 const LIVE_SECONDS = Number(process.env.SCALE_WATCH_LIVE_SECONDS ?? 20);
+type Encoding = 'json' | 'protobuf';
+const ENCODINGS: Encoding[] = process.env.SCALE_WATCH_ENCODING === 'both' ? ['json', 'protobuf'] : process.env.SCALE_WATCH_ENCODING === 'protobuf' ? ['protobuf'] : ['json'];
 /**
  * Writers in flight, and a target rate no local server takes: each writer waits on its response,
  * so the achieved rate is what the server accepts. Few: with 20,000 Pods held, 4 writers had 196
@@ -64,7 +69,7 @@ interface WatchMarks {
 const marks = (page: Page) => page.evaluate(() => (window as unknown as { __scaleWatch: WatchMarks }).__scaleWatch);
 
 /** The same streaming list read by Node through the proxy, no page: initial ADDED events per second. */
-const streamFloor = (t: ScaleTarget, path: string) => streamingListFloor(t.url, t.token, path);
+const streamFloor = (t: ScaleTarget, path: string, encoding: Encoding) => streamingListFloor(t.url, t.token, path, encoding);
 
 /**
  * The same streaming list read straight from kube-apiserver by Node (no proxy, no page), as JSON
@@ -124,12 +129,12 @@ async function directStream(t: ScaleTarget, protobuf: boolean): Promise<{ rate: 
 const sumHeap = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 /** A page for the pane (on `namespace`, or every namespace), in a renderer of its own; `show` opens it with its view chosen. */
-async function newPane(t: ScaleTarget, url: string, namespace: string | undefined, profile: boolean) {
+async function newPane(t: ScaleTarget, url: string, namespace: string | undefined, profile: boolean, encoding: Encoding) {
   const context = await t.browser.newContext({ viewport: { width: 1400, height: 900 } });
   await context.addInitScript(WATCH_MARKS + LONG_TASKS);
   const page = await context.newPage();
   const workers = await attachWorkers(page, { profile });
-  const panes = JSON.stringify([{ id: 'scale', group: '', version: 'v1', resource: 'pods', ...(namespace ? { namespace } : {}), mode: 'stream', bookmarks: true, asTable: false, max: 2000 }]);
+  const panes = JSON.stringify([{ id: 'scale', group: '', version: 'v1', resource: 'pods', ...(namespace ? { namespace } : {}), mode: 'stream', bookmarks: true, asTable: false, max: 2000, ...(encoding === 'protobuf' ? { encoding } : {}) }]);
   const show = async () => {
     await page.goto(`${url}?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes })}`);
     // The tab is chosen as soon as the pane shows: the first batches may render in the Timeline.
@@ -194,20 +199,24 @@ async function liveLag(t: ScaleTarget, page: Page): Promise<{ p50: number; p99: 
  * holding them over the same pane on an empty namespace, then the live lag.
  */
 export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>> {
-  const floor = await streamFloor(t, '/k8s/local-admin/api/v1/pods');
-  if (floor.added !== t.objects) throw new Error(`the stream floor read ${floor.added} ADDED events, not ${t.objects}`);
-  t.log(`watch: the same streaming list read by Node through the proxy, no page: ${floor.rate.toFixed(0)} events/s`);
+  const floors = new Map<Encoding, number>();
+  for (const enc of ENCODINGS) {
+    const floor = await streamFloor(t, '/k8s/local-admin/api/v1/pods', enc);
+    if (floor.added !== t.objects) throw new Error(`the stream floor (${enc}) read ${floor.added} ADDED events, not ${t.objects}`);
+    floors.set(enc, floor.rate);
+    t.log(`watch: the same streaming list read by Node through the proxy, no page (${enc}): ${floor.rate.toFixed(0)} events/s`);
+  }
   // Is the stream itself the cap? The server's delivery with no proxy, JSON then Protobuf.
   const json = await directStream(t, false);
   const proto = await directStream(t, true);
   t.log(`watch: the same streaming list straight from kube-apiserver, frames counted by Node: JSON ${json.rate.toFixed(0)} events/s (${json.mib.toFixed(0)} MiB), Protobuf ${proto.rate.toFixed(0)} events/s (${proto.mib.toFixed(0)} MiB) for ${json.events.toLocaleString('en-US')} / ${proto.events.toLocaleString('en-US')} events`);
   if (COMPARE && t.compareUrl) {
     // The other build first, in a renderer of its own, closed before the measured one opens.
-    const other = await newPane(t, t.compareUrl, undefined, false);
+    const other = await newPane(t, t.compareUrl, undefined, false, ENCODINGS[0]!);
     await streamOnScreen(t, other.page, other.show, ` [${COMPARE}]`, false).finally(() => other.context.close());
   }
   // The baseline of memory: the same pane streaming an empty namespace, in a renderer of its own.
-  const empty = await newPane(t, t.url, 'bench-scale-empty', false);
+  const empty = await newPane(t, t.url, 'bench-scale-empty', false, ENCODINGS[0]!);
   await empty.show();
   await empty.page.getByRole('status', { name: 'Watch state' }).filter({ hasText: 'watching' }).waitFor({ timeout: 120_000 });
   const heapEmpty = await heapAfterGc(empty.context, empty.page);
@@ -215,29 +224,40 @@ export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>
   const rssEmpty = rendererRssMiB();
   await empty.context.close();
 
-  const { context, page, workers, show } = await newPane(t, t.url, undefined, PROFILE);
-  try {
-    const s = await streamOnScreen(t, page, show, COMPARE ? ' [dist]' : '', TRACE);
-    if (PROFILE) t.log(await workers.stopProfiles());
-    const rssHeld = rendererRssMiB();
-    const heap = await heapAfterGc(context, page);
-    const workerHeld = sumHeap(await workers.heapAfterGc());
-    const rssAfterGc = rendererRssMiB().rss;
-    const perThousand = (rssHeld.rss - rssEmpty.rss) / (s.added / 1000);
-    t.log(`watch: renderer RSS (page and worker) ${rssEmpty.rss.toFixed(0)} MiB on an empty pane, ${rssHeld.rss.toFixed(0)} MiB holding ${s.added.toLocaleString('en-US')} Pods (peak ${rssHeld.peak.toFixed(0)} MiB): ${(perThousand * 1024).toFixed(0)} KiB per 1,000 objects; the page's heap after GC ${(heapEmpty / 1048576).toFixed(1)} → ${(heap / 1048576).toFixed(1)} MiB; the watch worker's heap after GC ${(workerEmpty / 1048576).toFixed(1)} → ${(workerHeld / 1048576).toFixed(1)} MiB; renderer RSS after those GCs ${rssAfterGc.toFixed(0)} MiB`);
-    const live = await liveLag(t, page);
-    return {
-      'watch: streaming list events/s / 25,000 (goal >= 1, higher is better)': s.rate / 25_000,
-      'watch: streaming list events/s / Node through the proxy (higher is better)': s.rate / floor.rate,
-      'watch: the stream straight from kube-apiserver, JSON events/s / 25,000 (higher is better)': json.rate / 25_000,
-      'watch: the stream straight from kube-apiserver, Protobuf events/s / JSON events/s (higher is better)': proto.rate / json.rate,
-      'watch: longest main-thread task / 50 ms (goal <= 1)': s.longest / 50,
-      'watch: renderer RSS MiB per 1,000 objects held': perThousand,
-      'watch: watch worker heap after GC, MiB per 1,000 objects held': (workerHeld - workerEmpty) / 1048576 / (s.added / 1000),
-      [`watch: live commit→screen p50 / ${LIVE_GOAL_MS} ms, every Pod held, at the writes/s the server accepts`]: live.p50 / LIVE_GOAL_MS,
-      [`watch: live commit→screen p99 / ${LIVE_GOAL_MS} ms, every Pod held, at the writes/s the server accepts (goal <= 1)`]: live.p99 / LIVE_GOAL_MS,
-    };
-  } finally {
-    await context.close();
+  const out: Record<string, number> = {
+    'watch: the stream straight from kube-apiserver, JSON events/s / 25,000 (higher is better)': json.rate / 25_000,
+    'watch: the stream straight from kube-apiserver, Protobuf events/s / JSON events/s (higher is better)': proto.rate / json.rate,
+  };
+  for (const [i, enc] of ENCODINGS.entries()) {
+    // JSON keeps the names of the runs before the Protobuf pane; Protobuf says so in each.
+    const w = enc === 'json' ? 'watch' : 'watch (Protobuf pane)';
+    const { context, page, workers, show } = await newPane(t, t.url, undefined, PROFILE, enc);
+    try {
+      const s = await streamOnScreen(t, page, show, `${COMPARE ? ' [dist]' : ''}${enc === 'json' ? '' : ' (Protobuf pane)'}`, TRACE);
+      if (PROFILE) t.log(await workers.stopProfiles());
+      const rssHeld = rendererRssMiB();
+      const heap = await heapAfterGc(context, page);
+      const workerHeld = sumHeap(await workers.heapAfterGc());
+      const rssAfterGc = rendererRssMiB().rss;
+      const perThousand = (rssHeld.rss - rssEmpty.rss) / (s.added / 1000);
+      t.log(`${w}: renderer RSS (page and worker) ${rssEmpty.rss.toFixed(0)} MiB on an empty pane, ${rssHeld.rss.toFixed(0)} MiB holding ${s.added.toLocaleString('en-US')} Pods (peak ${rssHeld.peak.toFixed(0)} MiB): ${(perThousand * 1024).toFixed(0)} KiB per 1,000 objects; the page's heap after GC ${(heapEmpty / 1048576).toFixed(1)} → ${(heap / 1048576).toFixed(1)} MiB; the watch worker's heap after GC ${(workerEmpty / 1048576).toFixed(1)} → ${(workerHeld / 1048576).toFixed(1)} MiB; renderer RSS after those GCs ${rssAfterGc.toFixed(0)} MiB`);
+      Object.assign(out, {
+        [`${w}: streaming list events/s / 25,000 (goal >= 1, higher is better)`]: s.rate / 25_000,
+        [`${w}: streaming list events/s / Node through the proxy${enc === 'json' ? '' : ' in Protobuf'} (higher is better)`]: s.rate / floors.get(enc)!,
+        [`${w}: streaming list events/s / the Protobuf stream straight from kube-apiserver (higher is better)`]: s.rate / proto.rate,
+        [`${w}: longest main-thread task / 50 ms (goal <= 1)`]: s.longest / 50,
+        [`${w}: renderer RSS MiB per 1,000 objects held`]: perThousand,
+        [`${w}: watch worker heap after GC, MiB per 1,000 objects held`]: (workerHeld - workerEmpty) / 1048576 / (s.added / 1000),
+      });
+      if (i < ENCODINGS.length - 1) continue;
+      const live = await liveLag(t, page);
+      Object.assign(out, {
+        [`${w}: live commit→screen p50 / ${LIVE_GOAL_MS} ms, every Pod held, at the writes/s the server accepts`]: live.p50 / LIVE_GOAL_MS,
+        [`${w}: live commit→screen p99 / ${LIVE_GOAL_MS} ms, every Pod held, at the writes/s the server accepts (goal <= 1)`]: live.p99 / LIVE_GOAL_MS,
+      });
+    } finally {
+      await context.close();
+    }
   }
+  return out;
 }

@@ -136,6 +136,37 @@ describe('a Protobuf watch in the worker', () => {
     s.stop();
   });
 
+  it('a custom resource has no Protobuf form: the server answers JSON (the Accept header’s fallback), and the pane says and reads that', async () => {
+    const group = `pb${randomBytes(3).toString('hex')}.example.com`;
+    await admin('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      metadata: { name: `gadgets.${group}` },
+      spec: { group, scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    });
+    try {
+      // Until the CRD is established its resource is not served.
+      let created: KubeObject | undefined;
+      for (let i = 0; !created; i++) {
+        const r = await cluster().request('admin', 'POST', `/apis/${group}/v1/namespaces/${ns}/gadgets`, { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name: 'g' }, size: 3 });
+        if (r.status === 201) created = JSON.parse(r.body) as KubeObject;
+        else if (i > 100) throw new Error(`create Gadget: ${r.status} ${r.body}`);
+        else await new Promise((res) => setTimeout(res, 200));
+      }
+      const s = session({ group, resource: 'gadgets' });
+      s.start();
+      const snap = await until(s, (x) => x.initialEventsDone && x.state === 'watching');
+      expect(snap.contentType).toBe('application/json');
+      expect(stateOf(snap)).toEqual({ [`${ns}/g`]: created.metadata!.resourceVersion });
+      const added = [...snap.entries].find((e) => e.kind === 'event' && e.type === 'ADDED')!;
+      const full = (await s.entryDetail(added.seq))!;
+      // Read as JSON: the line as sent, no frame.
+      expect(full.wire).toBeUndefined();
+      expect(JSON.parse(full.raw)).toMatchObject({ type: 'ADDED', object: { kind: 'Gadget', size: 3 } });
+      s.stop();
+    } finally {
+      await cluster().request('admin', 'DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.${group}`);
+    }
+  });
+
   it('an HTTP error answered in Protobuf reaches the pane as its Status, as the JSON answer has it', async () => {
     // A field selector ConfigMaps do not support: 400 before any stream, in the encoding asked for.
     const bad = 'spec.nodeName=x';

@@ -59,3 +59,48 @@ test('a Protobuf pane: chosen in the form, confirmed by the server, live events,
   await expect(table.getByRole('row').filter({ hasText: `${ns}/pb-1` })).toContainText(first.metadata.creationTimestamp);
   await expect(table.getByRole('row').filter({ hasText: `${ns}/pb-1` })).toContainText(changed.metadata.resourceVersion);
 });
+
+test('a Protobuf pane meets the server’s 410 as an ERROR event in Protobuf, shows its Status, relists and ends equal to a fresh list', async ({ page, explorerUrl, kube, ns }) => {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const r = await kube.request('admin', method, path, body);
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.body}`);
+    return JSON.parse(r.body) as { metadata: { name: string; resourceVersion: string } };
+  };
+  const base = `/api/v1/namespaces/${ns}/configmaps`;
+  const labelled = (name: string) => ({ metadata: { name, labels: { e2e: 'protobuf-410' } } });
+  await call('POST', base, labelled('keep'));
+  await call('POST', base, labelled('vanish'));
+  const panes = [{ id: 'g', group: '', version: 'v1', resource: 'configmaps', namespace: ns, labelSelector: 'e2e=protobuf-410', mode: 'list-watch', bookmarks: false, asTable: false, encoding: 'protobuf', max: 2000 }];
+  await page.goto(new URL(`/?${new URLSearchParams({ context: 'local-admin', view: 'watch', panes: JSON.stringify(panes) }).toString()}`, explorerUrl).toString());
+  const pane = page.getByRole('article', { name: `Watch configmaps in ${ns} (e2e=protobuf-410)` });
+  const state = pane.getByRole('status', { name: 'Watch state' });
+  await expect(state).toHaveText('watching');
+  await expect(pane.getByLabel('Stream encoding')).toContainText('application/vnd.kubernetes.protobuf;stream=watch');
+  await expect(pane.getByText('· 2 objects', { exact: true })).toBeVisible();
+
+  // While paused: a change the pane never sees, then compaction and a restart, so that neither etcd
+  // nor the new watch cache has the history the pane would resume from.
+  await pane.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(state).toHaveText('paused');
+  await call('DELETE', `${base}/vanish`);
+  await call('POST', base, labelled('appear'));
+  await kube.compact();
+  await kube.restartApiServer();
+  await pane.getByRole('button', { name: 'Resume', exact: true }).click();
+
+  const events = pane.getByRole('list', { name: 'Events' });
+  const error = events.getByRole('listitem').filter({ hasText: 'ERROR' }).first();
+  await expect(error).toContainText('410 Expired');
+  await expect(events.getByRole('listitem').filter({ hasText: '1 appeared, 0 changed, 1 vanished' })).toBeVisible();
+  await expect(state).toHaveText('watching');
+  await expect(pane.getByText('· 2 objects', { exact: true })).toBeVisible();
+  // The ERROR event opened: its Status as the server encoded it, read from the frame.
+  await error.getByRole('button').click();
+  const detail = pane.getByRole('region', { name: 'Event detail' });
+  await expect(detail).toContainText('too old resource version');
+  await detail.getByText('The frame’s bytes (hex)').click();
+  // After the 4-byte length: field 1 (type), 5 bytes, "ERROR".
+  await expect(detail.getByLabel('Hex view')).toContainText('0a 05 45 52 52 4f 52');
+  // Its object decoded with the schema: the Status the JSON stream would carry.
+  await expect(detail.getByLabel('Decoded object')).toContainText('"code": 410');
+});

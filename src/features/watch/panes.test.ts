@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { parsePanes, serializePanes, sessionKey } from './panes';
+import { parsePanes, serializePanes, sessionKey, specOf } from './panes';
 
 describe('panes in the URL', () => {
   it('round-trips pane configurations', () => {
     const panes = parsePanes(serializePanes([{ id: 'a1', group: '', version: 'v1', resource: 'configmaps', namespace: 'ns1', mode: 'stream', bookmarks: true, asTable: false, max: 100, types: ['ADDED'], q: 'x' }]));
     expect(panes).toEqual([{ id: 'a1', group: '', version: 'v1', resource: 'configmaps', namespace: 'ns1', mode: 'stream', bookmarks: true, asTable: false, max: 100, types: ['ADDED'], q: 'x' }]);
+  });
+  it('keeps a Protobuf pane’s encoding; Protobuf and Table rows exclude each other (no Protobuf Table), and the encoding restarts the watch', () => {
+    const [pb] = parsePanes('[{"id":"p","resource":"pods","version":"v1","encoding":"protobuf","asTable":true}]');
+    expect([pb!.encoding, pb!.asTable]).toEqual(['protobuf', false]);
+    expect(specOf('c', pb!)).toMatchObject({ encoding: 'protobuf', asTable: false });
+    const [json] = parsePanes('[{"id":"p","resource":"pods","version":"v1","encoding":"cbor"}]');
+    expect(json!.encoding).toBeUndefined();
+    expect(specOf('c', json!).encoding).toBeUndefined();
+    expect(sessionKey('c', pb!)).not.toBe(sessionKey('c', { ...pb!, encoding: undefined }));
   });
   it('gives panes without an id a stable one, so that re-reading the URL does not restart them', () => {
     const text = '[{"resource":"pods","version":"v1"},{"resource":"secrets","version":"v1"}]';

@@ -23,6 +23,9 @@ import { directSender, lagOf, pct, streamingListFloor, writeAtRate } from './liv
 import { traceLongTasks } from './longTaskTrace';
 import { LONG_TASKS, longTasks, type ScaleTarget } from './scale-browser';
 import { attachWorkers } from './workerProfile';
+import { WebSocket } from 'ws';
+import { MuxClient, type WebSocketConstructor } from '../src/k8s/client/mux';
+import { ProtobufWatchFramer, readWatchFrame } from '../src/codecs/protobuf/watchStream';
 
 const TRACE = process.env.SCALE_WATCH_TRACE === '1';
 const PROFILE = process.env.SCALE_WATCH_PROFILE === '1';
@@ -126,6 +129,38 @@ async function directStream(t: ScaleTarget, protobuf: boolean): Promise<{ rate: 
   });
 }
 
+/**
+ * The same Protobuf streaming list read by Node through the proxy's mux WebSocket (the page's
+ * MuxClient with its flow control, the `ws` package for the socket), framed and each event's
+ * ObjectMeta head read as the pane's worker does: the pane's own path without Chromium.
+ */
+async function muxFloor(t: ScaleTarget): Promise<number> {
+  const mux = new MuxClient({ url: new URL('/proxy/mux', t.url.replace(/^http/, 'ws')).toString(), token: () => t.token, WebSocket: WebSocket as unknown as WebSocketConstructor });
+  const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
+  const ac = new AbortController();
+  try {
+    const st = await mux.open({ context: 'local-admin', path: `/api/v1/pods?${q}`, headers: { Accept: 'application/vnd.kubernetes.protobuf;type=watch' }, signal: ac.signal });
+    const framer = new ProtobufWatchFramer();
+    let first = 0;
+    let added = 0;
+    for await (const c of st.body) {
+      if (!first) first = performance.now();
+      for (const f of framer.push(c)) {
+        const e = readWatchFrame(f);
+        if (e.type === 'ADDED') added++;
+        else if (e.type === 'BOOKMARK' && e.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true') {
+          st.close();
+          return added / ((performance.now() - first) / 1000);
+        }
+      }
+    }
+    throw new Error('the mux stream ended before its initial-events-end bookmark');
+  } finally {
+    ac.abort();
+    mux.close();
+  }
+}
+
 const sumHeap = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 /** A page for the pane (on `namespace`, or every namespace), in a renderer of its own; `show` opens it with its view chosen. */
@@ -206,6 +241,8 @@ export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>
     floors.set(enc, floor.rate);
     t.log(`watch: the same streaming list read by Node through the proxy, no page (${enc}): ${floor.rate.toFixed(0)} events/s`);
   }
+  const mux = ENCODINGS.includes('protobuf') ? await muxFloor(t) : undefined;
+  if (mux !== undefined) t.log(`watch: the same Protobuf streaming list read by Node through the proxy's mux WebSocket (the page's MuxClient), no page: ${mux.toFixed(0)} events/s`);
   // Is the stream itself the cap? The server's delivery with no proxy, JSON then Protobuf.
   const json = await directStream(t, false);
   const proto = await directStream(t, true);
@@ -245,6 +282,7 @@ export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>
         [`${w}: streaming list events/s / 25,000 (goal >= 1, higher is better)`]: s.rate / 25_000,
         [`${w}: streaming list events/s / Node through the proxy${enc === 'json' ? '' : ' in Protobuf'} (higher is better)`]: s.rate / floors.get(enc)!,
         [`${w}: streaming list events/s / the Protobuf stream straight from kube-apiserver (higher is better)`]: s.rate / proto.rate,
+        ...(enc === 'protobuf' && mux ? { [`${w}: streaming list events/s / Node through the proxy's mux WebSocket in Protobuf (higher is better)`]: s.rate / mux } : {}),
         [`${w}: longest main-thread task / 50 ms (goal <= 1)`]: s.longest / 50,
         [`${w}: renderer RSS MiB per 1,000 objects held`]: perThousand,
         [`${w}: watch worker heap after GC, MiB per 1,000 objects held`]: (workerHeld - workerEmpty) / 1048576 / (s.added / 1000),

@@ -369,6 +369,9 @@ test('lists across all namespaces with a label selector, with each row namespace
   await expect(table.getByRole('columnheader')).toHaveText([/^Name/, /^Namespace/, /^Data/, /^Age/]);
   await expect(table.getByRole('row').nth(1).getByRole('cell')).toHaveText(['tagged', ns, '0', /^\d+s$/]);
   await expect(page.getByRole('status')).toContainText('1 row in 1 page, list complete');
+  // The row's link (middle-click, copy link) is this view's URL with the object in it, the list kept across namespaces.
+  const href = new URLSearchParams((await table.getByRole('link', { name: 'tagged' }).getAttribute('href')) ?? '');
+  expect(Object.fromEntries(href)).toMatchObject({ view: 'lists', resource: 'configmaps', name: 'tagged', namespace: ns, listScope: 'all', labelSelector: `lists-e2e=${ns}` });
   // Opening it scopes the object, not the list.
   await table.getByRole('link', { name: 'tagged' }).click();
   await expect(page.getByRole('complementary', { name: 'Object tagged' })).toContainText(`lists-e2e: ${ns}`);

@@ -3,7 +3,7 @@
 // sizes can be compared. Everything the view shows is addressable: its settings live in the URL.
 import { usePrefetchQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { hrefFor, navigate, type Route } from '../../routing';
+import { hrefFor, navigate, parseRoute, type Route, serializeRoute } from '../../routing';
 import { discoveryQuery, downBecause, findResource, refusalSentence } from '../../k8s/discovery';
 import { type ListMode, ListPager, type ListRow, type PagerRequest, rowKey } from '../../k8s/lists';
 import { claimBootPager } from './boot';
@@ -116,11 +116,16 @@ export function ListsView({ route, context }: { route: Route; context: string })
     },
     [listNamespace, routeNamespace],
   );
-  // hrefFor reads the current URL: rebuilt whenever the route is.
+  // A row's link is the current URL with the row's name (what hrefFor builds), the URL read once
+  // per route, not once per row: every row scrolled into view asks for its link.
+  const here = useMemo(
+    () => parseRoute(location.search),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `route` stands for the URL parseRoute reads
+    [route],
+  );
   const linkFor = useCallback(
-    (row: ListRow) => hrefFor({ name: row.name, namespace: row.namespace ?? routeNamespace, extra: row.namespace && !listNamespace ? { listScope: 'all' } : {} }, true),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `route` stands for the URL hrefFor reads
-    [route, listNamespace, routeNamespace],
+    (row: ListRow) => serializeRoute({ ...here, name: row.name, namespace: row.namespace ?? routeNamespace, extra: row.namespace && !listNamespace ? { ...here.extra, listScope: 'all' } : here.extra }),
+    [here, listNamespace, routeNamespace],
   );
   const closeTo = { name: undefined, namespace: listNamespace, extra: { listScope: '' } };
 

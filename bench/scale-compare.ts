@@ -14,6 +14,8 @@ const ROUNDS = Number(process.env.SCALE_COMPARE_ROUNDS ?? 3);
 const SCROLLS = Number(process.env.SCALE_COMPARE_SCROLLS ?? 4);
 /** SCALE_COMPARE_TRACE=1: in the first round, each build's scroll jumps and Pod schema page traced, their longest tasks' work summarised. */
 const TRACE = process.env.SCALE_COMPARE_TRACE === '1';
+/** SCALE_COMPARE_TRACE_LOADS=1: every load traced (slower), its longest tasks from the first row on summarised. */
+const TRACE_LOADS = process.env.SCALE_COMPARE_TRACE_LOADS === '1';
 /** SCALE_COMPARE_PROFILE=1: a CPU profile of each build's first run of scroll jumps, self time by function (`vite build --minify false` for names). */
 const PROFILE = process.env.SCALE_COMPARE_PROFILE === '1';
 
@@ -51,7 +53,13 @@ export async function compareLists(t: ScaleTarget, dir: string): Promise<Record<
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 === 0 ? builds : ([builds[1], builds[0]] as const);
       for (const b of order) {
-        const e = await timeExplorer(b.page, b.url, t.objects);
+        let e = { first: 0, done: 0 };
+        const load = async () => {
+          e = await timeExplorer(b.page, b.url, t.objects);
+          return b.page.evaluate(() => (window as unknown as { __lists: { first: number } }).__lists.first - performance.timeOrigin);
+        };
+        if (TRACE_LOADS) t.log(`lists compare [${b.name}]: load ${r + 1}, the longest tasks from the first row on\n${await traceLongTasks(t.browser, b.page, load, 3)}`);
+        else await load();
         b.loads.push(e.done);
         b.longest.push((await longTasks(b.page, 'window.__lists.first - performance.timeOrigin')).longest);
       }

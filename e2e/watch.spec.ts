@@ -11,6 +11,7 @@ interface Pane {
   namespace: string;
   mode?: string;
   labelSelector?: string;
+  fieldSelector?: string;
   bookmarks?: boolean;
 }
 
@@ -20,7 +21,7 @@ const LABEL = 'e2e=watch';
 const labelled = (name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name, labels: { e2e: 'watch' } }, ...extra });
 
 function watchUrl(base: string, panes: Pane[]): string {
-  const list = panes.map((p, i) => ({ id: `p${i}`, group: '', version: 'v1', resource: p.resource ?? 'configmaps', namespace: p.namespace, mode: p.mode ?? 'list-watch', labelSelector: p.labelSelector ?? LABEL, bookmarks: p.bookmarks ?? true, asTable: false, max: 2000 }));
+  const list = panes.map((p, i) => ({ id: `p${i}`, group: '', version: 'v1', resource: p.resource ?? 'configmaps', namespace: p.namespace, mode: p.mode ?? 'list-watch', labelSelector: p.labelSelector ?? LABEL, ...(p.fieldSelector ? { fieldSelector: p.fieldSelector } : {}), bookmarks: p.bookmarks ?? true, asTable: false, max: 2000 }));
   const q = new URLSearchParams({ context: 'local-admin', view: 'watch', panes: JSON.stringify(list) });
   return new URL(`/?${q.toString()}`, base).toString();
 }
@@ -103,6 +104,21 @@ test('creating, changing and deleting a ConfigMap shows ADDED, MODIFIED and DELE
   await pane.getByRole('button', { name: 'Clear', exact: true }).click();
   await expect(events.getByRole('listitem')).toHaveCount(0);
   await expect(pane.getByText('· 0 objects', { exact: true })).toBeVisible();
+});
+
+test('a pane the server refuses as it stands (400: a field selector ConfigMaps do not support) stops, says why, and can be started again', async ({ page, explorerUrl, ns }) => {
+  await page.goto(watchUrl(explorerUrl, [{ namespace: ns, mode: 'stream', fieldSelector: 'spec.bogus=1' }]));
+  const pane = page.getByRole('article').first();
+  await expect(pane.getByRole('status', { name: 'Watch state' })).toHaveText('stopped');
+  await expect(pane.getByLabel('Staleness')).toContainText('400 BadRequest');
+  await expect(pane.getByLabel('Staleness')).toContainText('spec.bogus');
+  const events = pane.getByRole('list', { name: 'Events' });
+  // The streaming list's 400 falls back to List, then watch; the list's 400 stops it: no retries.
+  await expect(events.getByRole('listitem').filter({ hasText: /^.*error/ })).toHaveCount(2);
+  await expect(events.getByRole('listitem').filter({ hasText: 'reconnecting' })).toHaveCount(0);
+  await pane.getByRole('button', { name: 'Start again' }).click();
+  await expect(events.getByRole('listitem').filter({ hasText: /^.*error/ })).toHaveCount(3);
+  await expect(pane.getByRole('status', { name: 'Watch state' })).toHaveText('stopped');
 });
 
 test('a streaming list shows the initial ADDED events, then the initial-events-end bookmark, then live events', async ({ page, explorerUrl, kube, ns }) => {

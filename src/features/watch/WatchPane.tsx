@@ -123,8 +123,9 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
         )}
         <StateBadge snap={snap} />
         <span className="spacer" />
-        <button type="button" onClick={() => (paused ? session.resume() : session.pause())}>
-          {paused ? 'Resume' : 'Pause'}
+        {/* Stopped for good (a request the server refuses as it stands): the user may start it again. */}
+        <button type="button" onClick={() => (paused || snap.fatal ? session.resume() : session.pause())}>
+          {paused ? 'Resume' : snap.fatal ? 'Start again' : 'Pause'}
         </button>
         <button type="button" onClick={() => session.clear()}>
           Clear

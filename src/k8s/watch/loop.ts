@@ -192,6 +192,8 @@ export abstract class ListWatchLoop {
 
   start(): void {
     if (this.abort) return;
+    // Started again after it stopped for good: the reason no longer stands until met again.
+    this.fatal = undefined;
     const ac = new AbortController();
     this.abort = ac;
     void this.run(ac.signal);

@@ -192,6 +192,9 @@ function resumable(at: AttemptContext): Phase {
   return at.phase === 'resume' && at.lastRV === undefined ? 'initial' : at.phase;
 }
 
+/** HTTP answers of the API server that a retry of the same request cannot change. */
+const UNFIXABLE_BY_RETRY = new Set([400, 405, 406, 415, 422]);
+
 function classifyError(e: unknown, at: AttemptContext): Outcome {
   if (e instanceof MuxUnauthorizedError) {
     // The explorer server refuses the page's token and no fresh one was to be had: retrying would
@@ -207,6 +210,18 @@ function classifyError(e: unknown, at: AttemptContext): Outcome {
       action: 'fallback',
       phase: 'initial',
       note: { kind: 'error', message: `the server refused the streaming list (${e.httpStatus} ${e.status.reason ?? ''}: ${e.message}); falling back to List, then watch`, status: e.status },
+    };
+  }
+  if (e instanceof KubeApiError && !e.fromProxy && UNFIXABLE_BY_RETRY.has(e.httpStatus)) {
+    // The API server refused the request itself (a field selector it does not support: 400; a
+    // resource that cannot be watched: 405; parameters it rejects: 422): the same request gets
+    // the same answer, so retrying would only send it again for ever. client-go's reflector
+    // retries every failure, but it serves a controller; kubectl get --watch exits, and so does a
+    // pane, saying why. 401, 403 and 404 stay retried: credentials, RBAC or a CRD can change.
+    return {
+      action: 'fatal',
+      phase: at.phase,
+      note: { kind: 'error', message: `${e.httpStatus} ${e.status.reason ?? ''}: ${e.message}. The server refuses this request as it stands, so the pane stopped instead of sending it again; change what it asks for and add it anew, or start it again.`, status: e.status },
     };
   }
   if (e instanceof KubeApiError && e.code === 410) {

@@ -112,6 +112,22 @@ describe('WatchSession', () => {
     ]);
     expect(evs[3]!.resourceVersion).toBe(s3.metadata!.resourceVersion);
   });
+  it('stops, saying why, when the server refuses the request as it stands (400 to a field selector it does not support); started again, it asks once more', async () => {
+    // Streaming first: the 400 falls back to List, then watch (a server with WatchList off answers
+    // the same way), whose list gets the same 400: the pane stops instead of retrying for ever.
+    const s = new WatchSession(spec({ mode: 'stream', fieldSelector: 'spec.bogus=1' }), { mux });
+    s.start();
+    const snap = await until(s, (x) => x.state === 'stopped');
+    expect(snap.fatal).toMatch(/^400 BadRequest: .*spec\.bogus/);
+    const notes = snap.entries.toArray().flatMap((e) => (e.kind === 'note' ? [e.note] : []));
+    expect(notes).not.toContain('reconnect');
+    // One streaming attempt and one list: nothing retried.
+    expect(notes.filter((n) => n === 'error')).toHaveLength(2);
+    s.resume();
+    const again = await until(s, (x) => x.state === 'stopped' && x.entries.toArray().filter((e) => e.kind === 'note' && e.note === 'error').length === 3);
+    expect(again.fatal).toMatch(/spec\.bogus/);
+  });
+
   it('resumes from the last resourceVersion seen after the connection drops, losing no event', async () => {
     const label = `r=${randomBytes(3).toString('hex')}`;
     const [lk, lv] = label.split('=');

@@ -181,6 +181,12 @@ test('every row places its cells in the same columns as its header, whatever its
   // The long name is cut to its column (the whole name on hover is the link's text).
   const link = table.getByRole('link', { name: long });
   expect(await link.evaluate((a) => (a.parentElement as HTMLElement).scrollWidth > (a.parentElement as HTMLElement).clientWidth)).toBe(true);
+  expect(await link.evaluate((a) => getComputedStyle(a.parentElement as HTMLElement).overflowX)).toBe('hidden');
+  // No cell's text spills into the next column: it fits, or its cell clips it.
+  const spilling = await table.locator('[data-row-index] [role="cell"]').evaluateAll((cells) =>
+    cells.filter((c) => getComputedStyle(c).overflowX !== 'hidden' && c.scrollWidth > c.clientWidth + 0.5).map((c) => c.textContent),
+  );
+  expect(spilling).toEqual([]);
 });
 
 test('shows the server pod columns, wide columns behind the toggle, and a CRD printer columns', async ({ page, explorerUrl, kube, ns }) => {

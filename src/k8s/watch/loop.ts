@@ -211,9 +211,13 @@ export abstract class ListWatchLoop {
       const ending = await this.attempt(signal);
       if (signal.aborted) return;
       if (ending === 'listed') continue;
-      // A stream that opened starts the backoff over.
-      if (this.answered) attempt = 0;
-      const o = classifyEnding(ending, { mode: this.mode, phase: this.phase, streamingIncomplete: this.streaming && !this.initialEventsDone, lastRV: this.lastRV });
+      // A stream that opened and carried something starts the backoff over; one the server ends
+      // at once and empty does not, or a server that does that to every watch would be asked
+      // again every half second for ever.
+      if (this.answered && !(ending.kind === 'end' && ending.empty)) attempt = 0;
+      const emptyProtobufEnds = this.emptyProtobufEnds;
+      this.emptyProtobufEnds = ending.kind === 'end' && ending.protobuf && ending.empty ? emptyProtobufEnds + 1 : 0;
+      const o = classifyEnding(ending, { mode: this.mode, phase: this.phase, streamingIncomplete: this.streaming && !this.initialEventsDone, lastRV: this.lastRV, emptyProtobufEnds });
       this.phase = o.phase;
       if (o.action !== 'retry') return this.give(o);
       this.note(o.note.kind, o.note.message, o.note.status ? { status: o.note.status } : {});
@@ -243,6 +247,10 @@ export abstract class ListWatchLoop {
 
   /** Whether the last attempt's stream answered (its response headers arrived). */
   private answered = false;
+  /** Protobuf streams ended at once and empty, in a row (plan.ts, emptyProtobufEnd). */
+  private emptyProtobufEnds = 0;
+  /** What the watchdog has heard so far (events, bookmarks, the opening): an attempt's share tells an empty stream. */
+  private heardCount = 0;
   /** Whether the current stream is a streaming list. */
   private streaming = false;
 
@@ -290,9 +298,11 @@ export abstract class ListWatchLoop {
       if (!req.streaming) this.phase = 'resume';
       this.setState('watching');
       this.announce(s);
+      const heardBefore = this.heardCount;
       const gone = await this.read(w, s, dog, signal);
       if (dog.fired === 'idle') return { kind: 'idle', ms: this.loop.idleTimeoutMs };
-      return gone ? { kind: 'gone' } : { kind: 'end', ranMs: Date.now() - openedAt };
+      const empty = this.heardCount === heardBefore;
+      return gone ? { kind: 'gone' } : { kind: 'end', ranMs: Date.now() - openedAt, empty, protobuf: s.contentType?.startsWith('application/vnd.kubernetes.protobuf') === true };
     } catch (e) {
       if (dog.fired === 'connect') return { kind: 'connect-timeout', ms: this.loop.connectTimeoutMs };
       if (dog.fired === 'idle') return { kind: 'idle', ms: this.loop.idleTimeoutMs };
@@ -402,6 +412,7 @@ export abstract class ListWatchLoop {
       poke: () => {
         last = Date.now();
         this.lastHeardAt = last;
+        this.heardCount++;
       },
       stop: () => {
         clearTimeout(timer);

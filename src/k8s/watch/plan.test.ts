@@ -59,6 +59,10 @@ describe('classifyEnding', () => {
   it.each<[string, Ending, AttemptContext, { action: string; phase: string; note: string; retryAfterMs?: number; immediate?: boolean }]>([
     ['a clean end after a long run: resume at once', { kind: 'end', ranMs: 60_000 }, at('resume'), { action: 'retry', phase: 'resume', note: 'end', immediate: true }],
     ['a clean end right after opening: resume after the backoff', { kind: 'end', ranMs: 10 }, at('resume'), { action: 'retry', phase: 'resume', note: 'end', immediate: false }],
+    ['a Protobuf stream ended at once and empty: retried, saying what it likely means', { kind: 'end', ranMs: 5, empty: true, protobuf: true }, at('resume'), { action: 'retry', phase: 'resume', note: 'end', immediate: false }],
+    ['the third such end in a row: stop', { kind: 'end', ranMs: 5, empty: true, protobuf: true }, at('resume', { emptyProtobufEnds: 2 }), { action: 'fatal', phase: 'resume', note: 'end' }],
+    ['a Protobuf stream that carried frames and ended at once: an ordinary end', { kind: 'end', ranMs: 5, empty: false, protobuf: true }, at('resume', { emptyProtobufEnds: 2 }), { action: 'retry', phase: 'resume', note: 'end', immediate: false }],
+    ['a JSON stream ended at once and empty: an ordinary end', { kind: 'end', ranMs: 5, empty: true, protobuf: false }, at('resume', { emptyProtobufEnds: 2 }), { action: 'retry', phase: 'resume', note: 'end', immediate: false }],
     ['a streaming list ended before its end marker: stream again', { kind: 'end', ranMs: 60_000 }, at('initial', { mode: 'stream', streamingIncomplete: true }), { action: 'retry', phase: 'initial', note: 'end', immediate: true }],
     ['410 in an ERROR event: relist', { kind: 'gone' }, at('resume'), { action: 'retry', phase: 'recover', note: 'error' }],
     ['HTTP 410: relist', { kind: 'error', error: new KubeApiError(status(410, 'Expired'), 410, false) }, at('resume'), { action: 'retry', phase: 'recover', note: 'error' }],
@@ -90,6 +94,11 @@ describe('classifyEnding', () => {
     expect({ action: o.action, phase: o.phase, note: o.note.kind }).toEqual({ action: want.action, phase: want.phase, note: want.note });
     expect(o.retryAfterMs).toBe(want.retryAfterMs);
     if (want.immediate !== undefined) expect(!!o.immediate).toBe(want.immediate);
+  });
+
+  it('says why a Protobuf stream may end at once and empty', () => {
+    expect(classifyEnding({ kind: 'end', ranMs: 5, empty: true, protobuf: true }, at('resume')).note.message).toMatch(/no Protobuf form.*Failed to encode watch event/);
+    expect(classifyEnding({ kind: 'end', ranMs: 5, empty: true, protobuf: false }, at('resume')).note.message).toBe('the server ended the stream');
   });
 
   it('says what the server asked for', () => {

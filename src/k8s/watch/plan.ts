@@ -125,8 +125,11 @@ export function nextRequest(spec: WatchSpec, c: Cursor): NextRequest {
 
 /** How an attempt (a list, or a watch and its stream) ended. */
 export type Ending =
-  /** The server ended the stream (its own timeout, timeoutSeconds). */
-  | { kind: 'end'; ranMs: number }
+  /**
+   * The server ended the stream (its own timeout, timeoutSeconds). `empty`: not one frame or line
+   * came on it; `protobuf`: the server answered it in Protobuf.
+   */
+  | { kind: 'end'; ranMs: number; empty?: boolean; protobuf?: boolean }
   /** An ERROR event with a 410 Status: the history to resume from is gone. */
   | { kind: 'gone' }
   /** No response headers within the connect timeout. */
@@ -144,6 +147,8 @@ export interface AttemptContext {
   /** Whether it was a streaming list (or re-stream) that has not reached its initial-events-end bookmark. */
   streamingIncomplete: boolean;
   lastRV: string | undefined;
+  /** Protobuf streams before this one that the server ended at once and empty, in a row. */
+  emptyProtobufEnds?: number;
 }
 
 export type NoteKind = 'open' | 'end' | 'error' | 'reconnect' | 'list' | 'relist' | 'paused' | 'resumed' | 'idle';
@@ -171,6 +176,7 @@ export function classifyEnding(ending: Ending, at: AttemptContext): Outcome {
   const after = at.streamingIncomplete ? at.phase : 'resume';
   switch (ending.kind) {
     case 'end':
+      if (ending.protobuf && ending.empty && ending.ranMs < RAN_LONG_MS) return emptyProtobufEnd(after, at);
       return { action: 'retry', phase: after, note: { kind: 'end', message: 'the server ended the stream' }, immediate: ending.ranMs >= RAN_LONG_MS };
     case 'gone':
       return { action: 'retry', phase: 'recover', note: { kind: 'error', message: 'the server no longer has the history to resume from (410 Gone): relisting' } };
@@ -185,6 +191,24 @@ export function classifyEnding(ending: Ending, at: AttemptContext): Outcome {
     case 'error':
       return classifyError(ending.error, at);
   }
+}
+
+/** How many Protobuf streams ended at once and empty, in a row, before the pane stops. */
+export const EMPTY_PROTOBUF_ENDS_TO_STOP = 3;
+
+/**
+ * A Protobuf watch the server answered 200 and ended at once with nothing on it. An API server
+ * whose type has no Protobuf form but which still offers Protobuf (sample-apiserver's Flunder,
+ * v0.37.1) does this as soon as there is an object to send: its encoder fails and it logs "Failed
+ * to encode watch event", the client sees only a clean end. Retried a few times (a server shutting
+ * down also ends watches), then the pane stops and says to use JSON.
+ */
+function emptyProtobufEnd(after: Phase, at: AttemptContext): Outcome {
+  const why = 'the server ended the Protobuf stream at once without sending a frame. An aggregated API server whose types have no Protobuf form ends a Protobuf watch this way as soon as it has an object to send (its log says "Failed to encode watch event"); JSON works for such a resource';
+  if ((at.emptyProtobufEnds ?? 0) + 1 >= EMPTY_PROTOBUF_ENDS_TO_STOP) {
+    return { action: 'fatal', phase: at.phase, note: { kind: 'end', message: `${why}. Stopped after ${EMPTY_PROTOBUF_ENDS_TO_STOP} such ends in a row: watch this resource as JSON.` } };
+  }
+  return { action: 'retry', phase: after, note: { kind: 'end', message: why } };
 }
 
 /** After a failure before anything was heard: resume needs a resourceVersion to resume from. */

@@ -167,6 +167,30 @@ describe('a Protobuf watch in the worker', () => {
     }
   });
 
+  it('an aggregated API offering Protobuf for a type without a Protobuf form (sample-apiserver’s Flunder) ends the watch at once and empty once it has an object to send: the pane stops after three such ends and says to use JSON', async () => {
+    const flunders = `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`;
+    const s = session({ group: 'wardle.example.com', version: 'v1beta1', resource: 'flunders', mode: 'list-watch' });
+    s.start();
+    await until(s, (x) => x.state === 'watching');
+    // Now the watch has an object to send, which sample-apiserver cannot encode: it ends the
+    // stream (a 200 that ran), and every watch from the same resourceVersion ends at once, empty.
+    await admin('POST', flunders, { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', metadata: { name: 'f' } });
+    const snap = await until(s, (x) => x.state === 'stopped');
+    expect(snap.contentType).toBe('application/vnd.kubernetes.protobuf;stream=watch');
+    expect(snap.fatal).toMatch(/ended the Protobuf stream at once without sending a frame.*watch this resource as JSON/);
+    const notes = [...snap.entries].flatMap((e) => (e.kind === 'note' ? [e] : []));
+    expect(notes.filter((e) => e.note === 'end' && /without sending a frame/.test(e.message))).toHaveLength(3);
+    // The backoff was not started over by streams that carried nothing: the waits grew.
+    const waits = notes.flatMap((e) => (e.note === 'reconnect' ? [Number(/reconnecting in (\d+) ms/.exec(e.message)?.[1])] : []));
+    expect(waits.at(-1)!).toBeGreaterThanOrEqual(500);
+    // The same pane as JSON watches it.
+    const json = session({ group: 'wardle.example.com', version: 'v1beta1', resource: 'flunders', mode: 'list-watch', encoding: undefined });
+    json.start();
+    const ok = await until(json, (x) => x.state === 'watching');
+    expect(Object.keys(stateOf(ok))).toEqual([`${ns}/f`]);
+    json.stop();
+  });
+
   it('an HTTP error answered in Protobuf reaches the pane as its Status, as the JSON answer has it', async () => {
     // A field selector ConfigMaps do not support: 400 before any stream, in the encoding asked for.
     const bad = 'spec.nodeName=x';

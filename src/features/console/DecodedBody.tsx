@@ -2,28 +2,13 @@
 // the JSON form its schema gives (the .proto schemas load on first use; until then, and for
 // kinds they do not know, a field tree by number). Decoding happens only while this view is
 // shown, and every decoded string is rendered as a React text node, never as markup.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { baseType, mediaParams } from '../../codecs';
 import { type CborDecoded, decodeCbor, decodeCborSeq } from '../../codecs/cbor';
-import { type DecodedK8sProtobuf, decodeK8sProtobuf, decodeProtobufWatch, type PbField, type PbResult, decodeK8sObject, decodeK8sWatch, type K8sSchema, loadedK8sSchema, loadK8sSchema, type SchemaDecoded } from '../../codecs/protobuf';
+import { type DecodedK8sProtobuf, decodeK8sProtobuf, decodeProtobufWatch, type PbField, type PbResult, decodeK8sObject, decodeK8sWatch, type SchemaDecoded } from '../../codecs/protobuf';
 import { JsonTree } from '../../ui/JsonTree';
+import { useK8sSchema } from '../../ui/useK8sSchema';
 
-/** The protobuf schemas, loaded when a view needs them; undefined until they are there. */
-function useK8sSchema(wanted: boolean): { schema?: K8sSchema; error?: string } {
-  const [state, setState] = useState<{ schema?: K8sSchema; error?: string }>(() => ({ schema: loadedK8sSchema() }));
-  useEffect(() => {
-    if (!wanted || state.schema) return;
-    let live = true;
-    loadK8sSchema().then(
-      (schema) => live && setState({ schema }),
-      (e: unknown) => live && setState({ error: e instanceof Error ? e.message : String(e) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [wanted, state.schema]);
-  return state;
-}
 
 function SchemaObject({ result, label, raw }: { result: PbResult<SchemaDecoded>; label: string; raw?: Uint8Array }) {
   if (!result.ok) return <p className="error-box">{result.error}</p>;

@@ -2,27 +2,11 @@
 // metav1.WatchEvent) as a hex dump, and the object inside it decoded with the schema into the JSON
 // form the server would send. The watch worker read only the ObjectMeta head of each event; the
 // whole object is decoded here, when someone opens it (the schema loads on first use).
-import { useEffect, useState } from 'react';
-import { decodeK8sObject, type K8sSchema, loadedK8sSchema, loadK8sSchema, watchFrameObject } from '../../codecs/protobuf';
+import { decodeK8sObject, type K8sSchema, watchFrameObject } from '../../codecs/protobuf';
 import type { KubeObject } from '../../k8s/watch';
 import { HexView } from '../../ui/HexView';
+import { useK8sSchema } from '../../ui/useK8sSchema';
 
-/** The protobuf schema, loaded on first use (undefined until then). */
-export function useSchema(): { schema?: K8sSchema; error?: string } {
-  const [state, setState] = useState<{ schema?: K8sSchema; error?: string }>(() => ({ schema: loadedK8sSchema() }));
-  useEffect(() => {
-    if (state.schema) return;
-    let live = true;
-    loadK8sSchema().then(
-      (schema) => live && setState({ schema }),
-      (e: unknown) => live && setState({ error: e instanceof Error ? e.message : String(e) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [state.schema]);
-  return state;
-}
 
 /** The whole object of a frame in its JSON form, or why not. */
 export function decodeFrame(schema: K8sSchema, frame: Uint8Array): { object?: KubeObject; type?: string; error?: string } {
@@ -38,7 +22,7 @@ export function decodeFrame(schema: K8sSchema, frame: Uint8Array): { object?: Ku
 
 /** The decoded object of a frame (undefined while the schema loads). */
 export function useDecoded(frame: Uint8Array | undefined): { object?: KubeObject; type?: string; error?: string } | undefined {
-  const { schema, error } = useSchema();
+  const { schema, error } = useK8sSchema();
   if (!frame) return undefined;
   if (error) return { error: `The Protobuf schema did not load: ${error}` };
   return schema ? decodeFrame(schema, frame) : undefined;

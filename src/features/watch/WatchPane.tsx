@@ -10,8 +10,9 @@ import { focusRow, nextRowIndex, rowIndexOf, tailRange } from '../../ui/rowKeys'
 import { changedManagers } from './managers';
 import { DEFAULT_OBJECT_MIB, objectBudgetBytes, type PaneConfig, sessionKey, specOf } from './panes';
 import { ObjectView } from './ObjectView';
-import { decodeFrame, ProtobufEvent, useSchema } from './ProtobufEvent';
+import { decodeFrame, ProtobufEvent } from './ProtobufEvent';
 import { StateTable } from './StateTable';
+import { useK8sSchema } from '../../ui/useK8sSchema';
 
 // Monaco's diff editor is large: loaded when an event's diff is first opened.
 const ObjectDiff = lazy(() => import('./ObjectDiff').then((m) => ({ default: m.ObjectDiff })));
@@ -417,7 +418,7 @@ function EntryDetail({ session, entry: shown, onClose }: { session: WatchSession
  * (and the version it replaced, for the diff and the managers), and its bytes are shown.
  */
 function ProtobufEntry({ entry }: { entry: EventEntry }) {
-  const { schema, error } = useSchema();
+  const { schema, error } = useK8sSchema();
   const decoded = useMemo(() => {
     if (!schema || entry.type === 'ERROR') return undefined;
     const object = decodeFrame(schema, entry.wire!).object;

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { MuxClient, MuxRequest, MuxStream } from '../client';
-import { type SessionSnapshot, WatchSession } from './session';
+import { WatchSession } from './session';
+import { untilSnapshot } from './untilSnapshot';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../codecs/fixtures/${name}`, import.meta.url)));
 
@@ -33,18 +34,7 @@ function replay(bodies: Uint8Array[], chunk: number, opened: MuxRequest[]): Pick
   };
 }
 
-function until(s: WatchSession, ok: (snap: SessionSnapshot) => boolean): Promise<SessionSnapshot> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (ok(s.getSnapshot())) {
-        off();
-        resolve(s.getSnapshot());
-      }
-    };
-    const off = s.subscribe(check);
-    check();
-  });
-}
+const until = untilSnapshot;
 
 describe('a Protobuf watch session on the server’s bytes', () => {
   for (const chunk of [1, 7, 4096]) {

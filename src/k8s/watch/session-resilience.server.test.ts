@@ -6,6 +6,7 @@ import { testCluster } from '../../../proxy/cluster/testing';
 import { MuxClient, type WebSocketConstructor } from '../client/mux';
 import { TEST_CONTEXT, useRealProxy } from '../testing';
 import { type NoteEntry, type SessionSnapshot, WatchSession } from './session';
+import { untilSnapshot } from './untilSnapshot';
 
 const cluster = () => testCluster(inject('controlPlane'));
 let mux: MuxClient;
@@ -22,19 +23,7 @@ afterAll(async () => {
   await cluster().request('admin', 'DELETE', `/api/v1/namespaces/${ns}`);
 });
 
-function until(s: WatchSession, ok: (snap: SessionSnapshot) => boolean): Promise<SessionSnapshot> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const snap = s.getSnapshot();
-      if (ok(snap)) {
-        off();
-        resolve(snap);
-      }
-    };
-    const off = s.subscribe(check);
-    check();
-  });
-}
+const until = untilSnapshot;
 const notes = (snap: SessionSnapshot) => snap.entries.toArray().filter((e): e is NoteEntry => e.kind === 'note');
 
 /** A started list-then-watch session on this file's namespace; stopped after `body`, whatever happens. */

@@ -9,6 +9,7 @@ import { MuxClient, type WebSocketConstructor } from '../client/mux';
 import { TEST_CONTEXT, useRealProxy } from '../testing';
 import { type SessionSnapshot, type WatchSpec, WatchSession } from './session';
 import type { KubeObject } from './types';
+import { untilSnapshot } from './untilSnapshot';
 
 const cluster = () => testCluster(inject('controlPlane'));
 let mux: MuxClient;
@@ -40,19 +41,7 @@ function spec(over: Partial<WatchSpec>): WatchSpec {
 }
 
 /** Resolves with the first snapshot that satisfies `ok` (no timers: the test's own timeout bounds it). */
-function until(s: WatchSession, ok: (snap: SessionSnapshot) => boolean): Promise<SessionSnapshot> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const snap = s.getSnapshot();
-      if (ok(snap)) {
-        off();
-        resolve(snap);
-      }
-    };
-    const off = s.subscribe(check);
-    check();
-  });
-}
+const until = untilSnapshot;
 
 const liveEvents = (snap: SessionSnapshot) => snap.entries.toArray().flatMap((e) => (e.kind === 'event' ? [e] : []));
 const names = (snap: SessionSnapshot) => [...snap.objects.keys()].sort();

@@ -13,6 +13,7 @@ import { hostWatchSessions, type Port } from './host';
 import { type PaneSnapshot, stateVersion, type WatchSpec } from '../session';
 import type { KubeObject } from '../types';
 import { type Endpoint, WORKER_INFLIGHT_BYTES, WorkerConnection, WorkerWatchSession } from './client';
+import { untilSnapshot } from '../untilSnapshot';
 
 const cluster = () => testCluster(inject('controlPlane'));
 let mux: MuxClient;
@@ -52,18 +53,7 @@ function spec(over: Partial<WatchSpec>): WatchSpec {
   return { context: TEST_CONTEXT, group: '', version: 'v1', resource: 'configmaps', namespace: ns, mode: 'list-watch', bookmarks: true, asTable: false, ...over };
 }
 
-function until(s: WorkerWatchSession, ok: (snap: PaneSnapshot) => boolean): Promise<PaneSnapshot> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (ok(s.getSnapshot())) {
-        off();
-        resolve(s.getSnapshot());
-      }
-    };
-    const off = s.subscribe(check);
-    check();
-  });
-}
+const until = untilSnapshot;
 
 async function freshList(label: string): Promise<Record<string, string>> {
   const list = (await admin('GET', `${cmPath()}?labelSelector=${label}`)) as unknown as { items: KubeObject[] };

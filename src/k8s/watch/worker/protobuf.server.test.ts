@@ -17,6 +17,7 @@ import { hostWatchSessions, type Port } from './host';
 import { type PaneSnapshot, stateCells, stateVersion, type WatchSpec } from '../session';
 import type { KubeObject } from '../types';
 import { type Endpoint, WorkerConnection, WorkerWatchSession } from './client';
+import { untilSnapshot } from '../untilSnapshot';
 
 const cluster = () => testCluster(inject('controlPlane'));
 const schema = schemaFromDescriptor(descriptor as unknown as DescriptorJson);
@@ -54,18 +55,7 @@ function session(over: Partial<WatchSpec>): WorkerWatchSession {
   return new WorkerWatchSession(spec, new WorkerConnection(ch.port2 as unknown as Endpoint, mux), { maxEntries: 500 });
 }
 
-function until(s: WorkerWatchSession, ok: (snap: PaneSnapshot) => boolean): Promise<PaneSnapshot> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (ok(s.getSnapshot())) {
-        off();
-        resolve(s.getSnapshot());
-      }
-    };
-    const off = s.subscribe(check);
-    check();
-  });
-}
+const until = untilSnapshot;
 
 async function freshList(label: string): Promise<KubeObject[]> {
   return ((await admin('GET', `${cmPath()}?labelSelector=${label}`)) as unknown as { items: KubeObject[] }).items;

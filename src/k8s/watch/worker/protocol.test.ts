@@ -13,6 +13,7 @@ import { summarize } from '../objects';
 import { Ring } from '../timeline';
 import type { KubeObject } from '../types';
 import { type Endpoint, RENDER_GAP_MAX_MS, RENDER_GAP_MS, RENDER_SHARE, WorkerConnection, WorkerWatchSession } from './client';
+import { untilSnapshot } from '../untilSnapshot';
 
 const fixture = readFileSync(new URL('../../../codecs/fixtures/watch-configmaps.json', import.meta.url));
 const lines = fixture.toString('utf8').trim().split('\n');
@@ -206,18 +207,7 @@ describe('a session hosted over a MessageChannel', () => {
 
   const spec: WatchSpec = { context: 'c', group: '', version: 'v1', resource: 'configmaps', namespace: 'wire', mode: 'watch-exact', resourceVersion: '294', bookmarks: false, asTable: false };
 
-  function until(s: WorkerWatchSession, ok: (snap: PaneSnapshot) => boolean): Promise<PaneSnapshot> {
-    return new Promise((resolve) => {
-      const check = () => {
-        if (ok(s.getSnapshot())) {
-          off();
-          resolve(s.getSnapshot());
-        }
-      };
-      const off = s.subscribe(check);
-      check();
-    });
-  }
+  const until = untilSnapshot;
 
   it('shows the captured events in order with their resourceVersions, the state they leave, and the full objects on request', async () => {
     const opened: MuxRequest[] = [];

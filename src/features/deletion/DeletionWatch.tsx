@@ -13,6 +13,7 @@ import { findResource } from '../../k8s/discovery';
 import type { ResourceRef } from '../../k8s/paths';
 import { inform } from '../../k8s/watch';
 import type { KubeObject } from '../../k8s/watch';
+import { blockingLeft } from './blocking';
 import { type ScanResult, scanDependents } from './scan';
 
 /** Where the dependents of a kind live, as the built-in controllers create them. */
@@ -65,6 +66,9 @@ export interface LogLine {
   what: string;
 }
 
+/** How long the owner's "deleted" waits at most for the dependents that block it to be seen gone. */
+const HOLD_MS = 5000;
+
 function metaOf(o: KubeObject) {
   const m = o.metadata ?? {};
   return {
@@ -97,6 +101,20 @@ export function DeletionWatch({ context, discovery, owner, resource }: { context
   const foundRefs = useMemo(() => (scan && typeof scan === 'object' && 'types' in scan ? scan.types.filter((r) => !knownRefs.some((k) => k.group === r.group && k.resource === r.resource)) : []), [scan, knownRefs]);
 
   const note = useCallback((kind: string, name: string, what: string) => setLog((l) => [...l, { at: new Date().toISOString().slice(11, 23), kind, name, what }].slice(-300)), []);
+  // The owner's "deleted", held while dependents that block it are not yet seen gone. In a
+  // Foreground deletion the garbage collector removes the owner only after every dependent with
+  // blockOwnerDeletion is deleted, but the two DELETED events come on two watches, and nothing
+  // orders events across watches (CI once saw the owner's first). Released once they are seen
+  // gone, or after HOLD_MS (a dependent's watch may be down).
+  const held = useRef<{ row: Row; timer: ReturnType<typeof setTimeout> } | undefined>(undefined);
+  const release = useCallback(() => {
+    const h = held.current;
+    if (!h) return;
+    held.current = undefined;
+    clearTimeout(h.timer);
+    note(h.row.kind, h.row.name, 'deleted');
+  }, [note]);
+  useEffect(() => () => clearTimeout(held.current?.timer), []);
   const recompute = useCallback(() => {
     const all: { o: KubeObject; kind: string }[] = [];
     for (const [id, objs] of sources.current) if (!id.startsWith('owner|')) for (const o of objs.values()) all.push({ o, kind: o.kind ?? id.split('|')[1]! });
@@ -132,9 +150,11 @@ export function DeletionWatch({ context, discovery, owner, resource }: { context
         note(row.kind, row.name, 'orphaned: its ownerReference was removed, the object stays');
       } else {
         next.set(uid, { ...row, state: 'deleted' });
-        note(row.kind, row.name, 'deleted');
+        if (row.depth === 0 && row.finalizers.includes('foregroundDeletion') && blockingLeft(next, uid)) held.current ??= { row, timer: setTimeout(release, HOLD_MS) };
+        else note(row.kind, row.name, 'deleted');
       }
     }
+    if (held.current && !blockingLeft(next, held.current.row.uid)) release();
     for (const [uid, row] of next) {
       const before = prev.get(uid);
       if (!before) {
@@ -146,7 +166,7 @@ export function DeletionWatch({ context, discovery, owner, resource }: { context
     }
     rowsRef.current = next;
     setRows(next);
-  }, [resource.kind, note]);
+  }, [resource.kind, note, release]);
 
   const follow = useCallback(
     (id: string, collection: { group: string; version: string; resource: string; namespace?: string }, name?: string) =>

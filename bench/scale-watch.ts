@@ -161,6 +161,80 @@ async function muxFloor(t: ScaleTarget): Promise<number> {
   }
 }
 
+/**
+ * The leanest reader the browser itself allows, in the same Chromium: a dedicated worker holding its
+ * own WebSocket to the proxy's mux (no page thread in between, no flow-control window, so the proxy
+ * sends as fast as the socket takes it), which only finds each event's end (the length prefix, or the
+ * newline of JSON) and stops at the initial-events-end bookmark; nothing decoded, nothing kept,
+ * nothing drawn. What it reaches is what this browser on this machine can receive of the stream:
+ * the pane cannot be faster, whatever it does with the events.
+ */
+const BARE_READER = `
+self.onmessage = (m) => {
+  const { url, token, path, accept, protobuf } = m.data;
+  const END = 'k8s.io/initial-events-end';
+  const td = new TextDecoder();
+  const ws = new WebSocket(url);
+  ws.binaryType = 'arraybuffer';
+  let first = 0, events = 0, bytes = 0, need = -1, hdr = 0, hdrN = 0, small = [];
+  const done = () => { const s = (performance.now() - first) / 1000; ws.close(); postMessage({ rate: events / s, events, mib: bytes / 1048576 }); };
+  // A frame under 4 KiB may be the bookmark (a Pod is larger): its bytes are kept to look inside.
+  const endOf = () => { const f = small; small = []; if (f && f.length && td.decode(new Uint8Array(f)).includes(END)) { done(); return true; } events++; return false; };
+  ws.onerror = () => postMessage({ error: 'the bare reader could not open the mux' });
+  ws.onopen = () => { ws.send(JSON.stringify({ type: 'auth', token })); ws.send(JSON.stringify({ type: 'open', id: 1, context: 'local-admin', path, headers: { Accept: accept } })); };
+  ws.onmessage = (ev) => {
+    if (typeof ev.data === 'string') { if (JSON.parse(ev.data).type === 'end') postMessage({ error: 'the stream ended before its bookmark' }); return; }
+    if (!first) first = performance.now();
+    const u = new Uint8Array(ev.data, 4);
+    bytes += u.length;
+    let i = 0;
+    while (i < u.length) {
+      if (protobuf) {
+        if (need < 0) { hdr = (hdr << 8) | u[i++]; if (++hdrN === 4) { need = hdr >>> 0; hdr = 0; hdrN = 0; small = need < 4096 ? [] : null; } continue; }
+        const k = Math.min(need, u.length - i);
+        if (small) for (let j = i; j < i + k; j++) small.push(u[j]);
+        need -= k; i += k;
+        if (need === 0) { need = -1; if (endOf()) return; }
+      } else {
+        const nl = u.indexOf(10, i);
+        const to = nl < 0 ? u.length : nl;
+        if (small) { if (small.length + to - i < 4096) for (let j = i; j < to; j++) small.push(u[j]); else small = null; }
+        i = to;
+        if (nl >= 0) { i++; if (endOf()) return; small = []; }
+      }
+    }
+  };
+};
+`;
+
+/** Runs BARE_READER in a worker of a page of the explorer's origin (the mux takes no other). */
+async function browserFloor(t: ScaleTarget, encoding: Encoding): Promise<{ rate: number; events: number; mib: number }> {
+  const context = await t.browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(t.url);
+    const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
+    const args = { src: BARE_READER, url: new URL('/proxy/mux', t.url.replace(/^http/, 'ws')).toString(), token: t.token, path: `/api/v1/pods?${q}`, accept: encoding === 'protobuf' ? 'application/vnd.kubernetes.protobuf;type=watch' : 'application/json', protobuf: encoding === 'protobuf' };
+    const r = await page.evaluate(
+      ({ src, ...job }) =>
+        new Promise<{ rate: number; events: number; mib: number; error?: string }>((ok) => {
+          const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+          w.onmessage = (e: MessageEvent) => {
+            w.terminate();
+            ok(e.data as { rate: number; events: number; mib: number; error?: string });
+          };
+          w.postMessage(job);
+        }),
+      args,
+    );
+    if (r.error) throw new Error(`the browser's bare reader (${encoding}): ${r.error}`);
+    if (r.events !== t.objects) throw new Error(`the browser's bare reader (${encoding}) counted ${r.events} events, not ${t.objects}`);
+    return r;
+  } finally {
+    await context.close();
+  }
+}
+
 const sumHeap = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 /** A page for the pane (on `namespace`, or every namespace), in a renderer of its own; `show` opens it with its view chosen. */
@@ -247,6 +321,12 @@ export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>
   const json = await directStream(t, false);
   const proto = await directStream(t, true);
   t.log(`watch: the same streaming list straight from kube-apiserver, frames counted by Node: JSON ${json.rate.toFixed(0)} events/s (${json.mib.toFixed(0)} MiB), Protobuf ${proto.rate.toFixed(0)} events/s (${proto.mib.toFixed(0)} MiB) for ${json.events.toLocaleString('en-US')} / ${proto.events.toLocaleString('en-US')} events`);
+  const bare = new Map<Encoding, number>();
+  for (const enc of ENCODINGS) {
+    const b = await browserFloor(t, enc);
+    bare.set(enc, b.rate);
+    t.log(`watch: the same streaming list read in this Chromium by a bare WebSocket reader in a worker (events framed, nothing decoded, kept or drawn), ${enc}: ${b.rate.toFixed(0)} events/s (${b.mib.toFixed(0)} MiB)`);
+  }
   if (COMPARE && t.compareUrl) {
     // The other build first, in a renderer of its own, closed before the measured one opens.
     const other = await newPane(t, t.compareUrl, undefined, false, ENCODINGS[0]!);
@@ -282,6 +362,7 @@ export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>
         [`${w}: streaming list events/s / 25,000 (goal >= 1, higher is better)`]: s.rate / 25_000,
         [`${w}: streaming list events/s / Node through the proxy${enc === 'json' ? '' : ' in Protobuf'} (higher is better)`]: s.rate / floors.get(enc)!,
         [`${w}: streaming list events/s / the Protobuf stream straight from kube-apiserver (higher is better)`]: s.rate / proto.rate,
+        [`${w}: streaming list events/s / a bare WebSocket reader in the same Chromium${enc === 'json' ? '' : ' in Protobuf'} (higher is better)`]: s.rate / bare.get(enc)!,
         ...(enc === 'protobuf' && mux ? { [`${w}: streaming list events/s / Node through the proxy's mux WebSocket in Protobuf (higher is better)`]: s.rate / mux } : {}),
         [`${w}: longest main-thread task / 50 ms (goal <= 1)`]: s.longest / 50,
         [`${w}: renderer RSS MiB per 1,000 objects held`]: perThousand,

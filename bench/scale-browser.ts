@@ -146,13 +146,16 @@ export async function scaleLists(t: ScaleTarget): Promise<Record<string, number>
     const findTask = await longTasks(page, String(from));
     t.log(`lists: sort by Name over every row ${sortMs.toFixed(0)} ms, longest task ${sortTask.longest.toFixed(0)} ms; find "pod-00001" ${findMs.toFixed(0)} ms ("${await shown.textContent()}"), longest task ${findTask.longest.toFixed(0)} ms`);
     t.log(`lists: ${t.objects.toLocaleString('en-US')} Pods, all namespaces, chunks of ${CHUNK} (median of ${repeats}): kubectl ${kubectlArgs.join(' ')} first line ${kFirst} ms, done ${kDone} ms; explorer first row ${eFirst} ms, all rows ${eDone} ms; data floor (Table chunks, includeObject=Metadata, through the proxy, JSON.parse, no page) ${floor.toFixed(0)} ms`);
-    t.log(`lists: longest main-thread task while loading ${longest.toFixed(0)} ms; heap after GC ${(heapEmpty / 1048576).toFixed(1)} MiB empty, ${(heapAll / 1048576).toFixed(1)} MiB with every row: ${perThousand.toFixed(1)} KiB per 1,000 rows; scrolling in 120 jumps, time to the second frame after each: p50 ${frames.p50.toFixed(0)} ms, p95 ${frames.p95.toFixed(0)} ms, max ${frames.max.toFixed(0)} ms`);
+    t.log(`lists: longest main-thread task while loading ${longest.toFixed(0)} ms; heap after GC ${(heapEmpty / 1048576).toFixed(1)} MiB empty, ${(heapAll / 1048576).toFixed(1)} MiB with every row: ${perThousand.toFixed(1)} KiB per 1,000 rows; scrolling in 120 jumps, time to the second frame after each: p50 ${frames.p50.toFixed(1)} ms, p95 ${frames.p95.toFixed(1)} ms, max ${frames.max.toFixed(1)} ms; the same page with no jump, two frames: p50 ${frames.idle.p50.toFixed(1)} ms, p95 ${frames.idle.p95.toFixed(1)} ms, max ${frames.idle.max.toFixed(1)} ms`);
     return {
       [`lists: first row / kubectl first line (goal <= 1)${killed ? ' (at most: kubectl stopped at its memory cap)' : ''}`]: eFirst / kFirst,
       [`lists: all rows / kubectl done (goal <= 1)${killed ? ' (at most: kubectl stopped at its memory cap)' : ''}`]: eDone / kDone,
       'lists: all rows / data floor': eDone / floor,
       'lists: heap KiB per 1,000 rows / 100 KiB (goal <= 1)': perThousand / 100,
       'lists: scroll p95 to the second frame / 33.3 ms (two frames at 60 Hz; goal <= 1)': frames.p95 / (2000 / 60),
+      // Two frames as this machine gives them in the same page and minute: vsync jitter on two
+      // busy cores puts even an idle page's p95 above the nominal 33.3 ms.
+      'lists: scroll p95 to the second frame / the same page\'s p95 of two frames with no jump (goal <= 1)': frames.p95 / frames.idle.p95,
       'lists: longest main-thread task while loading / 50 ms (goal <= 1)': longest / 50,
       'lists: longest main-thread task sorting and finding / 50 ms (goal <= 1)': Math.max(sortTask.longest, findTask.longest) / 50,
     };

@@ -1,13 +1,13 @@
 // The proxy measured "the lean way": each path read by the leanest client Node has (`http.get` /
 // `https.get` on a keep-alive agent of one socket, no headers of ours, the body only counted), so
 // that no cost of the bench's own client hides the proxy's. Direct, the explorer and kubectl proxy
-// are interleaved round by round, after a warm-up, and each large list's time is taken alone.
+// (and, when given, a bare Node pass-through: the floor of any proxy on Node) are interleaved round by round, after a warm-up, and each large list's time is taken alone.
 import { Agent as HttpAgent, get as httpGet } from 'node:http';
 import { Agent as HttpsAgent, get as httpsGet } from 'node:https';
 import { performance } from 'node:perf_hooks';
 
 export interface LeanPath {
-  name: 'direct' | 'explorer' | 'kubectl';
+  name: 'direct' | 'explorer' | 'kubectl' | 'bare';
   /** Base URL; a path is appended. */
   base: string;
   headers?: Record<string, string>;
@@ -16,10 +16,10 @@ export interface LeanPath {
 
 export interface LeanResult {
   /** Added p50 of a small GET over direct's p50, per proxy (ms). */
-  addedP50: { explorer: number; kubectl: number };
-  p50: Record<LeanPath['name'], number>;
+  addedP50: { explorer: number; kubectl: number; bare?: number };
+  p50: Partial<Record<LeanPath['name'], number>> & Record<'direct' | 'explorer' | 'kubectl', number>;
   /** Median time of the large list per path (ms). */
-  listMedian: Record<LeanPath['name'], number>;
+  listMedian: Partial<Record<LeanPath['name'], number>> & Record<'direct' | 'explorer' | 'kubectl', number>;
   listBytes: number;
 }
 
@@ -79,7 +79,8 @@ export async function measureLean(paths: LeanPath[], opts: { small: string; list
     }
     const p50 = Object.fromEntries([...small].map(([k, v]) => [k, median(v)])) as LeanResult['p50'];
     const listMedian = Object.fromEntries([...lists].map(([k, v]) => [k, median(v)])) as LeanResult['listMedian'];
-    return { addedP50: { explorer: p50.explorer - p50.direct, kubectl: p50.kubectl - p50.direct }, p50, listMedian, listBytes };
+    const bare = p50.bare === undefined ? {} : { bare: p50.bare - p50.direct };
+    return { addedP50: { explorer: p50.explorer - p50.direct, kubectl: p50.kubectl - p50.direct, ...bare }, p50, listMedian, listBytes };
   } finally {
     for (const c of clients) c.close();
   }

@@ -104,7 +104,7 @@ const srv = createServer({ noDelay: true }, (req, res) => {
 srv.listen(0, '127.0.0.1', () => process.stdout.write(srv.address().port + '\\n'));
 `;
 
-function startFloorProxy(server: string, creds: { ca: string; cert: string; key: string }): Promise<{ url: string; child: ChildProcess }> {
+export function startFloorProxy(server: string, creds: { ca: string; cert: string; key: string }): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((ok, fail) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOR_PROXY], {
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -21,7 +21,7 @@ import { seedCluster, seedGroup, seedNamespace } from '../proxy/cluster/seed';
 import { startExplorerServer } from '../proxy/src/server';
 import { peakRssMiB } from './cpu';
 import { measureLean } from './lean';
-import { startExplorer, startKubectlProxy } from './proxy';
+import { startExplorer, startFloorProxy, startKubectlProxy } from './proxy';
 import type { BenchResult } from './run';
 import { compareDiscovery, compareLists } from './scale-compare';
 import { scaleDiscovery, scaleLists, type ScaleTarget } from './scale-browser';
@@ -102,6 +102,7 @@ async function part(name: string, log: (l: string) => void, fn: () => Promise<Re
 async function scaleProxy(cp: ControlPlane, dir: string, log: (l: string) => void): Promise<Record<string, number>> {
   const srv = await startExplorer(cp.kubeconfig, dir);
   const kp = await startKubectlProxy(kubectlOf(cp.binaries), cp.kubeconfig);
+  const floor = await startFloorProxy(cp.server, cp.credentials('admin'));
   try {
     const paths = [
       { name: 'direct' as const, base: cp.server, tls: cp.credentials('admin') },
@@ -110,9 +111,10 @@ async function scaleProxy(cp: ControlPlane, dir: string, log: (l: string) => voi
     ];
     const rounds = { warmUp: 1000, rounds: 1500, lists: 30 };
     const nsList = `/api/v1/namespaces/${seedNamespace(PREFIX, 0)}/pods`;
-    const lean = await measureLean(paths, { small: '/api/v1/namespaces/default', list: nsList, ...rounds });
+    // The bare Node pass-through takes part in the namespace's rounds only (not in the every-Pod list).
+    const lean = await measureLean([...paths, { name: 'bare' as const, base: floor.url }], { small: '/api/v1/namespaces/default', list: nsList, ...rounds });
     const nsMib = lean.listBytes / 1048576;
-    log(`proxy (lean: http.get, one keep-alive socket per path; ${rounds.warmUp} warm-up rounds, ${rounds.rounds} timed, ${rounds.lists} lists of ${nsList}): small GET p50 direct ${lean.p50.direct.toFixed(3)} ms, added explorer ${lean.addedP50.explorer.toFixed(3)} ms, kubectl proxy ${lean.addedP50.kubectl.toFixed(3)} ms; the namespace's Pods (${nsMib.toFixed(1)} MiB) median direct ${lean.listMedian.direct.toFixed(1)} ms, explorer ${lean.listMedian.explorer.toFixed(1)} ms, kubectl proxy ${lean.listMedian.kubectl.toFixed(1)} ms`);
+    log(`proxy (lean: http.get, one keep-alive socket per path; ${rounds.warmUp} warm-up rounds, ${rounds.rounds} timed, ${rounds.lists} lists of ${nsList}): small GET p50 direct ${lean.p50.direct.toFixed(3)} ms, added explorer ${lean.addedP50.explorer.toFixed(3)} ms, kubectl proxy ${lean.addedP50.kubectl.toFixed(3)} ms, a bare Node pass-through ${lean.addedP50.bare!.toFixed(3)} ms; the namespace's Pods (${nsMib.toFixed(1)} MiB) median direct ${lean.listMedian.direct.toFixed(1)} ms, explorer ${lean.listMedian.explorer.toFixed(1)} ms, kubectl proxy ${lean.listMedian.kubectl.toFixed(1)} ms, bare Node ${lean.listMedian.bare!.toFixed(1)} ms`);
     const hwm0 = peakRssMiB(srv.child.pid);
     const all = await measureLean(paths, { small: '/api/v1/namespaces/default', list: '/api/v1/pods', warmUp: 0, rounds: 1, lists: 1, listWarmUp: false });
     const hwm1 = peakRssMiB(srv.child.pid);
@@ -120,12 +122,15 @@ async function scaleProxy(cp: ControlPlane, dir: string, log: (l: string) => voi
     log(`proxy: every Pod (${mib.toFixed(0)} MiB) once per path: direct ${all.listMedian.direct.toFixed(0)} ms, explorer ${all.listMedian.explorer.toFixed(0)} ms, kubectl proxy ${all.listMedian.kubectl.toFixed(0)} ms (one list each: kube-apiserver's pauses decide these); the explorer's peak RSS ${hwm0?.toFixed(0) ?? 'n/a'} MiB before, ${hwm1?.toFixed(0) ?? 'n/a'} MiB after`);
     return {
       'proxy (lean): small GET added p50 explorer / kubectl proxy (goal <= 1)': lean.addedP50.explorer / lean.addedP50.kubectl,
+      // The floor of any proxy written for Node: its HTTP server and client with nothing of ours.
+      'proxy (lean): small GET added p50 explorer / a bare Node pass-through': lean.addedP50.explorer / lean.addedP50.bare!,
       'proxy (lean): a namespace of Pods, list throughput explorer / kubectl proxy (goal >= 1, higher is better)': lean.listMedian.kubectl / lean.listMedian.explorer,
       'proxy (lean): a namespace of Pods, list throughput explorer / direct (goal >= 0.95, higher is better)': lean.listMedian.direct / lean.listMedian.explorer,
       'proxy (lean): explorer peak RSS growth over the every-Pod list / its size (bounded: goal << 1)': hwm0 !== undefined && hwm1 !== undefined ? (hwm1 - hwm0) / mib : NaN,
     };
   } finally {
     kp.child.kill('SIGTERM');
+    floor.child.kill('SIGTERM');
     srv.child.kill('SIGTERM');
   }
 }

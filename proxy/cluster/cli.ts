@@ -3,7 +3,8 @@
 import { resolve } from 'node:path';
 import { ensureBinaries, ensureSampleApiserver } from './build';
 import { startControlPlane } from './controlplane';
-import { SEED_PRESETS, type SeedOptions, seedCluster } from './seed';
+import { type SeedOptions, seedCluster } from './seed';
+import { parseSeedFlags } from './seedFlags';
 import { RELEASES, releaseFor } from './versions';
 
 const args = process.argv.slice(2);
@@ -82,30 +83,14 @@ Press Ctrl-C to stop.`);
   if (seed) await seedCluster(cp.server, cp.credentials('admin'), { ...seed, log: (l) => console.log(l) });
 }
 
-/** `--seed PRESET` and its overrides, or undefined when no seed was asked for. */
+/** `--seed PRESET` and its overrides, or undefined when no seed was asked for; exits on a bad flag. */
 function seedOptions(): Partial<SeedOptions> | undefined {
-  const value = (flag: string) => {
-    const i = args.indexOf(flag);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const preset = value('--seed');
-  if (preset === undefined) return undefined;
-  const base = SEED_PRESETS[preset];
-  if (!base) {
-    console.error(`--seed: unknown preset ${preset} (one of ${Object.keys(SEED_PRESETS).join(', ')})`);
+  const flags = parseSeedFlags(args);
+  if ('error' in flags) {
+    console.error(flags.error);
     process.exit(2);
   }
-  const count = (flag: string) => {
-    const v = value(flag);
-    if (v === undefined) return undefined;
-    if (!/^\d+$/.test(v)) {
-      console.error(`${flag}: not a count: ${v}`);
-      process.exit(2);
-    }
-    return Number(v);
-  };
-  const overrides = { pods: count('--seed-pods'), namespaces: count('--seed-namespaces'), crds: count('--seed-crds') };
-  return { ...base, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) };
+  return flags.seed;
 }
 
 main().catch((e: unknown) => {

@@ -179,10 +179,17 @@ export function seedCrd(group: string, kind: string): Record<string, unknown> {
   };
 }
 
+/** What makes a seed impossible, checked before anything is written (seedCluster checks it too). */
+export function seedProblem(o: Partial<Pick<SeedOptions, 'pods' | 'namespaces'>>): string | undefined {
+  if ((o.pods ?? 0) > 0 && (o.namespaces ?? 1) < 1) return `seed: ${o.pods} Pods need at least one namespace (--seed-namespaces 0)`;
+  return undefined;
+}
+
 /** Fills the cluster at `server` as `creds`' user; reports how long each phase took. */
 export async function seedCluster(server: string, creds: Credentials, options: Partial<SeedOptions> = {}): Promise<SeedReport> {
   const o: SeedOptions = { ...DEFAULTS, ...options };
-  if (o.namespaces < 1 && o.pods > 0) throw new Error('seed: Pods need at least one namespace');
+  const problem = seedProblem(o);
+  if (problem) throw new Error(problem);
   const client = new Http2Client(server, creds);
   const t0 = performance.now();
   const since = (t: number) => Math.round((performance.now() - t) / 100) / 10;

@@ -24,11 +24,23 @@ const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists], ['
 const args = process.argv.slice(2);
 const flags: Record<string, string> = { '--objects': 'SCALE_OBJECTS', '--crds': 'SCALE_CRDS', '--cluster-dir': 'SCALE_CLUSTER_DIR' };
 const only: string[] = [];
+/** A bad argument stops the bench before it starts anything (a control plane takes minutes). */
+const refuse = (why: string): never => {
+  console.error(`npm run bench: ${why}`);
+  process.exit(2);
+};
 for (let i = 0; i < args.length; i++) {
-  const env = flags[args[i]!];
-  if (!env) only.push(args[i]!);
-  else if (args[i + 1] === undefined) throw new Error(`${args[i]} needs a value`);
-  else process.env[env] = args[++i];
+  const a = args[i]!;
+  const env = flags[a];
+  if (!env) {
+    if (!modules.some(([n]) => n === a)) refuse(`unknown module or flag ${a} (modules: ${modules.map(([n]) => n).join(', ')}; flags: ${Object.keys(flags).join(', ')})`);
+    only.push(a);
+    continue;
+  }
+  const v = args[++i];
+  if (v === undefined || v.startsWith('--')) refuse(`${a} needs a value`);
+  if (a !== '--cluster-dir' && !/^[1-9]\d*$/.test(v!)) refuse(`${a}: not a positive count: ${v}`);
+  process.env[env] = v;
 }
 const results: BenchResult[] = [];
 for (const [name, mod] of modules.filter(([n]) => only.length === 0 || only.includes(n))) {

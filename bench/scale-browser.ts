@@ -7,6 +7,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { Browser, Page } from '@playwright/test';
 import type { Credentials } from '../proxy/cluster/controlplane';
 import { heapAfterGc, MARKS, scrollFrames, timeExplorer, timeKubectl } from './lists';
+import { DESCRIBE_FRAME, LONG_FRAMES } from './longFrames';
 import { traceLongTasks } from './longTaskTrace';
 
 const LISTS_TRACE = process.env.SCALE_LISTS_TRACE === '1';
@@ -29,25 +30,40 @@ export interface ScaleTarget {
   compareUrl?: string;
 }
 
-/** Main-thread tasks over 50 ms (Long Tasks API), with their start (performance.now()), from the document's start. */
+/**
+ * Main-thread tasks over 50 ms (Long Tasks API), with their start (performance.now()), from the
+ * document's start; and the long animation frames, which say what each was (longFrames.ts).
+ */
 export const LONG_TASKS = `
   window.__longTasks = [];
   try {
     new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
   } catch {}
-`;
+${LONG_FRAMES}`;
+
+export interface LongTasks {
+  longest: number;
+  count: number;
+  /** What the longest was: its long animation frame's script, rendering and the rest, in one line (longFrames.ts). */
+  frame: string;
+}
 
 /**
  * The longest main-thread task of the current document that started after `from` (an expression
- * evaluated in the page, a performance.now() time), and how many there were.
+ * evaluated in the page, a performance.now() time), how many there were, and what the longest was.
  */
-export function longTasks(page: Page, from = '0'): Promise<{ longest: number; count: number }> {
+export function longTasks(page: Page, from = '0'): Promise<LongTasks> {
   return page.evaluate(`(() => {
     const from = ${from};
     const ts = window.__longTasks.filter(([s]) => s >= from);
-    return { longest: ts.reduce((m, [, d]) => Math.max(m, d), 0), count: ts.length };
+    const top = ts.reduce((m, t) => (!m || t[1] > m[1] ? t : m), null);
+    return { longest: top ? top[1] : 0, count: ts.length, frame: ${DESCRIBE_FRAME}(from, top) };
   })()`);
 }
+
+/** The longer of two longest tasks, with what it was. */
+export const longer = (a: LongTasks, b: LongTasks): LongTasks => (b.longest > a.longest ? b : a);
+export const NO_LONG_TASK: LongTasks = { longest: 0, count: 0, frame: 'not measured' };
 
 /** kubectl holds every row before printing; past this it is stopped (see timeKubectl). */
 const KUBECTL_MAX_RSS_MIB = Number(process.env.SCALE_KUBECTL_MAX_RSS_MIB ?? 4096);
@@ -103,7 +119,7 @@ export async function scaleLists(t: ScaleTarget): Promise<Record<string, number>
     const k: { first: number; done: number; killed?: { ms: number; rssMiB: number } }[] = [];
     const e: { first: number; done: number }[] = [];
     const floors: number[] = [];
-    let longest = 0;
+    let loading = NO_LONG_TASK;
     for (let i = 0; i < repeats; i++) {
       k.push(await timeKubectl(t.kubectl, kubectlArgs, t.env, KUBECTL_MAX_RSS_MIB));
       if (LISTS_TRACE && i === 0) {
@@ -116,7 +132,7 @@ export async function scaleLists(t: ScaleTarget): Promise<Record<string, number>
         );
       } else e.push(await timeExplorer(page, url({ load: 'all' }), t.objects));
       // From the first row on: the chunks' work, not the boot's evaluation of the bundle.
-      longest = Math.max(longest, (await longTasks(page, 'window.__lists.first - performance.timeOrigin')).longest);
+      loading = longer(loading, await longTasks(page, 'window.__lists.first - performance.timeOrigin'));
       const f = await tableFloor(t, '/k8s/local-admin/api/v1/pods', 'Metadata', CHUNK);
       if (f.rows !== t.objects) throw new Error(`the data floor read ${f.rows} rows, not ${t.objects}`);
       floors.push(f.ms);
@@ -145,8 +161,10 @@ export async function scaleLists(t: ScaleTarget): Promise<Record<string, number>
     const findMs = (await page.evaluate(() => performance.now())) - from;
     const findTask = await longTasks(page, String(from));
     t.log(`lists: sort by Name over every row ${sortMs.toFixed(0)} ms, longest task ${sortTask.longest.toFixed(0)} ms; find "pod-00001" ${findMs.toFixed(0)} ms ("${await shown.textContent()}"), longest task ${findTask.longest.toFixed(0)} ms`);
+    t.log(`lists: the longest task sorting, ${sortTask.frame}; finding, ${findTask.frame}`);
     t.log(`lists: ${t.objects.toLocaleString('en-US')} Pods, all namespaces, chunks of ${CHUNK} (median of ${repeats}): kubectl ${kubectlArgs.join(' ')} first line ${kFirst} ms, done ${kDone} ms; explorer first row ${eFirst} ms, all rows ${eDone} ms; data floor (Table chunks, includeObject=Metadata, through the proxy, JSON.parse, no page) ${floor.toFixed(0)} ms`);
-    t.log(`lists: longest main-thread task while loading ${longest.toFixed(0)} ms; heap after GC ${(heapEmpty / 1048576).toFixed(1)} MiB empty, ${(heapAll / 1048576).toFixed(1)} MiB with every row: ${perThousand.toFixed(1)} KiB per 1,000 rows; scrolling in 120 jumps, time to the second frame after each: p50 ${frames.p50.toFixed(1)} ms, p95 ${frames.p95.toFixed(1)} ms, max ${frames.max.toFixed(1)} ms; the same page with no jump, two frames: p50 ${frames.idle.p50.toFixed(1)} ms, p95 ${frames.idle.p95.toFixed(1)} ms, max ${frames.idle.max.toFixed(1)} ms`);
+    t.log(`lists: the longest task while loading, ${loading.frame}`);
+    t.log(`lists: longest main-thread task while loading ${loading.longest.toFixed(0)} ms; heap after GC ${(heapEmpty / 1048576).toFixed(1)} MiB empty, ${(heapAll / 1048576).toFixed(1)} MiB with every row: ${perThousand.toFixed(1)} KiB per 1,000 rows; scrolling in 120 jumps, time to the second frame after each: p50 ${frames.p50.toFixed(1)} ms, p95 ${frames.p95.toFixed(1)} ms, max ${frames.max.toFixed(1)} ms; the same page with no jump, two frames: p50 ${frames.idle.p50.toFixed(1)} ms, p95 ${frames.idle.p95.toFixed(1)} ms, max ${frames.idle.max.toFixed(1)} ms`);
     return {
       [`lists: first row / kubectl first line (goal <= 1)${killed ? ' (at most: kubectl stopped at its memory cap)' : ''}`]: eFirst / kFirst,
       [`lists: all rows / kubectl done (goal <= 1)${killed ? ' (at most: kubectl stopped at its memory cap)' : ''}`]: eDone / kDone,
@@ -156,7 +174,7 @@ export async function scaleLists(t: ScaleTarget): Promise<Record<string, number>
       // Two frames as this machine gives them in the same page and minute: vsync jitter on two
       // busy cores puts even an idle page's p95 above the nominal 33.3 ms.
       'lists: scroll p95 to the second frame / the same page\'s p95 of two frames with no jump (goal <= 1)': frames.p95 / frames.idle.p95,
-      'lists: longest main-thread task while loading / 50 ms (goal <= 1)': longest / 50,
+      'lists: longest main-thread task while loading / 50 ms (goal <= 1)': loading.longest / 50,
       'lists: longest main-thread task sorting and finding / 50 ms (goal <= 1)': Math.max(sortTask.longest, findTask.longest) / 50,
     };
   } finally {
@@ -179,7 +197,7 @@ const APPEARS = (shell: string, selector: string) => `
 `;
 
 /** With `trace`, the page is traced and what its longest tasks from the view's frame on were made of is logged under that name. */
-export async function timeToAppear(t: ScaleTarget, url: string, selector: string, trace?: string): Promise<{ ms: number; longest: number; boot: number }> {
+export async function timeToAppear(t: ScaleTarget, url: string, selector: string, trace?: string): Promise<{ ms: number; longest: number; boot: number; view: LongTasks; withBoot: LongTasks }> {
   const context = await t.browser.newContext({ viewport: { width: 1400, height: 900 } });
   await context.addInitScript(APPEARS('section[aria-label="Discovery"]', selector) + LONG_TASKS);
   const page = await context.newPage();
@@ -198,7 +216,7 @@ export async function timeToAppear(t: ScaleTarget, url: string, selector: string
     else await load();
     const all = await longTasks(page);
     const after = await longTasks(page, 'window.__shell ?? 0');
-    return { ms: at - start, longest: after.longest, boot: all.longest };
+    return { ms: at - start, longest: after.longest, boot: all.longest, view: after, withBoot: all };
   } finally {
     await context.close();
   }
@@ -210,7 +228,7 @@ export async function timeToAppear(t: ScaleTarget, url: string, selector: string
  * document, the largest, read, parsed and turned into the editor's JSON schema), until the notice
  * says the editor is schema-aware. Longest main-thread task from the navigation on, 1 s settled.
  */
-async function editorSchemaLoad(t: ScaleTarget, group: string, resource: string): Promise<{ ms: number; longest: number }> {
+export async function editorSchemaLoad(t: ScaleTarget, group: string, resource: string): Promise<{ ms: number; longest: number; task: LongTasks }> {
   const context = await t.browser.newContext({ viewport: { width: 1400, height: 900 } });
   await context.addInitScript(LONG_TASKS);
   const page = await context.newPage();
@@ -230,7 +248,8 @@ async function editorSchemaLoad(t: ScaleTarget, group: string, resource: string)
     await notice.filter({ hasText: '/openapi/v3/api/v1' }).waitFor({ timeout: 120_000 });
     const ms = (await page.evaluate(() => performance.now())) - from;
     await page.waitForTimeout(1000);
-    return { ms, longest: (await longTasks(page, String(from))).longest };
+    const task = await longTasks(page, String(from));
+    return { ms, longest: task.longest, task };
   } finally {
     await context.close();
   }
@@ -246,6 +265,8 @@ export async function scaleDiscovery(t: ScaleTarget, lastGroup: string, crdResou
   const e: number[] = [];
   let longest = 0;
   let boot = 0;
+  let viewTask = NO_LONG_TASK;
+  let bootTask = NO_LONG_TASK;
   await timeKubectl(t.kubectl, ['api-resources'], t.env);
   const view = (extra: Record<string, string>) => `${t.url}?${new URLSearchParams({ context: 'local-admin', view: 'discovery', ...extra })}`;
   for (let i = 0; i < 3; i++) {
@@ -254,11 +275,18 @@ export async function scaleDiscovery(t: ScaleTarget, lastGroup: string, crdResou
     e.push(d.ms);
     longest = Math.max(longest, d.longest);
     boot = Math.max(boot, d.boot);
+    viewTask = longer(viewTask, d.view);
+    bootTask = longer(bootTask, d.withBoot);
   }
   const crd = await timeToAppear(t, view({ group: lastGroup, version: 'v1', resource: crdResource }), 'table[aria-label="Fields"]');
   const pods = await timeToAppear(t, view({ group: '', version: 'v1', resource: 'pods' }), 'table[aria-label="Fields"]');
   const editor = await editorSchemaLoad(t, lastGroup, crdResource);
   t.log(`discovery: kubectl api-resources ${median(k)} ms; the Discovery view until the last group shows ${median(e)} ms (median of 3), longest task once the view's frame is up ${longest.toFixed(0)} ms (with the boot: ${boot.toFixed(0)} ms); schema of ${crdResource}.${lastGroup} shown in ${crd.ms} ms (longest task ${crd.longest.toFixed(0)} ms), of pods in ${pods.ms} ms (longest task ${pods.longest.toFixed(0)} ms); the editor's Pod schema loaded in ${editor.ms.toFixed(0)} ms (longest task ${editor.longest.toFixed(0)} ms)`);
+  t.log(`discovery: the longest task of the view, ${viewTask.frame}`);
+  t.log(`discovery: with the boot, ${bootTask.frame}`);
+  t.log(`discovery: of the CRD's schema, ${crd.view.frame}`);
+  t.log(`discovery: of the Pod schema, ${pods.view.frame}`);
+  t.log(`discovery: of the editor's Pod schema load, ${editor.task.frame}`);
   return {
     'discovery: all groups on screen / kubectl api-resources (goal <= 1)': median(e) / median(k),
     'discovery: longest main-thread task, view and schemas / 50 ms (goal <= 1)': Math.max(longest, crd.longest, pods.longest) / 50,

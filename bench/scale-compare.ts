@@ -7,12 +7,12 @@ import type { CDPSession, Page } from '@playwright/test';
 import { MARKS, scrollFrames, timeExplorer } from './lists';
 import { traceLongTasks } from './longTaskTrace';
 import { type CpuProfile, summariseProfile } from './profile';
-import { LONG_TASKS, longTasks, type ScaleTarget, timeToAppear } from './scale-browser';
+import { editorSchemaLoad, LONG_TASKS, longer, longTasks, type LongTasks, NO_LONG_TASK, type ScaleTarget, timeToAppear } from './scale-browser';
 
 const ROUNDS = Number(process.env.SCALE_COMPARE_ROUNDS ?? 3);
 /** Runs of the scroll jumps per build and round, the builds' pages taking turns. */
 const SCROLLS = Number(process.env.SCALE_COMPARE_SCROLLS ?? 4);
-/** SCALE_COMPARE_TRACE=1: in the first round, each build's scroll jumps and Pod schema page traced, their longest tasks' work summarised. */
+/** SCALE_COMPARE_TRACE=1: in the first round, each build's scroll jumps and discovery pages (but the editor's) traced, their longest tasks' work summarised. */
 const TRACE = process.env.SCALE_COMPARE_TRACE === '1';
 /** SCALE_COMPARE_TRACE_LOADS=1: every load traced (slower), its longest tasks from the first row on summarised. */
 const TRACE_LOADS = process.env.SCALE_COMPARE_TRACE_LOADS === '1';
@@ -46,7 +46,7 @@ export async function compareLists(t: ScaleTarget, dir: string): Promise<Record<
     // jumps, steadier than a p95 on a shared machine, and it says which kind of work a change cut.
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
-    return { name, url: url(base), context, page, cdp, loads: [] as number[], longest: [] as number[], p95: [] as number[], p50: [] as number[], work: [] as Work[] };
+    return { name, url: url(base), context, page, cdp, loads: [] as number[], longest: [] as number[], top: NO_LONG_TASK, p95: [] as number[], p50: [] as number[], work: [] as Work[] };
   };
   const builds = [await open('dist', t.url), await open(dir, t.compareUrl)] as const;
   try {
@@ -61,12 +61,15 @@ export async function compareLists(t: ScaleTarget, dir: string): Promise<Record<
         if (TRACE_LOADS) t.log(`lists compare [${b.name}]: load ${r + 1}, the longest tasks from the first row on\n${await traceLongTasks(t.browser, b.page, load, 3)}`);
         else await load();
         b.loads.push(e.done);
-        b.longest.push((await longTasks(b.page, 'window.__lists.first - performance.timeOrigin')).longest);
+        const lt = await longTasks(b.page, 'window.__lists.first - performance.timeOrigin');
+        b.longest.push(lt.longest);
+        b.top = longer(b.top, lt);
       }
       for (let s = 0; s < SCROLLS; s++) for (const b of s % 2 === 0 ? order : [order[1], order[0]]) await scrollRun(t, b, r === 0 && s === 0);
     }
     for (const b of builds) {
       t.log(`lists compare [${b.name}]: all rows ms ${fmt(b.loads)}; longest task while loading ms ${fmt(b.longest)}; scroll p95 ms ${fmt(b.p95)}; p50 ms ${fmt(b.p50)}`);
+      t.log(`lists compare [${b.name}]: the longest task while loading, ${b.top.frame}`);
       const w = (k: keyof Work) => `${k} ${median(b.work.map((x) => x[k])).toFixed(2)}`;
       t.log(`lists compare [${b.name}]: main thread per jump, medians (ms): ${w('task')}, ${w('script')}, ${w('style')}, ${w('layout')} (tasks: ${b.work.map((x) => x.task.toFixed(1)).join(', ')})`);
     }
@@ -124,22 +127,41 @@ async function tracedScroll(t: ScaleTarget, page: Page, name: string): Promise<{
   return f;
 }
 
-/** The Pod schema in the schema browser of each build, fresh pages in turn: time on screen, longest task from the view's frame on. */
-export async function compareDiscovery(t: ScaleTarget, dir: string): Promise<Record<string, number>> {
-  if (!t.compareUrl) throw new Error('no explorer server for the build to compare');
-  const view = (base: string) => `${base}?${new URLSearchParams({ context: 'local-admin', view: 'discovery', group: '', version: 'v1', resource: 'pods' })}`;
+/**
+ * The Discovery view and the schemas in each build, fresh pages in turn: the view until the last
+ * seeded group shows, a CRD's schema and the Pod schema in the schema browser, the editor's Pod
+ * schema load; for each, the longest task from the view's frame on (the boot's evaluation of the
+ * bundle apart), how many pages had one over 50 ms, and what each of those was (longFrames.ts).
+ */
+export async function compareDiscovery(t: ScaleTarget, dir: string, lastGroup: string, crdResource: string): Promise<Record<string, number>> {
+  const compareUrl = t.compareUrl;
+  if (!compareUrl) throw new Error('no explorer server for the build to compare');
+  const view = (base: string, extra: Record<string, string>) => `${base}?${new URLSearchParams({ context: 'local-admin', view: 'discovery', ...extra })}`;
+  const fields = 'table[aria-label="Fields"]';
+  const parts: { name: string; run: (base: string, trace?: string) => Promise<LongTasks> }[] = [
+    { name: 'the Discovery view', run: async (base, trace) => (await timeToAppear(t, view(base, {}), `[aria-label="${lastGroup}/v1"]`, trace)).view },
+    { name: "a CRD's schema", run: async (base, trace) => (await timeToAppear(t, view(base, { group: lastGroup, version: 'v1', resource: crdResource }), fields, trace)).view },
+    { name: 'the Pod schema', run: async (base, trace) => (await timeToAppear(t, view(base, { group: '', version: 'v1', resource: 'pods' }), fields, trace)).view },
+    { name: "the editor's Pod schema load", run: async (base) => (await editorSchemaLoad({ ...t, url: base }, lastGroup, crdResource)).task },
+  ];
   const builds = [
-    { name: 'dist', url: t.url, ms: [] as number[], longest: [] as number[] },
-    { name: dir, url: t.compareUrl, ms: [] as number[], longest: [] as number[] },
+    { name: 'dist', url: t.url, tasks: parts.map(() => [] as LongTasks[]) },
+    { name: dir, url: compareUrl, tasks: parts.map(() => [] as LongTasks[]) },
   ];
   for (let r = 0; r < ROUNDS * 2; r++) {
     for (const b of r % 2 === 0 ? builds : [...builds].reverse()) {
-      const d = await timeToAppear(t, view(b.url), 'table[aria-label="Fields"]', TRACE && r === 0 ? `discovery compare [${b.name}]: the Pod schema's longest tasks` : undefined);
-      b.ms.push(d.ms);
-      b.longest.push(d.longest);
+      for (const [i, p] of parts.entries()) b.tasks[i]!.push(await p.run(b.url, TRACE && r === 0 ? `discovery compare [${b.name}]: ${p.name}, the longest tasks` : undefined));
     }
   }
-  for (const b of builds) t.log(`discovery compare [${b.name}]: the Pod schema on screen ms ${fmt(b.ms)}; longest task from the view's frame on ms ${fmt(b.longest)}`);
-  const [a, c] = builds as [(typeof builds)[0], (typeof builds)[0]];
-  return { [`discovery compare: Pod schema's longest task dist / ${dir} (max over ${ROUNDS * 2})`]: Math.max(...a.longest) / Math.max(1, ...c.longest) };
+  const ratios: Record<string, number> = {};
+  for (const [i, p] of parts.entries()) {
+    for (const b of builds) {
+      const ts = b.tasks[i]!;
+      const long = ts.filter((x) => x.longest > 50);
+      t.log(`discovery compare [${b.name}], ${p.name}: longest task ms ${fmt(ts.map((x) => x.longest))}; over 50 ms in ${long.length} of ${ts.length} pages${long.map((x) => `\n  ${x.longest.toFixed(0)} ms, ${x.frame}`).join('')}`);
+    }
+    const max = (b: (typeof builds)[0]) => Math.max(1, ...b.tasks[i]!.map((x) => x.longest));
+    ratios[`discovery compare: ${p.name}, longest task dist / ${dir} (max over ${ROUNDS * 2})`] = max(builds[0]!) / max(builds[1]!);
+  }
+  return ratios;
 }

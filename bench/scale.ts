@@ -171,7 +171,7 @@ export async function run(log: (line: string) => void): Promise<BenchResult> {
       const crdResource = `${KINDS[(CRDS - 1) % KINDS.length]!.toLowerCase()}s`;
       const listsCompare = process.env.SCALE_LISTS_COMPARE;
       const discoveryCompare = process.env.SCALE_DISCOVERY_COMPARE;
-      Object.assign(ratios, await part('discovery', log, () => (discoveryCompare ? compareDiscovery(t, discoveryCompare) : scaleDiscovery(t, lastGroup, crdResource))));
+      Object.assign(ratios, await part('discovery', log, () => (discoveryCompare ? compareDiscovery(t, discoveryCompare, lastGroup, crdResource) : scaleDiscovery(t, lastGroup, crdResource))));
       Object.assign(ratios, await part('lists', log, () => (listsCompare ? compareLists(t, listsCompare) : scaleLists(t))));
       Object.assign(ratios, await part('watch', log, () => scaleWatch(t)));
     } finally {

@@ -162,28 +162,30 @@ async function muxFloor(t: ScaleTarget): Promise<number> {
 }
 
 /**
- * The leanest reader the browser itself allows, in the same Chromium: a dedicated worker holding its
- * own WebSocket to the proxy's mux (no page thread in between, no flow-control window, so the proxy
- * sends as fast as the socket takes it), which only finds each event's end (the length prefix, or the
- * newline of JSON) and stops at the initial-events-end bookmark; nothing decoded, nothing kept,
- * nothing drawn. What it reaches is what this browser on this machine can receive of the stream:
- * the pane cannot be faster, whatever it does with the events.
+ * The leanest reader the page itself allows, in the same Chromium: a WebSocket of its own to the
+ * proxy's mux on the page's main thread, where the pane's socket is too (no flow-control window,
+ * so the proxy sends as fast as the socket takes it), which only finds each event's end (the
+ * length prefix, or the newline of JSON) and stops at the initial-events-end bookmark; nothing
+ * decoded, kept or drawn. What it reaches is what this browser can receive of the stream here:
+ * the pane cannot be faster, whatever it does with the events. On the main thread, not in a
+ * worker, because Playwright's DevTools session (Network domain) receives the payload of every
+ * WebSocket frame a page's socket takes, and of none a worker's takes: both sides pay that here.
+ * A function's source, evaluated in the page with the job as its argument.
  */
-const BARE_READER = `
-self.onmessage = (m) => {
-  const { url, token, path, accept, protobuf } = m.data;
+const BARE_READER = `(job) => new Promise((resolve) => {
+  const { url, token, path, accept, protobuf } = job;
   const END = 'k8s.io/initial-events-end';
   const td = new TextDecoder();
   const ws = new WebSocket(url);
   ws.binaryType = 'arraybuffer';
   let first = 0, events = 0, bytes = 0, need = -1, hdr = 0, hdrN = 0, small = [];
-  const done = () => { const s = (performance.now() - first) / 1000; ws.close(); postMessage({ rate: events / s, events, mib: bytes / 1048576 }); };
+  const done = () => { const s = (performance.now() - first) / 1000; ws.close(); resolve({ rate: events / s, events, mib: bytes / 1048576 }); };
   // A frame under 4 KiB may be the bookmark (a Pod is larger): its bytes are kept to look inside.
   const endOf = () => { const f = small; small = []; if (f && f.length && td.decode(new Uint8Array(f)).includes(END)) { done(); return true; } events++; return false; };
-  ws.onerror = () => postMessage({ error: 'the bare reader could not open the mux' });
+  ws.onerror = () => resolve({ error: 'the bare reader could not open the mux' });
   ws.onopen = () => { ws.send(JSON.stringify({ type: 'auth', token })); ws.send(JSON.stringify({ type: 'open', id: 1, context: 'local-admin', path, headers: { Accept: accept } })); };
   ws.onmessage = (ev) => {
-    if (typeof ev.data === 'string') { if (JSON.parse(ev.data).type === 'end') postMessage({ error: 'the stream ended before its bookmark' }); return; }
+    if (typeof ev.data === 'string') { if (JSON.parse(ev.data).type === 'end') resolve({ error: 'the stream ended before its bookmark' }); return; }
     if (!first) first = performance.now();
     const u = new Uint8Array(ev.data, 4);
     bytes += u.length;
@@ -204,29 +206,18 @@ self.onmessage = (m) => {
       }
     }
   };
-};
-`;
+})`;
 
-/** Runs BARE_READER in a worker of a page of the explorer's origin (the mux takes no other). */
+/** Runs BARE_READER in a page of the explorer's origin (the mux takes no other), in a renderer of its own. */
 async function browserFloor(t: ScaleTarget, encoding: Encoding): Promise<{ rate: number; events: number; mib: number }> {
   const context = await t.browser.newContext();
   try {
     const page = await context.newPage();
-    await page.goto(t.url);
+    // The page's favicon: the explorer's origin, without the app's own requests competing.
+    await page.goto(new URL('/favicon.svg', t.url).toString());
     const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
-    const args = { src: BARE_READER, url: new URL('/proxy/mux', t.url.replace(/^http/, 'ws')).toString(), token: t.token, path: `/api/v1/pods?${q}`, accept: encoding === 'protobuf' ? 'application/vnd.kubernetes.protobuf;type=watch' : 'application/json', protobuf: encoding === 'protobuf' };
-    const r = await page.evaluate(
-      ({ src, ...job }) =>
-        new Promise<{ rate: number; events: number; mib: number; error?: string }>((ok) => {
-          const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
-          w.onmessage = (e: MessageEvent) => {
-            w.terminate();
-            ok(e.data as { rate: number; events: number; mib: number; error?: string });
-          };
-          w.postMessage(job);
-        }),
-      args,
-    );
+    const job = { url: new URL('/proxy/mux', t.url.replace(/^http/, 'ws')).toString(), token: t.token, path: `/api/v1/pods?${q}`, accept: encoding === 'protobuf' ? 'application/vnd.kubernetes.protobuf;type=watch' : 'application/json', protobuf: encoding === 'protobuf' };
+    const r = (await page.evaluate(`(${BARE_READER})(${JSON.stringify(job)})`)) as { rate: number; events: number; mib: number; error?: string };
     if (r.error) throw new Error(`the browser's bare reader (${encoding}): ${r.error}`);
     if (r.events !== t.objects) throw new Error(`the browser's bare reader (${encoding}) counted ${r.events} events, not ${t.objects}`);
     return r;
@@ -325,7 +316,7 @@ export async function scaleWatch(t: ScaleTarget): Promise<Record<string, number>
   for (const enc of ENCODINGS) {
     const b = await browserFloor(t, enc);
     bare.set(enc, b.rate);
-    t.log(`watch: the same streaming list read in this Chromium by a bare WebSocket reader in a worker (events framed, nothing decoded, kept or drawn), ${enc}: ${b.rate.toFixed(0)} events/s (${b.mib.toFixed(0)} MiB)`);
+    t.log(`watch: the same streaming list read in this Chromium by a bare WebSocket reader on a page's main thread (events framed, nothing decoded, kept or drawn), ${enc}: ${b.rate.toFixed(0)} events/s (${b.mib.toFixed(0)} MiB)`);
   }
   if (COMPARE && t.compareUrl) {
     // The other build first, in a renderer of its own, closed before the measured one opens.

@@ -57,7 +57,9 @@ function summariseLongTasks(buf: Buffer, fromMs: number | null, count: number): 
       inside.set(name, (inside.get(name) ?? 0) + e.dur);
     }
     const top = [...inside.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12);
-    lines.push(`  ${(t.dur! / 1000).toFixed(0)} ms at ${((t.ts - origin) / 1000).toFixed(0)} ms: ${top.map(([n, d]) => `${n} ${(d / 1000).toFixed(1)}`).join(', ')} (ms, nested events overlap)`);
+    // The thread's CPU time in it: a task much longer than its CPU time waited for a core.
+    const cpu = t.tdur !== undefined ? ` (CPU ${(t.tdur / 1000).toFixed(0)} ms)` : '';
+    lines.push(`  ${(t.dur! / 1000).toFixed(0)} ms${cpu} at ${((t.ts - origin) / 1000).toFixed(0)} ms: ${top.map(([n, d]) => `${n} ${(d / 1000).toFixed(1)}`).join(', ')} (ms, nested events overlap)`);
     const self = sampledSelfTime(events, t.ts, end).get(main);
     if (self) lines.push(`    samples: ${[...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')} (ms, self time)`);
   }

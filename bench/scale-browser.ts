@@ -65,6 +65,16 @@ export function longTasks(page: Page, from = '0'): Promise<LongTasks> {
 export const longer = (a: LongTasks, b: LongTasks): LongTasks => (b.longest > a.longest ? b : a);
 export const NO_LONG_TASK: LongTasks = { longest: 0, count: 0, frame: 'not measured' };
 
+/**
+ * SCALE_CPU_THROTTLE=N: the discovery pages' main thread N times slower (CDP), so that a response
+ * more often arrives whole while the page is busy: for a change to how a body is read, seen side
+ * by side. Every task is N times longer too: compare what the long frames were, not their count.
+ */
+async function throttle(page: Page): Promise<void> {
+  const rate = Number(process.env.SCALE_CPU_THROTTLE ?? 1);
+  if (rate > 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate });
+}
+
 /** kubectl holds every row before printing; past this it is stopped (see timeKubectl). */
 const KUBECTL_MAX_RSS_MIB = Number(process.env.SCALE_KUBECTL_MAX_RSS_MIB ?? 4096);
 
@@ -202,6 +212,7 @@ export async function timeToAppear(t: ScaleTarget, url: string, selector: string
   await context.addInitScript(APPEARS('section[aria-label="Discovery"]', selector) + LONG_TASKS);
   const page = await context.newPage();
   try {
+    await throttle(page);
     const start = Date.now();
     let at = 0;
     const load = async () => {
@@ -235,6 +246,7 @@ export async function editorSchemaLoad(t: ScaleTarget, group: string, resource: 
   const edit = (extra: Record<string, string>) => `?${new URLSearchParams({ context: 'local-admin', view: 'edit', namespace: 'default', version: 'v1', ...extra })}`;
   const notice = page.getByRole('status', { name: 'Schema notice' });
   try {
+    await throttle(page);
     await page.goto(`${t.url}${edit({ group, resource })}`);
     await notice.filter({ hasText: 'Schema-aware' }).waitFor({ timeout: 120_000 });
     await page.locator('.view-lines').first().waitFor({ timeout: 120_000 });

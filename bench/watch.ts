@@ -338,6 +338,8 @@ export interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
+  /** Thread (CPU) time of a complete event, µs: well under `dur` when the thread waited for a core. */
+  tdur?: number;
   args?: { name?: string; data?: { isLoadingMainFrame?: boolean; documentLoaderURL?: string; functionName?: string; url?: string } };
 }
 

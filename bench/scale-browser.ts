@@ -63,7 +63,7 @@ export function longTasks(page: Page, from = '0'): Promise<LongTasks> {
 
 /** The longer of two longest tasks, with what it was. */
 export const longer = (a: LongTasks, b: LongTasks): LongTasks => (b.longest > a.longest ? b : a);
-export const NO_LONG_TASK: LongTasks = { longest: 0, count: 0, frame: 'not measured' };
+export const NO_LONG_TASK: LongTasks = { longest: 0, count: 0, frame: 'no task over 50 ms' };
 
 /**
  * SCALE_CPU_THROTTLE=N: the discovery pages' main thread N times slower (CDP), so that a response

@@ -104,6 +104,9 @@ export function lagOf(w: Written, rendered: Record<string, number>): Lag {
   return lag;
 }
 
+/** The query of a streaming list from the current state (sendInitialEvents, with its bookmark), as every watch floor asks it. */
+export const STREAMING_LIST_QUERY = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' }).toString();
+
 /**
  * A streaming list (sendInitialEvents=true) read by Node through the explorer's proxy, no page:
  * newline framing and JSON.parse (Protobuf: framing and the ObjectMeta head a Protobuf pane reads
@@ -111,9 +114,8 @@ export function lagOf(w: Written, rendered: Record<string, number>): Lag {
  * The data floor a watch pane's catch-up is compared with.
  */
 export async function streamingListFloor(origin: string, token: string, path: string, encoding: 'json' | 'protobuf' = 'json'): Promise<{ rate: number; added: number; reads: number }> {
-  const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
   const accept = encoding === 'protobuf' ? 'application/vnd.kubernetes.protobuf;type=watch' : 'application/json';
-  const res = await fetch(new URL(`${path}?${q.toString()}`, origin), { headers: { 'X-Explorer-Token': token, Accept: accept } });
+  const res = await fetch(new URL(`${path}?${STREAMING_LIST_QUERY}`, origin), { headers: { 'X-Explorer-Token': token, Accept: accept } });
   if (res.status !== 200) throw new Error(`streaming list floor: ${res.status} ${await res.text()}`);
   const reader = res.body!.getReader();
   const dec = new TextDecoder();

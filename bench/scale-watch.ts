@@ -19,7 +19,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Page } from '@playwright/test';
 import { rendererRssMiB } from './cpu';
 import { heapAfterGc } from './lists';
-import { directSender, lagOf, pct, streamingListFloor, writeAtRate } from './liveLag';
+import { directSender, lagOf, pct, STREAMING_LIST_QUERY, streamingListFloor, writeAtRate } from './liveLag';
 import { traceLongTasks } from './longTaskTrace';
 import { LONG_TASKS, longTasks, type ScaleTarget } from './scale-browser';
 import { attachWorkers } from './workerProfile';
@@ -83,11 +83,10 @@ const streamFloor = (t: ScaleTarget, path: string, encoding: Encoding) => stream
  */
 async function directStream(t: ScaleTarget, protobuf: boolean): Promise<{ rate: number; events: number; mib: number }> {
   const { server, creds } = t.apiserver;
-  const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
   const accept = protobuf ? 'application/vnd.kubernetes.protobuf;type=watch' : 'application/json';
   const END = Buffer.from('k8s.io/initial-events-end');
   return new Promise((ok, fail) => {
-    const req = httpsRequest(new URL(`/api/v1/pods?${q}`, server), { ca: creds.ca, cert: creds.cert, key: creds.key, headers: { Accept: accept } }, (res) => {
+    const req = httpsRequest(new URL(`/api/v1/pods?${STREAMING_LIST_QUERY}`, server), { ca: creds.ca, cert: creds.cert, key: creds.key, headers: { Accept: accept } }, (res) => {
       if (res.statusCode !== 200) return fail(new Error(`direct stream (${accept}): ${res.statusCode}`));
       let first = 0;
       let events = 0;
@@ -136,10 +135,9 @@ async function directStream(t: ScaleTarget, protobuf: boolean): Promise<{ rate: 
  */
 async function muxFloor(t: ScaleTarget): Promise<number> {
   const mux = new MuxClient({ url: new URL('/proxy/mux', t.url.replace(/^http/, 'ws')).toString(), token: () => t.token, WebSocket: WebSocket as unknown as WebSocketConstructor });
-  const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
   const ac = new AbortController();
   try {
-    const st = await mux.open({ context: 'local-admin', path: `/api/v1/pods?${q}`, headers: { Accept: 'application/vnd.kubernetes.protobuf;type=watch' }, signal: ac.signal });
+    const st = await mux.open({ context: 'local-admin', path: `/api/v1/pods?${STREAMING_LIST_QUERY}`, headers: { Accept: 'application/vnd.kubernetes.protobuf;type=watch' }, signal: ac.signal });
     const framer = new ProtobufWatchFramer();
     let first = 0;
     let added = 0;
@@ -215,8 +213,7 @@ async function browserFloor(t: ScaleTarget, encoding: Encoding): Promise<{ rate:
     const page = await context.newPage();
     // The page's favicon: the explorer's origin, without the app's own requests competing.
     await page.goto(new URL('/favicon.svg', t.url).toString());
-    const q = new URLSearchParams({ watch: '1', sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan', resourceVersion: '' });
-    const job = { url: new URL('/proxy/mux', t.url.replace(/^http/, 'ws')).toString(), token: t.token, path: `/api/v1/pods?${q}`, accept: encoding === 'protobuf' ? 'application/vnd.kubernetes.protobuf;type=watch' : 'application/json', protobuf: encoding === 'protobuf' };
+    const job = { url: new URL('/proxy/mux', t.url.replace(/^http/, 'ws')).toString(), token: t.token, path: `/api/v1/pods?${STREAMING_LIST_QUERY}`, accept: encoding === 'protobuf' ? 'application/vnd.kubernetes.protobuf;type=watch' : 'application/json', protobuf: encoding === 'protobuf' };
     const r = (await page.evaluate(`(${BARE_READER})(${JSON.stringify(job)})`)) as { rate: number; events: number; mib: number; error?: string };
     if (r.error) throw new Error(`the browser's bare reader (${encoding}): ${r.error}`);
     if (r.events !== t.objects) throw new Error(`the browser's bare reader (${encoding}) counted ${r.events} events, not ${t.objects}`);

@@ -267,6 +267,7 @@ async function streamOnScreen(t: ScaleTarget, page: Page, show: () => Promise<vo
   // Where they fell: ms after the first commit with events (negative: just before it).
   const when = await page.evaluate((from) => (window as unknown as { __longTasks: [number, number][] }).__longTasks.filter(([s]) => s >= from - 200).map(([s, d]) => `${Math.round(s - from)}+${Math.round(d)}`), st.firstPerf);
   t.log(`watch${label} (${VIEW} shown): a streaming list of ${st.added.toLocaleString('en-US')} Pods on screen in ${st.lastAt - st.firstAt} ms (first to last commit): ${rate.toFixed(0)} events/s; main-thread tasks over 50 ms meanwhile: ${long.count} (longest ${long.longest.toFixed(0)} ms)${when.length ? ` at [start+duration ms] ${when.join(' ')}` : ''}`);
+  if (long.count > 0) t.log(`watch${label}: the longest task, ${long.frame}`);
   return { rate, added: st.added, ...long };
 }
 

@@ -106,6 +106,20 @@ describe('exact int64 values in the Edit view', () => {
     expect(r.outcome?.differences).toEqual([]);
   });
 
+  it('a json-patch that adds an element holding a big integer to a list without keys sends it exactly', async () => {
+    // Before, the list was diffed by fast-json-patch, whose JSON.stringify of the added value
+    // threw on the bigint: no body could be built.
+    const name = 'c-json-patch-list';
+    await createCounter(name);
+    const first = await editAndSend(name, 'merge-patch', 'json', (t) => t.replace('"ratio": 0.5', '"ratio": 0.5, "list": [1]'));
+    expect(first.ex?.response?.status).toBe(200);
+    const r = await editAndSend(name, 'json-patch', 'json', (t) => t.replace(/"list": \[\s*1\s*\]/, '"list": [1, {"n": 1234567890123456789}]'));
+    expect(r.body).toContain('"value": {\n      "n": 1234567890123456789');
+    expect(r.ex?.response?.status).toBe(200);
+    expect(await storedText(name)).toContain('"list":[1,{"n":1234567890123456789}]');
+    expect(r.outcome?.differences).toEqual([]);
+  });
+
   it('an apply by the manager that owns spec.count keeps it exactly', async () => {
     const name = 'c-apply';
     await createCounter(name, 'kube-api-explorer');

@@ -8,9 +8,9 @@
 // Lists without a merge strategy are replaced whole, like in a JSON merge patch.
 //
 // A JSON Patch addresses elements by index: diffing lists by index makes one insertion rewrite
-// every element after it. Lists with a key are diffed by key here (remove, move, add), everything
-// else by fast-json-patch's `compare`.
-import { compare, type Operation } from 'fast-json-patch';
+// every element after it. Lists with a key are diffed by key here (remove, move, add), other lists
+// by index. (Not fast-json-patch's `compare`: it deep-clones added values through JSON.stringify,
+// which throws on the bigint of an int64 beyond 2^53.)
 import { type FieldHints, listKeys, NO_HINTS, strategyHas } from './hints';
 import { deepEqual, isObject, type Json, type JsonObject, type JsonPatchOp, pointer } from './patch';
 import { toJson } from '../../codecs/json';
@@ -106,8 +106,8 @@ function smpList(field: string, from: Json[], to: Json[], path: string[], hints:
 /**
  * RFC 6902 operations from `from` to `to`. Lists with a key (schema map keys or merge key) are
  * diffed by key: an inserted element is one `add`, a removed one one `remove`, a moved one one
- * `move`, and changes inside an element address it at its new index. Other values are compared
- * by fast-json-patch.
+ * `move`, and changes inside an element address it at its new index. Other lists are diffed by
+ * index.
  */
 export function keyedJsonPatch(from: Json, to: Json, hints: FieldHints = NO_HINTS): JsonPatchOp[] {
   return diff(from, to, [], [], hints);
@@ -130,9 +130,14 @@ function diff(from: Json, to: Json, tokens: (string | number)[], fieldPath: stri
     const fromKeys = keys ? keysOfList(from, keys) : hint?.listType === 'set' || strategyHas(hint, 'merge') ? setKeys(from) : undefined;
     const toKeys = keys ? keysOfList(to, keys) : hint?.listType === 'set' || strategyHas(hint, 'merge') ? setKeys(to) : undefined;
     if (fromKeys && toKeys) return diffKeyedList(from, to, fromKeys, toKeys, tokens, fieldPath, hints);
-  }
-  if ((isObject(from) && isObject(to)) || (Array.isArray(from) && Array.isArray(to))) {
-    return compare(from as object, to as object).map((op) => prefix(op, tokens));
+    // By index: common elements in place, a shorter list's tail removed from the end backwards
+    // (earlier indices stay valid), a longer one's appended.
+    const ops: JsonPatchOp[] = [];
+    const common = Math.min(from.length, to.length);
+    for (let i = 0; i < common; i++) ops.push(...diff(from[i]!, to[i]!, [...tokens, i], fieldPath, hints));
+    for (let i = from.length - 1; i >= to.length; i--) ops.push({ op: 'remove', path: pointer([...tokens, i]) });
+    for (let i = from.length; i < to.length; i++) ops.push({ op: 'add', path: pointer([...tokens, i]), value: to[i]! });
+    return ops;
   }
   return [{ op: 'replace', path: pointer(tokens), value: to }];
 }
@@ -171,22 +176,6 @@ function diffKeyedList(from: Json[], to: Json[], fromKeys: Key[], toKeys: Key[],
   return ops;
 }
 
-function prefix(op: Operation, tokens: (string | number)[]): JsonPatchOp {
-  const base = pointer(tokens);
-  switch (op.op) {
-    case 'add':
-    case 'replace':
-    case 'test':
-      return { op: op.op, path: base + op.path, value: op.value as Json };
-    case 'remove':
-      return { op: 'remove', path: base + op.path };
-    case 'move':
-    case 'copy':
-      return { op: op.op, from: base + op.from, path: base + op.path };
-    default:
-      throw new Error(`unexpected operation ${op.op}`);
-  }
-}
 
 /** Where the server's result of a write differs from what the user edited. */
 export interface EditDifference {

@@ -6,6 +6,7 @@ import { parseJsonExact } from '../../codecs/json';
 import { pathProblem, RefusedPathError } from '../paths/safety';
 import { beginExchange, observeResponse } from '../record/recorder';
 import { activeReplay } from '../record/replay';
+import { headerValue } from './exchange';
 import { connectionHealth } from './health';
 import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
 import { headersForProxy } from './userAgent';
@@ -103,7 +104,7 @@ export async function kubeFetch(req: KubeRequest): Promise<Response> {
   refuseRewrittenPath(req.path);
   // Replaying a recording (k8s/record/replay.ts): the answer comes from the file, nothing leaves.
   const replay = activeReplay();
-  if (replay) return replay.fetch({ context: req.context, method: req.method, path: apiPathWithQuery(req.path, req.query), signal: req.signal });
+  if (replay) return replay.fetch({ context: req.context, method: req.method, path: apiPathWithQuery(req.path, req.query), accept: headerValue(Object.entries(req.headers ?? {}), 'Accept'), signal: req.signal });
   const send = () => {
     const headers = new Headers(headersForProxy(req.headers));
     headers.set('X-Explorer-Token', explorerToken());

@@ -7,6 +7,7 @@
 import { MUX_CLOSE_UNAUTHORIZED, MUX_ID_BYTES, MUX_PATH, type MuxClientMessage, type MuxServerMessage } from '../../../protocol/mux';
 import { beginExchange, observeChunks } from '../record/recorder';
 import { activeReplay } from '../record/replay';
+import { headerValue } from './exchange';
 import { ChunkQueue } from './chunkQueue';
 import { connectionHealth } from './health';
 import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
@@ -148,7 +149,7 @@ export class MuxClient {
     req.signal?.throwIfAborted();
     // Replaying a recording (k8s/record/replay.ts): the stream comes from the file, no socket opens.
     const replay = activeReplay();
-    if (replay) return replay.open({ context: req.context, path: req.path, signal: req.signal });
+    if (replay) return replay.open({ context: req.context, path: req.path, accept: headerValue(Object.entries(req.headers ?? {}), 'Accept'), signal: req.signal });
     if (this.refused !== undefined) {
       if (this.refused === this.currentToken()) throw new MuxUnauthorizedError('the explorer server refuses this page’s token (it was restarted and the page could not pick up the new one): reload the page');
       this.refused = undefined;

@@ -96,4 +96,33 @@ describe('ReplaySession', () => {
   it('normalizes paths', () => {
     expect(normalizedPath('/a?watch=1&b=2&timeoutSeconds=5')).toBe(normalizedPath('/a?b=2&watch=1'));
   });
+  it('answers a read in the encoding it asks for when the recording holds the same path in several (the Encodings view)', async () => {
+    // Recorded as the Encodings view reads one object: JSON, YAML, Protobuf, CBOR, one after the other.
+    const asked: [string, string, string][] = [
+      ['application/json', 'application/json', '{"kind":"ConfigMap"}'],
+      ['application/yaml', 'application/yaml', 'kind: ConfigMap\n'],
+      ['application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf', 'k8s\u0000pb'],
+      ['application/cbor', 'application/cbor', '\u00d9\u00d9\u00f7cbor'],
+    ];
+    const encodings: RecordingContents = {
+      ...rec,
+      exchanges: asked.map(([accept, type, body], i) =>
+        x('/api/v1/namespaces/n/configmaps/a', T0 + 100 * (i + 1), [[T0 + 100 * (i + 1) + 10, body]], {
+          request: { method: 'GET', path: '/api/v1/namespaces/n/configmaps/a', headers: [['Accept', accept]] },
+          response: { status: 200, statusText: 'OK', headers: [['Content-Type', type]], body: new Uint8Array() },
+          endedAt: T0 + 100 * (i + 1) + 20,
+        }),
+      ),
+    };
+    session = new ReplaySession(encodings, 'test');
+    for (const [accept, type, body] of asked) {
+      const res = session.fetch({ context: 'c', path: '/api/v1/namespaces/n/configmaps/a', accept });
+      expect(res.headers.get('content-type')).toBe(type);
+      expect(await res.text()).toBe(body);
+      const stream = session.open({ context: 'c', path: '/api/v1/namespaces/n/configmaps/a', accept });
+      expect(stream.headers['content-type']).toBe(type);
+    }
+    // A request whose Accept the recording never sent still gets an answer (the last one, as before).
+    expect(session.fetch({ context: 'c', path: '/api/v1/namespaces/n/configmaps/a', accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' }).headers.get('content-type')).toBe('application/cbor');
+  });
 });

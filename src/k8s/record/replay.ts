@@ -18,6 +18,8 @@ export interface ReplayRequest {
   method?: string;
   /** API path with its query. */
   path: string;
+  /** The request's Accept header: the same path asked for in another encoding is another answer. */
+  accept?: string;
   signal?: AbortSignal;
 }
 
@@ -43,6 +45,11 @@ export interface ReplaySnapshot {
   frameTimes: number[];
   /** The recording's marks (lesson steps), to jump to. */
   marks: { at: number; label: string }[];
+}
+
+/** The Accept a request carried ('' without one), compared as sent. */
+function acceptOf(headers: readonly (readonly [string, string])[]): string {
+  return headers.find(([k]) => k.toLowerCase() === 'accept')?.[1].trim() ?? '';
 }
 
 const PROXY_ERROR = { 'content-type': 'application/json', 'x-explorer-proxy-error': '1' };
@@ -185,14 +192,20 @@ export class ReplaySession {
 
   /**
    * The recorded exchange for a request: same context, method and path (query order and
-   * timeoutSeconds aside); of several, the last one started at or before the clock, else the first.
+   * timeoutSeconds aside) and, where the recording holds the same read in several encodings (the
+   * Encodings view, a console GET as JSON then as Protobuf), the same Accept; of several, the
+   * last one started at or before the clock, else the first.
    */
   find(req: ReplayRequest): RecordedExchange | undefined {
     const list = this.byKey.get(`${req.context} ${req.method ?? 'GET'} ${normalizedPath(req.path)}`);
     if (!list?.length) return undefined;
     // A body the page stopped reading (a probe that only wanted the status) is not an answer to replay.
     const whole = list.filter((x) => x.watch || (x.endedAt !== undefined && !x.closedByReader));
-    const from = whole.length ? whole : list;
+    const candidates = whole.length ? whole : list;
+    // Only a recording without this Accept (another tool's HAR, say) answers with another one.
+    const accept = (req.accept ?? '').trim();
+    const sameAccept = candidates.filter((x) => acceptOf(x.request.headers) === accept);
+    const from = sameAccept.length ? sameAccept : candidates;
     let pick = from[0];
     for (const x of from) if (Date.parse(x.startedAt) <= this.position) pick = x;
     return pick;

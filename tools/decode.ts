@@ -5,6 +5,7 @@
 // error, nothing on standard output); 2 usage or an unreadable file.
 import { readFileSync } from 'node:fs';
 import { decodeBytes } from '../src/codecs/detect';
+import { toJson } from '../src/codecs/json';
 import { loadK8sSchema } from '../src/codecs/protobuf';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
@@ -29,5 +30,13 @@ if (!r.ok) {
 }
 for (const n of r.value.notes) process.stderr.write(`decode: note: ${n}\n`);
 process.stderr.write(`decode: ${r.value.format}, ${bytes.length} bytes${r.value.watch ? `, ${r.value.values.length} event(s)` : ''}\n`);
-const out = r.value.watch || compact ? r.value.values.map((v) => JSON.stringify(v)) : r.value.values.map((v) => JSON.stringify(v, null, 2));
+// toJson: integers beyond 2^53 (read as bigint) printed digit for digit, as the server sent them.
+let out: string[];
+try {
+  out = r.value.values.map((v) => (r.value.watch || compact ? toJson(v) : toJson(v, 2)));
+} catch (e) {
+  // A CBOR float may be NaN or Infinity, which JSON cannot write (never null in their place).
+  process.stderr.write(`decode: ${r.value.format}: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+}
 process.stdout.write(`${out.join('\n')}\n`);

@@ -61,7 +61,17 @@ function pathText(stack: PathStack): string {
   return path || '(root)';
 }
 
-/** Turns what cbor-x returns (Maps with byte keys, Uint8Array, Tag, bigint) into JSON-like values. */
+/**
+ * out[key] = value, also for the key `__proto__`, which an assignment takes as the object's
+ * prototype: the key would vanish from what is shown or sent. It is an ordinary key to the API
+ * server (a ConfigMap's data may hold it), and JSON.parse keeps it as an own property too.
+ */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
+/** Turns what cbor-x returns (Maps with byte keys, Uint8Array, Tag, bigint) into JSON-like values (integers beyond 2^53 as bigint). */
 function plain(v: unknown, stack: PathStack, bytesAt: string[]): unknown {
   if (v instanceof Uint8Array) {
     const text = asText(v);
@@ -74,7 +84,7 @@ function plain(v: unknown, stack: PathStack, bytesAt: string[]): unknown {
     for (const [k, val] of v) {
       const key = keyText(k);
       stack.push(key);
-      out[key] = plain(val, stack, bytesAt);
+      setOwn(out, key, plain(val, stack, bytesAt));
       stack.pop();
     }
     return out;
@@ -97,7 +107,10 @@ function plain(v: unknown, stack: PathStack, bytesAt: string[]): unknown {
     // No other tag is expected from the API server; keep it visible rather than guess.
     return { '@tag': Number(v.tag), '@value': plain(v.value, stack, bytesAt) };
   }
-  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+  // An int64 beyond 2^53 (kube-apiserver writes one as a CBOR integer of 8 bytes) stays a bigint,
+  // as json.ts and yaml.ts read it: a string would show a number as text, and differ from the
+  // same object read as JSON or YAML.
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v;
   if (v === undefined) return null;
   if (v !== null && typeof v === 'object' && !(v instanceof Date)) return String(v); // Simple values
   return v;
@@ -234,7 +247,7 @@ function forEncoding(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(forEncoding);
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = forEncoding(x);
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) setOwn(out, k, forEncoding(x));
     return out;
   }
   return v;

@@ -11,6 +11,7 @@
 // partial result.
 import { decodeCborSeq } from './cbor';
 import { K8S_MAGIC, decodeProtobufFields, decodeK8sObject, decodeK8sWatch, type K8sSchema } from './protobuf';
+import { JsonError, parseJsonExact } from './json';
 import { parseYaml } from './text';
 
 export type WireFormat = 'protobuf' | 'protobuf-watch' | 'cbor' | 'cbor-seq' | 'json' | 'ndjson' | 'yaml';
@@ -62,15 +63,18 @@ function isText(b: Uint8Array): boolean {
 
 const utf8 = new TextDecoder();
 
-/** JSON.parse with the failing byte offset (V8 names a character position, or none at the end). */
+/**
+ * JSON read exactly (json.ts: integers beyond 2^53 as bigint, as the API server's int64 fields
+ * hold them), with the failing byte offset (the parser names a character position, or none at the end).
+ */
 function parseJsonAt(text: string, base: number, bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: parseJsonExact(text) };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    const pos = /position (\d+)/.exec(msg);
-    const offset = pos ? base + new TextEncoder().encode(text.slice(0, Number(pos[1]))).length : base + new TextEncoder().encode(text).length;
-    const end = !pos || offset >= bytes.length ? ' (the body ends too early: truncated?)' : '';
+    const at = e instanceof JsonError && e.offset !== undefined ? e.offset : /position (\d+)/.exec(msg)?.[1];
+    const offset = at !== undefined ? base + new TextEncoder().encode(text.slice(0, Number(at))).length : base + new TextEncoder().encode(text).length;
+    const end = at === undefined || offset >= bytes.length ? ' (the body ends too early: truncated?)' : '';
     return { ok: false, error: `Malformed JSON at byte offset ${offset}${end}: ${msg}` };
   }
 }

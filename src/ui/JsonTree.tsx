@@ -11,7 +11,7 @@ function summary(v: unknown): string {
 
 function Scalar({ value }: { value: unknown }) {
   if (typeof value === 'string') return <span className="s">{JSON.stringify(value)}</span>;
-  if (typeof value === 'number' || typeof value === 'boolean') return <span className="n">{String(value)}</span>;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return <span className="n">{String(value)}</span>;
   if (value === null) return <span className="n">null</span>;
   return <span>{String(value)}</span>;
 }

@@ -7,19 +7,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { navigate, type Route } from '../../routing';
-import { parseYaml } from '../../codecs';
-import { decodeCbor } from '../../codecs/cbor';
 import { toKyaml } from '../../codecs/kyaml';
-import { decodeK8sObject, loadedK8sSchema, loadK8sSchema } from '../../codecs/protobuf';
+import { loadedK8sSchema, loadK8sSchema } from '../../codecs/protobuf';
 import { type ByteSpan, cborSpans, innermost, protobufSpans } from '../../codecs/spans';
 import { kubeFetch } from '../../k8s/client';
 import { discoveryQuery, findResource, refusalSentence } from '../../k8s/discovery';
 import { resourcePath } from '../../k8s/paths';
 import { differences, resourceVersionOf } from './compare';
+import { decodeFormat, type FormatLabel } from './decodeFormat';
 import './encodings.css';
 
 interface FormatSpec {
-  label: string;
+  label: FormatLabel;
   accept: string;
 }
 
@@ -31,7 +30,7 @@ const FORMATS: FormatSpec[] = [
 ];
 
 interface Row {
-  label: string;
+  label: FormatLabel;
   accept: string;
   status: number;
   contentType: string;
@@ -66,29 +65,9 @@ async function fetchAll(context: string, path: string): Promise<{ rows: Row[]; n
         continue;
       }
       const t0 = performance.now();
-      if (r.label === 'JSON' || r.label === 'YAML') {
-        const text = new TextDecoder().decode(r.bytes);
-        if (r.label === 'JSON') {
-          try {
-            r.value = JSON.parse(text);
-          } catch (e) {
-            r.error = String(e);
-          }
-        } else {
-          const p = parseYaml(text);
-          if (p.ok) r.value = p.value;
-          else r.error = p.error;
-        }
-      } else if (r.label === 'Protobuf') {
-        const d = decodeK8sObject(schema, r.bytes);
-        if (!d.ok) r.error = d.error;
-        else if (d.value.object === undefined) r.error = `${d.value.apiVersion} ${d.value.kind} is not in the schemas: fields by number only`;
-        else r.value = d.value.object;
-      } else {
-        const d = decodeCbor(r.bytes);
-        if (d.ok) r.value = d.value;
-        else r.error = d.error;
-      }
+      const d = decodeFormat(r.label, r.bytes, schema);
+      if ('value' in d) r.value = d.value;
+      else r.error = d.error;
       r.decodeMs = performance.now() - t0;
     }
     const json = rows[0]!.value;

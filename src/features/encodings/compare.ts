@@ -1,5 +1,8 @@
 // Comparing what each wire format decodes to: deep equality with key order ignored (JSON objects
 // are unordered; the formats write keys in different orders), and the paths where two differ.
+// Integers beyond 2^53 come as bigint from every reader (codecs/json.ts, yaml.ts, cbor.ts), and
+// Object.is compares bigints by value.
+import { toJson } from '../../codecs/json';
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -7,6 +10,15 @@ function isObj(v: unknown): v is Record<string, unknown> {
 
 function child(path: string, key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
+}
+
+/** A value as JSON text, bigints digit for digit; what JSON cannot write (YAML's .nan, .inf) as JavaScript prints it. */
+function shown(v: unknown): string {
+  try {
+    return toJson(v);
+  } catch {
+    return String(v);
+  }
 }
 
 /** Paths (at most `limit`) where `a` and `b` differ; empty when they are equal. */
@@ -28,7 +40,7 @@ export function differences(a: unknown, b: unknown, limit = 20, path = ''): stri
       }
       return;
     }
-    if (!Object.is(x, y)) out.push(`${p || '(root)'}: ${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
+    if (!Object.is(x, y)) out.push(`${p || '(root)'}: ${shown(x)} vs ${shown(y)}`);
   };
   walk(a, b, path);
   return out;

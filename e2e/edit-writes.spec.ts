@@ -102,3 +102,38 @@ test('malformed JSON points at the line and nothing can be sent', async ({ page,
   await expect(page.getByRole('region', { name: 'Object' }).getByRole('alert')).toContainText('line 3');
   await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
 });
+
+test('what is typed while a write waits for a stopped server is kept, and the next patch sends only that', async ({ page, explorerUrl, kube, ns }) => {
+  test.setTimeout(120_000);
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'slow' }, data: { a: '1', b: '1' } });
+  await openEditor(page, explorerUrl, ns, 'slow');
+  const loaded = await get(kube, cmPath(ns, 'slow'));
+  await typeObject(page, { ...loaded, data: { a: '2', b: '1' } });
+  await expect(page.getByLabel('Request to send')).toContainText('"a": "2"');
+  const result = page.getByRole('region', { name: 'Result' });
+  let stopped = false;
+  try {
+    await kube.signalApiServer('SIGSTOP');
+    stopped = true;
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Sending…' })).toBeVisible();
+    // The user goes on editing while the request waits.
+    await typeObject(page, { ...loaded, data: { a: '2', b: 'typed meanwhile' } });
+    await kube.signalApiServer('SIGCONT');
+    stopped = false;
+  } finally {
+    if (stopped) await kube.signalApiServer('SIGCONT');
+  }
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 200', { timeout: 60_000 });
+  expect((await get(kube, cmPath(ns, 'slow'))).data).toEqual({ a: '2', b: '1' });
+  // Before, the server's answer replaced the editor's text: the later typing was gone.
+  const editor = page.getByRole('region', { name: 'Object' }).locator('.view-lines');
+  await expect(editor).toContainText('typed meanwhile');
+  const stored = await get(kube, cmPath(ns, 'slow'));
+  await expect(page.getByLabel('Loaded resourceVersion')).toHaveText(stored.metadata.resourceVersion);
+  await expect(page.getByLabel('Request to send')).toContainText(`"resourceVersion": "${stored.metadata.resourceVersion}"`);
+  await expect(page.getByLabel('Request to send')).not.toContainText('"a"');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 200');
+  await expect.poll(async () => (await get(kube, cmPath(ns, 'slow'))).data).toEqual({ a: '2', b: 'typed meanwhile' });
+});

@@ -20,7 +20,7 @@ import { yamlVersionDifferences } from '../../codecs';
 import { parseJsonExact } from '../../codecs/json';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { ErrorBox } from '../../ui/ErrorBox';
-import { classifyOutcome, generateBody, metaOf, parseText, serialize, TOUCHED_SUFFIX, viewOf, withoutServerMetadata } from './body';
+import { classifyOutcome, type Format, generateBody, metaOf, parseText, serialize, TOUCHED_SUFFIX, viewOf, withoutServerMetadata } from './body';
 import './edit.css';
 import { DeletionPanel } from '../deletion';
 import { FourWays } from './FourWays';
@@ -135,11 +135,13 @@ function EditObject({ route, context }: { route: Route; context: string }) {
     s.mode === 'delete' ? (objectPath ? buildWriteRequest('delete', paths, '', s.opts, deleteInput()) : undefined) : (s.mode === 'create' || objectPath) && body ? buildWriteRequest(s.mode, paths, body, s.opts) : undefined;
 
   const write = useMutation({
-    mutationFn: (v: { request: WireRequest; mode: WriteMode; dryRun: boolean; preview: boolean; before?: JsonObject; edited?: JsonObject; guardedApply: boolean }) => sendWrite(context, v.mode, v.request, { guardedApply: v.guardedApply }),
+    mutationFn: (v: { request: WireRequest; mode: WriteMode; dryRun: boolean; preview: boolean; before?: JsonObject; edited?: JsonObject; guardedApply: boolean; sent: { text: string; format: Format } }) =>
+      sendWrite(context, v.mode, v.request, { guardedApply: v.guardedApply }),
     onSuccess: (ex, v) => {
       const outcome = classifyOutcome(ex, { mode: v.mode, dryRun: v.dryRun, before: v.before, edited: v.edited, hints });
       const stored = outcome.ok && !v.dryRun && v.mode !== 'delete';
-      dispatch({ type: 'sent', outcome, stored, preview: v.preview });
+      // (The editor stays open while the request is on its way: what was typed since is kept.)
+      dispatch({ type: 'sent', outcome, stored, preview: v.preview, sent: v.sent, hints });
       // Every view of this object now shows the server's answer.
       if (stored && outcome.object && objectPath && hasType) setObject(queryClient, context, { group: route.group!, version: route.version!, resource: route.resource!, namespace, name: metaOf(outcome.object).name }, outcome.object);
       if (outcome.ok && !v.dryRun && v.mode === 'delete' && ref) void invalidateObject(queryClient, context, ref);
@@ -173,7 +175,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
     const custom = over.body !== undefined || over.force !== undefined || over.preview;
     const request = custom ? buildWriteRequest(s.mode, paths, over.body ?? body, { ...s.opts, dryRun, force: over.force ?? s.opts.force }, deleteInput()) : wire;
     const guardedApply = s.mode === 'apply' && !isCreate && s.guard && !over.recreate;
-    write.mutate({ request, mode: s.mode, dryRun, preview: !!over.preview, before: over.recreate ? undefined : s.base, edited: over.body === undefined || over.recreate ? edited : undefined, guardedApply });
+    write.mutate({ request, mode: s.mode, dryRun, preview: !!over.preview, before: over.recreate ? undefined : s.base, edited: over.body === undefined || over.recreate ? edited : undefined, guardedApply, sent: { text: s.text, format: s.format } });
   }
 
   function recreate() {

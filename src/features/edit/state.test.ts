@@ -1,16 +1,45 @@
 // The Edit view's reducer and pure body functions (no server, no React).
 import { describe, expect, it } from 'vitest';
 import { type FieldHints, type JsonObject, NO_HINTS } from '../../k8s/patch';
-import { generateBody, parseText, sentMeaning, serialize } from './body';
+import { classifyOutcome, generateBody, parseText, sentMeaning, serialize } from './body';
 import { editReducer, type EditState, initialEditState, isPristine, undecidedConflicts } from './state';
 
 const cm = (rv: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'd', resourceVersion: rv }, data });
 
-function loaded(rv = '10', data = { a: '1' }): EditState {
+function loaded(rv = '10', data: Record<string, string> = { a: '1' }): EditState {
   return editReducer(initialEditState(true), { type: 'server-object', object: cm(rv, data) });
 }
 
+/** What the server answered a stored merge patch with: the object at `rv`. */
+function answered(object: JsonObject) {
+  const exchange = { id: 1, at: '', mode: 'merge-patch' as const, request: { method: 'PATCH', path: '/', query: {}, headers: {} }, response: { status: 200, statusText: 'OK', headers: [], body: JSON.stringify(object) } };
+  return classifyOutcome(exchange, { mode: 'merge-patch', dryRun: false, hints: NO_HINTS });
+}
+
 describe('editReducer', () => {
+  it('keeps what the user typed while a stored write was on its way, re-applied onto the answer', () => {
+    // The server answered late (stopped, slow): before, its answer replaced the editor's text and
+    // the typing since the Send was lost.
+    const sentText = serialize(cm('10', { a: '2', b: '1' }), 'yaml');
+    const sending = editReducer(loaded('10', { a: '1', b: '1' }), { type: 'text', text: sentText });
+    const typed = editReducer(sending, { type: 'text', text: serialize(cm('10', { a: '3', b: 'later' }), 'yaml') });
+    const s = editReducer(typed, { type: 'sent', outcome: answered(cm('11', { a: '2', b: '1' })), stored: true, preview: false, sent: { text: sentText, format: 'yaml' } });
+    expect(parseText(s.text, 'yaml').obj).toEqual(cm('11', { a: '3', b: 'later' }));
+    expect(s.base).toEqual(cm('11', { a: '2', b: '1' }));
+    expect(undecidedConflicts(s)).toEqual([]);
+    // The next merge patch carries only what was typed since, guarded by the answer's version.
+    const next = generateBody({ mode: 'merge-patch', format: 'yaml', base: s.base, live: s.base, edited: parseText(s.text, 'yaml').obj!, guard: true, fieldManager: 'm', touchedOnly: false, hints: NO_HINTS });
+    expect(JSON.parse(next)).toEqual({ metadata: { resourceVersion: '11' }, data: { a: '3', b: 'later' } });
+    // Half-typed text that does not parse stays as it is.
+    const half = editReducer(sending, { type: 'text', text: 'data: {a: ' });
+    const h = editReducer(half, { type: 'sent', outcome: answered(cm('11', { a: '2', b: '1' })), stored: true, preview: false, sent: { text: sentText, format: 'yaml' } });
+    expect(h.text).toBe('data: {a: ');
+    expect(h.base).toEqual(cm('11', { a: '2', b: '1' }));
+    // Nothing typed since: the editor shows the answer.
+    const same = editReducer(sending, { type: 'sent', outcome: answered(cm('11', { a: '2', b: '1' })), stored: true, preview: false, sent: { text: sentText, format: 'yaml' } });
+    expect(isPristine(same)).toBe(true);
+  });
+
   it('follows a newer version while nothing is typed', () => {
     const s = editReducer(loaded(), { type: 'server-object', object: cm('11', { a: '2' }) });
     expect(s.text).toContain("a: '2'");

@@ -65,7 +65,15 @@ export type EditAction =
   | { type: 'pre-rv'; on: boolean }
   | { type: 'guard'; on: boolean }
   | { type: 'touched-only'; on: boolean }
-  | { type: 'sent'; outcome: Outcome; stored: boolean; preview: boolean }
+  | {
+      type: 'sent';
+      outcome: Outcome;
+      stored: boolean;
+      preview: boolean;
+      /** The editor's text and format when the request went out (the body was built from them). */
+      sent?: { text: string; format: Format };
+      hints?: FieldHints;
+    }
   | { type: 'latest'; latest?: EditState['latest'] }
   | { type: 'rebase'; how: 'discard' | 'keep-mine' | 'reapply'; object: JsonObject; edited?: JsonObject; hints?: FieldHints }
   | { type: 'choose'; path: string; side: 'mine' | 'theirs' };
@@ -123,6 +131,23 @@ function choiceInText(s: EditState, path: string, value: Json | undefined): stri
     else parent[last as string] = value;
   }
   return serialize(obj, s.format);
+}
+
+/**
+ * The user typed while a stored write was on its way (a slow or stopped server answers late): the
+ * typing is kept, never replaced by the server's answer. It is re-applied onto the answer like a
+ * rebase whose original is the text that was sent, so that the answer's own changes (the new
+ * resourceVersion, managedFields, defaults) are taken and only what was typed since is the edit.
+ * A text that does not parse (half typed) stays as it is, on the answer as the new base.
+ */
+function typedWhileSending(s: EditState, sent: { text: string; format: Format }, answer: JsonObject, hints: FieldHints): EditState {
+  const original = sent.format === s.format ? parseText(sent.text, sent.format).obj : undefined;
+  const mine = parseText(s.text, s.format).obj;
+  const kept: EditState = { ...s, base: answer, patchOverride: null, serverChanged: undefined, preview: undefined, rebase: undefined };
+  if (!original || !mine) return kept;
+  const r: Rebase = { original, edited: mine, latest: viewOf(answer, s.showManaged), hints, conflicts: [], choices: {}, text: '' };
+  const { text, conflicts } = rebasedText(s, r);
+  return { ...kept, text, rebase: { ...r, conflicts, text } };
 }
 
 export function editReducer(s: EditState, a: EditAction): EditState {
@@ -197,7 +222,10 @@ export function editReducer(s: EditState, a: EditAction): EditState {
       if (a.preview) return { ...s, exchanges, preview: a.outcome };
       const next: EditState = { ...s, exchanges, outcome: a.outcome, latest: undefined, preview: undefined };
       // A stored write: the server's answer is the new base, so later patches start from it.
-      if (a.stored && a.outcome.object) return onBase(next, a.outcome.object);
+      if (a.stored && a.outcome.object) {
+        if (a.sent && s.text !== a.sent.text) return typedWhileSending(next, a.sent, a.outcome.object, a.hints ?? NO_HINTS);
+        return onBase(next, a.outcome.object);
+      }
       return next;
     }
     case 'latest':

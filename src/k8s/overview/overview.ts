@@ -2,7 +2,7 @@
 // (/readyz?verbose), what the user may do in a namespace (SelfSubjectRulesReview) and how many of a
 // few common resources exist. Every call is a read or a review (reviews store nothing).
 import { queryOptions } from '@tanstack/react-query';
-import { kubeFetch, kubeJson } from '../client';
+import { errorFromResponse, kubeFetch, kubeJson } from '../client';
 
 export interface ServerVersion {
   major: string;
@@ -54,6 +54,10 @@ export function parseHealth(text: string, status: number): Readiness {
 export async function readiness(context: string, signal?: AbortSignal): Promise<Readiness> {
   // Not kubeJson: a failing /readyz answers 500 with the same text body, which is the point here.
   const res = await kubeFetch({ context, path: '/readyz', query: { verbose: true }, headers: { Accept: 'text/plain' }, signal });
+  // Only the API server's own verdict (200, or 500 with the failing checks) says ready or not: a
+  // 401/403/404, or an answer of our proxy (server unreachable) or of a replay (not in the
+  // recording), says nothing about readiness and is shown as the error it is.
+  if ((res.status !== 200 && res.status !== 500) || res.headers.has('x-explorer-proxy-error')) throw await errorFromResponse(res);
   return parseHealth(await res.text(), res.status);
 }
 

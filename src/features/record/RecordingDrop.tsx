@@ -20,7 +20,13 @@ export function RecordingDrop() {
   const openFile = async (file: File) => {
     setProblem(undefined);
     try {
-      const session = openRecording(JSON.parse(await file.text()), 'file');
+      let json: unknown;
+      try {
+        json = JSON.parse(await file.text());
+      } catch (e) {
+        throw new Error(`not JSON, so not a recording (cut short?): ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      }
+      const session = openRecording(json, 'file');
       opened(session.contexts().current);
     } catch (e) {
       setProblem(`${file.name}: ${e instanceof Error ? e.message : String(e)}`);

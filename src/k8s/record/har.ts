@@ -277,53 +277,121 @@ export class RecordingFileError extends Error {
 
 /** Reads a recording file (ours; a plain HAR of ours or a browser's works too, without frames). */
 export function fromRecordingHar(input: unknown): RecordingContents & { meta?: RecordingMeta } {
+  try {
+    return readRecording(input);
+  } catch (err) {
+    // A file cut short or edited by hand: say what in it cannot be read, not a TypeError's words.
+    if (err instanceof RecordingFileError) throw err;
+    throw new RecordingFileError(`not a recording this explorer can read (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+  }
+}
+
+function readRecording(input: unknown): RecordingContents & { meta?: RecordingMeta } {
   const log = (input as { log?: { entries?: unknown; _recording?: RecordingMeta } } | null)?.log;
   if (!log || !Array.isArray(log.entries)) throw new RecordingFileError('not a HAR file: no log.entries');
-  const meta = log._recording;
-  const entries = log.entries as HarEntry[];
+  const meta = isObject(log._recording) ? log._recording : undefined;
+  if (meta && meta.marks !== undefined && !(Array.isArray(meta.marks) && meta.marks.every(isObject))) throw new RecordingFileError('log._recording.marks is not a list of marks');
+  if (meta && meta.servers !== undefined && !(isObject(meta.servers) && Object.values(meta.servers).every((v) => typeof v === 'string'))) throw new RecordingFileError('log._recording.servers is not a map of URLs');
+  const entries = log.entries as unknown[];
+  if (entries.length === 0) throw new RecordingFileError('the recording holds no exchanges');
   const exchanges = entries.map((e, i): RecordedExchange => {
-    if (!e.request?.method || !e.request.url) throw new RecordingFileError(`entry ${i}: request.method and request.url are required`);
-    const url = new URL(e.request.url);
-    const proxied = /^\/k8s\/([^/]+)(\/.*)$/.exec(url.pathname);
-    const path = e._apiPath ?? (proxied ? `${proxied[2]}${url.search}` : `${url.pathname}${url.search}`);
-    const context = e._context ?? (proxied ? decodeURIComponent(proxied[1]!) : 'recorded');
-    const hdrs = (h: HarHeader[] | undefined): HeaderList => (h ?? []).map((x) => [x.name, x.value]);
-    const content = e.response?.content;
-    const startedAt = Date.parse(e.startedDateTime);
-    const chunks: RecordedChunk[] = e._frames
-      ? e._frames.map((f) => ({ at: Date.parse(f.time), bytes: f.base64 !== undefined ? fromBase64(f.base64) : new TextEncoder().encode(`${f.text ?? ''}\n`) }))
-      : content?.text
-        ? [{ at: startedAt + (e.time || 0), bytes: content.encoding === 'base64' ? fromBase64(content.text) : new TextEncoder().encode(content.text) }]
-        : [];
-    const x: RecordedExchange = {
-      id: `replay-${i}`,
-      context,
-      startedAt: e.startedDateTime,
-      request: { method: e.request.method, path, headers: hdrs(e.request.headers), ...(e.request.postData?.text ? { body: e.request.postData.text } : {}) },
-      timings: { totalMs: e.time },
-      watch: e._watch ?? false,
-      source: 'har',
-      via: e._via ?? 'http',
-      chunks,
-      ...(e._closedByPage ? { closedByReader: true } : {}),
-      ...(e._lesson ? { lesson: e._lesson } : {}),
-      // Our recordings write _endedDateTime for every body that ended; one without it was still
-      // open (never read to its end) and is not a whole answer. Other tools' HAR files hold only
-      // whole bodies: they end at startedDateTime + time.
-      ...(e._endedDateTime ? { endedAt: Date.parse(e._endedDateTime) } : e._watch || meta ? {} : { endedAt: startedAt + (e.time || 0) }),
-    };
-    if (e.response?.status) x.response = { status: e.response.status, statusText: e.response.statusText ?? '', headers: hdrs(e.response.headers), body: new Uint8Array() };
-    if (e.response?._error) x.error = e.response._error;
-    return x;
+    try {
+      return exchangeOf(e, i, meta);
+    } catch (err) {
+      if (err instanceof RecordingFileError) throw err;
+      throw new RecordingFileError(`entry ${i} cannot be read (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+    }
   });
-  const first = exchanges[0] ? Date.parse(exchanges[0].startedAt) : Date.now();
+  // The replay's clock is read from these: one that is not a date would stop it (NaN) unseen.
   return {
     exchanges,
-    marks: (meta?.marks ?? []).map((m) => ({ at: Date.parse(m.time), label: m.label })),
+    marks: (meta?.marks ?? []).map((m, i) => ({ at: dateOf(m.time, `log._recording.marks[${i}].time`), label: String(m.label) })),
     servers: meta?.servers ?? {},
-    startedAt: meta ? Date.parse(meta.startedDateTime) : first,
-    stoppedAt: meta?.stoppedDateTime ? Date.parse(meta.stoppedDateTime) : undefined,
+    startedAt: meta ? dateOf(meta.startedDateTime, 'log._recording.startedDateTime') : Date.parse(exchanges[0]!.startedAt),
+    stoppedAt: meta?.stoppedDateTime ? dateOf(meta.stoppedDateTime, 'log._recording.stoppedDateTime') : undefined,
     full: meta?.cut ?? false,
     meta,
   };
+}
+
+/** The instant a HAR date names; a recording whose clock cannot be read cannot be replayed. */
+function dateOf(text: unknown, what: string): number {
+  const t = typeof text === 'string' ? Date.parse(text) : NaN;
+  if (!Number.isFinite(t)) throw new RecordingFileError(`${what} is not a date (${String(text)})`);
+  return t;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The fields of an entry this reader uses, checked for their type: one edited by hand is named in
+ * the error instead of surfacing later as a replay that answers wrong or a clock that stands still.
+ */
+function checkEntry(e: unknown, i: number): asserts e is HarEntry {
+  const bad = (what: string, v: unknown) => new RecordingFileError(`entry ${i}: ${what} (${JSON.stringify(v) ?? String(v)})`);
+  if (!isObject(e)) throw bad('not an object', e);
+  const req = e.request;
+  if (!isObject(req) || typeof req.method !== 'string' || !req.method || typeof req.url !== 'string' || !req.url) throw new RecordingFileError(`entry ${i}: request.method and request.url are required`);
+  if (!URL.canParse(req.url)) throw bad('request.url is not a URL', req.url);
+  const headers = (v: unknown, what: string) => {
+    if (v !== undefined && !(Array.isArray(v) && v.every((h) => isObject(h) && typeof h.name === 'string' && typeof h.value === 'string'))) throw bad(`${what} is not a list of {name, value} strings`, v);
+  };
+  headers(req.headers, 'request.headers');
+  if (req.postData !== undefined && !(isObject(req.postData) && (req.postData.text === undefined || typeof req.postData.text === 'string'))) throw bad('request.postData.text is not a string', req.postData);
+  for (const k of ['_apiPath', '_context', '_endedDateTime'] as const) if (e[k] !== undefined && typeof e[k] !== 'string') throw bad(`${k} is not a string`, e[k]);
+  if (e.time !== undefined && !(typeof e.time === 'number' && Number.isFinite(e.time))) throw bad('time is not a number', e.time);
+  if (e._via !== undefined && e._via !== 'http' && e._via !== 'mux') throw bad('_via is neither http nor mux', e._via);
+  const res = e.response;
+  if (res !== undefined) {
+    if (!isObject(res) || (res.status !== undefined && typeof res.status !== 'number')) throw bad('response.status is not a number', isObject(res) ? res.status : res);
+    headers(res.headers, 'response.headers');
+    if (res.statusText !== undefined && typeof res.statusText !== 'string') throw bad('response.statusText is not a string', res.statusText);
+    if (res._error !== undefined && typeof res._error !== 'string') throw bad('response._error is not a string', res._error);
+    const c = res.content;
+    if (c !== undefined && !(isObject(c) && (c.text === undefined || typeof c.text === 'string'))) throw bad('response.content.text is not a string', isObject(c) ? c.text : c);
+  }
+  const frames = e._frames;
+  if (frames !== undefined) {
+    if (!Array.isArray(frames)) throw bad('_frames is not a list', frames);
+    frames.forEach((f: unknown, j) => {
+      if (!isObject(f) || (f.text !== undefined && typeof f.text !== 'string') || (f.base64 !== undefined && typeof f.base64 !== 'string')) throw bad(`_frames[${j}] has no text or base64 string`, f);
+    });
+  }
+}
+
+/** One HAR entry as a recorded exchange; throws RecordingFileError on what cannot be read. */
+function exchangeOf(e: unknown, i: number, meta: RecordingMeta | undefined): RecordedExchange {
+  checkEntry(e, i);
+  const url = new URL(e.request.url);
+  const proxied = /^\/k8s\/([^/]+)(\/.*)$/.exec(url.pathname);
+  const path = e._apiPath ?? (proxied ? `${proxied[2]}${url.search}` : `${url.pathname}${url.search}`);
+  const context = e._context ?? (proxied ? decodeURIComponent(proxied[1]!) : 'recorded');
+  const hdrs = (h: HarHeader[] | undefined): HeaderList => (h ?? []).map((x) => [x.name, x.value]);
+  const content = e.response?.content;
+  const startedAt = dateOf(e.startedDateTime, `entry ${i}: startedDateTime`);
+  const chunks: RecordedChunk[] = e._frames
+    ? e._frames.map((f, j) => ({ at: dateOf(f.time, `entry ${i}: _frames[${j}].time`), bytes: f.base64 !== undefined ? fromBase64(f.base64) : new TextEncoder().encode(`${f.text ?? ''}\n`) }))
+    : content?.text
+      ? [{ at: startedAt + (e.time || 0), bytes: content.encoding === 'base64' ? fromBase64(content.text) : new TextEncoder().encode(content.text) }]
+      : [];
+  const x: RecordedExchange = {
+    id: `replay-${i}`,
+    context,
+    startedAt: e.startedDateTime,
+    request: { method: e.request.method, path, headers: hdrs(e.request.headers), ...(e.request.postData?.text ? { body: e.request.postData.text } : {}) },
+    timings: { totalMs: e.time },
+    watch: e._watch ?? false,
+    source: 'har',
+    via: e._via ?? 'http',
+    chunks,
+    ...(e._closedByPage ? { closedByReader: true } : {}),
+    ...(e._lesson ? { lesson: e._lesson } : {}),
+    // Our recordings write _endedDateTime for every body that ended; one without it was still
+    // open (never read to its end) and is not a whole answer. Other tools' HAR files hold only
+    // whole bodies: they end at startedDateTime + time.
+    ...(e._endedDateTime ? { endedAt: dateOf(e._endedDateTime, `entry ${i}: _endedDateTime`) } : e._watch || meta ? {} : { endedAt: startedAt + (e.time || 0) }),
+  };
+  if (e.response?.status) x.response = { status: e.response.status, statusText: e.response.statusText ?? '', headers: hdrs(e.response.headers), body: new Uint8Array() };
+  if (e.response?._error) x.error = e.response._error;
+  return x;
 }

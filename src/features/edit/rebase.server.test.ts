@@ -97,3 +97,25 @@ describe('Re-apply my changes to the latest version (issue 28, case 1)', () => {
     expectBoth(await json<Dep>('GET', objectPath));
   });
 });
+
+describe('a ConfigMap key named __proto__ (valid: [-._a-zA-Z0-9]+)', () => {
+  it('survives the rebase and every write mode: before, the merge set it as a prototype and a PUT deleted it', async () => {
+    const cmCollection = `/api/v1/namespaces/${ns}/configmaps`;
+    const path = `${cmCollection}/proto`;
+    await kubeJson({ context: TEST_CONTEXT, method: 'POST', path: cmCollection, body: '{"metadata":{"name":"proto"},"data":{"__proto__":"keep","a":"1"}}' });
+    let s = editReducer(initialEditState(true), { type: 'server-object', object: (await settled(path)) as JsonObject });
+    s = editReducer(s, { type: 'text', text: s.text.replace("a: '1'", 'a: mine') });
+    await json('PATCH', path, { data: { b: 'theirs' } }, { 'Content-Type': 'application/merge-patch+json' });
+    s = editReducer(s, { type: 'server-object', object: (await settled(path)) as JsonObject });
+    s = editReducer(s, { type: 'rebase', how: 'reapply', object: s.serverChanged!.object!, edited: parseText(s.text, s.format).obj!, hints: () => undefined });
+    expect(undecidedConflicts(s)).toEqual([]);
+    const edited = parseText(s.text, s.format).obj!;
+    expect(Object.entries(edited.data as JsonObject)).toEqual(expect.arrayContaining([['__proto__', 'keep']]));
+    for (const mode of ['replace', 'json-patch', 'merge-patch', 'strategic-merge-patch', 'apply'] as const) {
+      const body = generateBody({ mode, format: s.format, base: viewOf(s.base!, s.showManaged), live: s.base, edited, guard: true, fieldManager: s.opts.fieldManager, touchedOnly: false, hints: () => undefined });
+      const ex = await sendExchange(TEST_CONTEXT, mode, buildWriteRequest(mode, { objectPath: path, collectionPath: cmCollection }, body, { ...s.opts, dryRun: true, force: mode === 'apply' }));
+      expect(ex.response?.status, `${mode}: ${ex.response?.body}`).toBe(200);
+      expect(JSON.parse(ex.response!.body).data, mode).toEqual(JSON.parse('{"__proto__":"keep","a":"mine","b":"theirs"}'));
+    }
+  });
+});

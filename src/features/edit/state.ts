@@ -1,6 +1,6 @@
 // The Edit view's state as one pure reducer: what the editor holds, which object it is based on,
 // the write options, and what the server answered. The view dispatches; nothing here fetches.
-import { type ConflictChoices, type FieldHints, isObject, type Json, type JsonObject, type MergeConflict, NO_HINTS, resolveFieldPath, threeWayMerge } from '../../k8s/patch';
+import { type ConflictChoices, type FieldHints, isObject, type Json, type JsonObject, type MergeConflict, NO_HINTS, resolveFieldPath, setField, threeWayMerge } from '../../k8s/patch';
 import { compareResourceVersions } from '../../k8s/rv';
 import { defaultManagerFor, type Format, metaOf, type Outcome, parseText, serialize, TOUCHED_SUFFIX, viewOf } from './body';
 import type { DeleteOptionsInput, Exchange, WriteMode, WriteOptions } from './request';
@@ -128,7 +128,7 @@ function choiceInText(s: EditState, path: string, value: Json | undefined): stri
     else parent[last as number] = value;
   } else if (isObject(parent)) {
     if (value === undefined) delete parent[last as string];
-    else parent[last as string] = value;
+    else setField(parent, last as string, value);
   }
   return serialize(obj, s.format);
 }

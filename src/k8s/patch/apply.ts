@@ -10,7 +10,7 @@
 // laid over it: changed and added fields set, fields the user deleted left out.
 import { type ManagedFieldsEntry, formatPath, parseFieldsKey, parseFieldsV1, type PathElement } from '../fields';
 import { type FieldHints, listKeys, NO_HINTS } from './hints';
-import { deepEqual, isObject, type Json, type JsonObject, resolveFieldPath } from './patch';
+import { deepEqual, isObject, type Json, type JsonObject, own, resolveFieldPath, setField } from './patch';
 
 /** Metadata the server sets: never part of an apply configuration. */
 export const SERVER_SET_METADATA = ['managedFields', 'resourceVersion', 'uid', 'creationTimestamp', 'generation', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds'];
@@ -75,8 +75,8 @@ function build(live: Json | undefined, edited: Json, trie: Trie | undefined, pat
     const liveMap = isObject(live) ? live : {};
     const out: JsonObject = {};
     for (const [k, v] of Object.entries(edited)) {
-      const b = build(liveMap[k], v, trie?.[`f:${k}`], [...path, k], hints);
-      if (b !== OMIT) out[k] = b;
+      const b = build(own(liveMap, k), v, trie?.[`f:${k}`], [...path, k], hints);
+      if (b !== OMIT) setField(out, k, b);
     }
     if (Object.keys(out).length > 0) return out;
     // Nothing of M's left in the map: keep it empty only if M owns the map itself, or the user

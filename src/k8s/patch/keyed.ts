@@ -12,7 +12,7 @@
 // by index. (Not fast-json-patch's `compare`: it deep-clones added values through JSON.stringify,
 // which throws on the bigint of an int64 beyond 2^53.)
 import { type FieldHints, listKeys, NO_HINTS, strategyHas } from './hints';
-import { deepEqual, isObject, type Json, type JsonObject, type JsonPatchOp, pointer } from './patch';
+import { deepEqual, isObject, type Json, type JsonObject, type JsonPatchOp, own, pointer, setField } from './patch';
 import { toJson } from '../../codecs/json';
 
 type Key = string;
@@ -47,18 +47,18 @@ export function strategicMergePatch(from: JsonObject, to: JsonObject, hints: Fie
 
 function smpMap(from: JsonObject, to: JsonObject, path: string[], hints: FieldHints, retainKeys: boolean): JsonObject {
   const out: JsonObject = {};
-  for (const k of Object.keys(from)) if (!Object.hasOwn(to, k)) out[k] = null;
+  for (const k of Object.keys(from)) if (!Object.hasOwn(to, k)) setField(out, k, null);
   for (const k of Object.keys(to)) {
     const a = from[k];
     const b = to[k]!;
     const p = [...path, k];
-    if (!Object.hasOwn(from, k)) out[k] = b;
+    if (!Object.hasOwn(from, k)) setField(out, k, b);
     else if (isObject(a) && isObject(b)) {
       const sub = smpMap(a, b, p, hints, strategyHas(hints(p), 'retainKeys'));
-      if (Object.keys(sub).length) out[k] = sub;
+      if (Object.keys(sub).length) setField(out, k, sub);
     } else if (Array.isArray(a) && Array.isArray(b)) {
-      if (!deepEqual(a, b)) Object.assign(out, smpList(k, a, b, p, hints));
-    } else if (!deepEqual(a, b)) out[k] = b;
+      if (!deepEqual(a, b)) for (const [f, v] of Object.entries(smpList(k, a, b, p, hints))) setField(out, f, v);
+    } else if (!deepEqual(a, b)) setField(out, k, b);
   }
   // retainKeys: the fields not listed are cleared (a volume changed from emptyDir to configMap
   // would otherwise keep both sources).
@@ -68,7 +68,7 @@ function smpMap(from: JsonObject, to: JsonObject, path: string[], hints: FieldHi
 
 function smpList(field: string, from: Json[], to: Json[], path: string[], hints: FieldHints): JsonObject {
   const hint = hints(path);
-  if (!strategyHas(hint, 'merge')) return { [field]: to };
+  if (!strategyHas(hint, 'merge')) return { [field]: to }; // (a computed key is defined, never a prototype)
   const order = `$setElementOrder/${field}`;
   if (from.every(isScalar) && to.every(isScalar)) {
     const added = to.filter((v) => !from.some((f) => deepEqual(f, v)));
@@ -209,7 +209,7 @@ function walkCompare(edited: Json | undefined, result: Json | undefined, base: J
   if (isObject(edited) && isObject(result)) {
     const b = isObject(base) ? base : undefined;
     for (const k of new Set([...Object.keys(edited), ...Object.keys(result)])) {
-      walkCompare(edited[k], result[k], b?.[k], [...tokens, k], [...fieldPath, k], hints, out);
+      walkCompare(own(edited, k), own(result, k), own(b, k), [...tokens, k], [...fieldPath, k], hints, out);
     }
     return;
   }

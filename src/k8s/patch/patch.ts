@@ -17,6 +17,20 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * Sets a field of an object being built. `obj[k] = v` with the key `__proto__` (a valid ConfigMap
+ * data key, any key of a preserve-unknown-fields map) sets the object's prototype instead, and the
+ * field is silently missing from the body; defining the property keeps it as data.
+ */
+export function setField(obj: JsonObject, k: string, v: Json): void {
+  Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
+/** A field's own value (`obj.__proto__` of an object without that key is Object.prototype, not undefined). */
+export function own(obj: JsonObject | undefined, k: string): Json | undefined {
+  return obj && Object.hasOwn(obj, k) ? obj[k] : undefined;
+}
+
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
@@ -82,15 +96,15 @@ export function jsonPatch(from: Json, to: Json, base: (string | number)[] = []):
  */
 export function mergePatch(from: JsonObject, to: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const k of Object.keys(from)) if (!Object.hasOwn(to, k)) out[k] = null;
+  for (const k of Object.keys(from)) if (!Object.hasOwn(to, k)) setField(out, k, null);
   for (const k of Object.keys(to)) {
     const a = from[k];
     const b = to[k]!;
-    if (!Object.hasOwn(from, k)) out[k] = b;
+    if (!Object.hasOwn(from, k)) setField(out, k, b);
     else if (isObject(a) && isObject(b)) {
       const sub = mergePatch(a, b);
-      if (Object.keys(sub).length) out[k] = sub;
-    } else if (!deepEqual(a, b)) out[k] = b;
+      if (Object.keys(sub).length) setField(out, k, sub);
+    } else if (!deepEqual(a, b)) setField(out, k, b);
   }
   return out;
 }
@@ -101,7 +115,7 @@ export function applyMergePatch(target: Json, patch: Json): Json {
   const out: JsonObject = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else out[k] = applyMergePatch(out[k] ?? null, v);
+    else setField(out, k, applyMergePatch(Object.hasOwn(out, k) ? out[k]! : null, v));
   }
   return out;
 }
@@ -113,8 +127,8 @@ function withoutNulls(v: JsonObject): JsonObject {
     if (x === null) continue;
     if (isObject(x)) {
       const sub = withoutNulls(x);
-      if (Object.keys(sub).length) out[k] = sub;
-    } else out[k] = x;
+      if (Object.keys(sub).length) setField(out, k, sub);
+    } else setField(out, k, x);
   }
   return out;
 }

@@ -17,7 +17,7 @@
 //   and never decided here. Until the caller chooses, the merged object holds the server's value
 //   (sending that changes nothing there).
 import { type FieldHints, NO_HINTS, strategyHas } from './hints';
-import { deepEqual, isObject, type Json, type JsonObject } from './patch';
+import { deepEqual, isObject, type Json, type JsonObject, own, setField } from './patch';
 import { toJson } from '../../codecs/json';
 
 export interface MergeConflict {
@@ -84,8 +84,8 @@ function mergeMaps(o: JsonObject | undefined, m: JsonObject, t: JsonObject, path
   // The server's order first, then the fields only the edit has, in the edit's order.
   const keys = [...Object.keys(t), ...Object.keys(m).filter((k) => !Object.hasOwn(t, k)), ...Object.keys(o ?? {}).filter((k) => !Object.hasOwn(t, k) && !Object.hasOwn(m, k))];
   for (const k of keys) {
-    const v = mergeValue(o?.[k], m[k], t[k], fieldStep(path, k), [...fieldPath, k], ctx);
-    if (v !== undefined) out[k] = v;
+    const v = mergeValue(own(o, k), own(m, k), own(t, k), fieldStep(path, k), [...fieldPath, k], ctx);
+    if (v !== undefined) setField(out, k, v);
   }
   return out;
 }

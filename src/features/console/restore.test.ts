@@ -17,6 +17,9 @@ describe('what a console link restores', () => {
     // A GET past the API server (into a service, a pod, a node) is whatever the endpoint makes of it.
     expect(restorePlan({ m: 'GET', p: '/api/v1/namespaces/x/services/web:80/proxy/admin/reset', send: '1' })).toEqual({ kind: 'held', method: 'GET', why: 'passthrough' });
     expect(restorePlan({ m: 'GET', p: '/api/v1/namespaces/x/pods/p/exec', 'q.command': 'ls', send: '1' })).toMatchObject({ kind: 'held', why: 'passthrough' });
+    // Percent-encoded, as the API server decodes it before routing: still past the API server.
+    expect(restorePlan({ m: 'GET', p: '/api/v1/namespaces/x/services/web:80/%70roxy/admin/reset', send: '1' })).toMatchObject({ kind: 'held', why: 'passthrough' });
+    expect(restorePlan({ m: 'GET', p: '/api/v1/namespaces/x/pods/p/%65%78%65%63', 'q.command': 'ls', send: '1' })).toMatchObject({ kind: 'held', why: 'passthrough' });
   });
 
   it('refetches reads that are not watches, and compares requests as the server sees them', () => {

@@ -17,7 +17,19 @@ export const SENT_KEY = 'send';
 const PASSTHROUGH = new Set(['exec', 'attach', 'portforward', 'proxy', 'redirect']);
 
 function passesThrough(path: string): boolean {
-  return path.split('?')[0]!.split('/').some((s) => PASSTHROUGH.has(s.toLowerCase()));
+  // The API server routes on the decoded path (Go's URL.Path): `%65xec` is `exec` there.
+  return path
+    .split('?')[0]!
+    .split('/')
+    .some((s) => {
+      let segment = s;
+      try {
+        segment = decodeURIComponent(s);
+      } catch {
+        // Not valid percent-encoding: the server refuses it; judged as written.
+      }
+      return PASSTHROUGH.has(segment.toLowerCase());
+    });
 }
 
 /** A request the console may send again on its own from a link: GET or HEAD of the API itself, not a watch (a stream, not an answer). */

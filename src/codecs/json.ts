@@ -48,6 +48,19 @@ export function parseJsonExact(text: string): unknown {
       /* the slow path names the position */
     }
   }
+  return parseLossless(text);
+}
+
+/**
+ * parseJsonExact for a text a user typed: a key given twice in one object is refused, with its
+ * offset. JSON.parse keeps the last one silently (a second `metadata` block would drop the
+ * first's labels from the body); YAML's reader and kubectl refuse such a text too.
+ */
+export function parseJsonStrict(text: string): unknown {
+  return parseLossless(text);
+}
+
+function parseLossless(text: string): unknown {
   try {
     return parse(text, null, exactNumber);
   } catch (e) {

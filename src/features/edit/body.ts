@@ -1,6 +1,6 @@
 // Pure functions of the Edit view: text <-> object, the body each write mode sends, and what the
 // server's answer means. No React, no fetch.
-import { JsonError, parseJsonExact, toJson } from '../../codecs/json';
+import { JsonError, parseJsonExact, parseJsonStrict, toJson } from '../../codecs/json';
 import { toKyaml } from '../../codecs/kyaml';
 import { toYaml, fromYaml, yamlVersionDifferences, type YamlVersionDifference, YamlError } from '../../codecs/yaml';
 import { parseWarningHeader } from '../../codecs/warnings';
@@ -89,7 +89,8 @@ export function sentMeaning(d: YamlVersionDifference): string {
 export function parseText(text: string, format: Format): ParsedText {
   try {
     // Integers beyond 2^53 are kept exactly (bigint), in both formats: codecs/json.ts.
-    const v: unknown = format === 'json' ? parseJsonExact(text) : fromYaml(text);
+    // A key given twice is refused in both formats (js-yaml: "duplicated mapping key").
+    const v: unknown = format === 'json' ? parseJsonStrict(text) : fromYaml(text);
     if (!isObject(v)) return { error: 'The document is not an object', yamlDifferences: [] };
     return { obj: v, yamlDifferences: format === 'json' ? [] : yamlVersionDifferences(text) };
   } catch (e) {
@@ -99,7 +100,9 @@ export function parseText(text: string, format: Format): ParsedText {
       return { error: line !== undefined ? `line ${line}: ${e.message}` : e.message, line, yamlDifferences: [] };
     }
     const message = e instanceof Error ? e.message : String(e);
-    return { error: jsonErrorWithLine(text, message), line: jsonErrorLine(text), yamlDifferences: [] };
+    // A text the grammar accepts failed on something else (a duplicate key): the parser's offset.
+    const line = jsonErrorLine(text) ?? (e instanceof JsonError && e.offset !== undefined ? text.slice(0, e.offset).split('\n').length : undefined);
+    return { error: line !== undefined ? `line ${line}: ${message}` : message, line, yamlDifferences: [] };
   }
 }
 
@@ -187,10 +190,6 @@ function jsonErrorLine(text: string): number | undefined {
   return at < 0 ? undefined : text.slice(0, at).split('\n').length;
 }
 
-function jsonErrorWithLine(text: string, message: string): string {
-  const line = jsonErrorLine(text);
-  return line !== undefined ? `line ${line}: ${message}` : message;
-}
 
 export function metaOf(obj: JsonObject | undefined): { name?: string; resourceVersion?: string; uid?: string } {
   const m = obj?.metadata;

@@ -17,6 +17,20 @@ function answered(object: JsonObject) {
 }
 
 describe('editReducer', () => {
+  it('refuses a JSON key given twice, at its line, as YAML does', () => {
+    // Before, JSON.parse kept the last `metadata` silently: the body (a PUT) lost the labels typed
+    // in the first one. (With a 17-digit number in the text the error came without a line.)
+    for (const extra of ['', ',\n"n": 12345678901234567']) {
+      const text = `{\n"metadata": {"name": "x", "labels": {"a": "1"}},\n"metadata": {"name": "x"}${extra}\n}`;
+      const p = parseText(text, 'json');
+      expect(p.obj).toBeUndefined();
+      expect(p.error).toMatch(/^line 3: Duplicate key 'metadata'/);
+      expect(p.line).toBe(3);
+    }
+    expect(parseText('metadata:\n  name: x\nmetadata:\n  name: y\n', 'yaml').line).toBe(3);
+    expect(parseText('{"a": {"b": 1}, "c": {"b": 1}}', 'json').obj).toEqual({ a: { b: 1 }, c: { b: 1 } });
+  });
+
   it('keeps what the user typed while a stored write was on its way, re-applied onto the answer', () => {
     // The server answered late (stopped, slow): before, its answer replaced the editor's text and
     // the typing since the Send was lost.

@@ -34,7 +34,11 @@ describe('nextRequest', () => {
     ['watch from "0"', 'watch-0', cursor('initial'), { kind: 'watch', query: { watch: '1', allowWatchBookmarks: 'true', resourceVersion: '0' }, streaming: false, synthetic: true }],
     ['watch-exact from the given resourceVersion', 'watch-exact', cursor('initial'), { kind: 'watch', query: { watch: '1', allowWatchBookmarks: 'true', resourceVersion: '77' }, streaming: false, synthetic: false }],
     ['a get-state watch after 410 lists', 'watch-unset', cursor('recover', '3', true), { kind: 'list', query: {}, relist: true }],
-    ['resume without a resourceVersion leaves it unset', 'watch-exact', cursor('resume'), { kind: 'watch', query: { watch: '1', allowWatchBookmarks: 'true' }, streaming: false, synthetic: false }],
+    // The stream ended before its first event or bookmark: resourceVersion unset would be "Get State
+    // and Start at Most Recent" (every object as a live ADDED, the changes since 77 skipped).
+    ['resume with nothing heard starts again from the given resourceVersion', 'watch-exact', cursor('resume'), { kind: 'watch', query: { watch: '1', allowWatchBookmarks: 'true', resourceVersion: '77' }, streaming: false, synthetic: false }],
+    ['a get-state watch resumed with nothing heard gets state again, marked as such', 'watch-unset', cursor('resume'), { kind: 'watch', query: { watch: '1', allowWatchBookmarks: 'true' }, streaming: false, synthetic: true }],
+    ['a list-watch whose list had no resourceVersion lists again', 'list-watch', cursor('resume', undefined, true), { kind: 'list', query: {}, relist: true }],
   ])('%s', (_, mode, c, want) => {
     const r = nextRequest(spec(mode, { resourceVersion: '77' }), c);
     expect(r.kind).toBe(want.kind);
@@ -42,6 +46,11 @@ describe('nextRequest', () => {
     expect(query(r.path)).toEqual(want.query);
     if (r.kind === 'list') expect(r.relist).toBe(want.relist);
     else expect({ streaming: r.streaming, synthetic: r.synthetic }).toEqual({ streaming: want.streaming, synthetic: want.synthetic });
+  });
+
+  it('a watch "from" resourceVersion "" is the server\'s unset case: its ADDED events are marked as the state, not as live changes', () => {
+    const r = nextRequest(spec('watch-exact', { resourceVersion: '' }), cursor('initial'));
+    expect(r).toMatchObject({ kind: 'watch', synthetic: true });
   });
 
   it('carries selectors, one object and timeoutSeconds; no bookmarks when not asked for (except for a streaming list)', () => {

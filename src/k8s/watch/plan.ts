@@ -106,7 +106,12 @@ export type NextRequest =
   | { kind: 'watch'; path: string; streaming: boolean; synthetic: boolean };
 
 /** The next request of a list-watch in `spec.mode` standing at `c`. */
-export function nextRequest(spec: WatchSpec, c: Cursor): NextRequest {
+export function nextRequest(spec: WatchSpec, cursor: Cursor): NextRequest {
+  // Nothing heard yet to resume from (a watch the server ended before its first event or
+  // bookmark: timeoutSeconds, a restart): start again as configured. A resume with resourceVersion
+  // unset would be "Get State and Start at Most Recent": a watch from "77" would show every object
+  // as a live ADDED event and skip whatever changed between 77 and now.
+  const c: Cursor = cursor.phase === 'resume' && cursor.lastRV === undefined ? { ...cursor, phase: 'initial' } : cursor;
   if (c.phase !== 'resume' && (spec.mode === 'list-watch' || (c.phase === 'recover' && spec.mode !== 'stream'))) {
     return { kind: 'list', path: listPath(spec), relist: c.phase === 'recover' || c.hasObjects };
   }
@@ -116,7 +121,8 @@ export function nextRequest(spec: WatchSpec, c: Cursor): NextRequest {
   if (c.phase === 'initial') {
     // Get-state watches (unset, "0") also end their synthetic ADDED events with the
     // initial-events-end bookmark when bookmarks are allowed (kube-apiserver 1.37, WatchList on).
-    const synthetic = spec.bookmarks && (spec.mode === 'watch-unset' || spec.mode === 'watch-0');
+    // A watch "from" resourceVersion "" is the unset case as far as the server is concerned.
+    const synthetic = spec.bookmarks && (spec.mode === 'watch-unset' || spec.mode === 'watch-0' || (spec.mode === 'watch-exact' && !spec.resourceVersion));
     const rv = spec.mode === 'watch-0' ? '0' : spec.mode === 'watch-exact' ? (spec.resourceVersion ?? '') : null;
     return { kind: 'watch', path: watchPath(spec, { resourceVersion: rv }), streaming: false, synthetic };
   }

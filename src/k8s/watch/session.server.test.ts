@@ -149,6 +149,27 @@ describe('WatchSession', () => {
     expect(stateOf(snap)).toEqual(await freshList(`?labelSelector=${label}`));
   });
 
+  it('a watch from a resourceVersion that the server ends before its first event starts again from that resourceVersion: no existing object shows as a live ADDED, no change is skipped', async () => {
+    const label = `x=${randomBytes(3).toString('hex')}`;
+    const [lk, lv] = label.split('=');
+    await admin('POST', cmPath(), { metadata: { name: 'x-old', labels: { [lk!]: lv! } } });
+    const from = ((await admin('GET', `${cmPath()}?labelSelector=${label}`)) as unknown as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    // timeoutSeconds=1: the server ends each stream after a second, before any bookmark is due.
+    const s = new WatchSession(spec({ mode: 'watch-exact', resourceVersion: from, labelSelector: label, timeoutSeconds: 1 }), { mux });
+    s.start();
+    await until(s, (x) => x.entries.toArray().filter((e) => e.kind === 'note' && e.note === 'open').length >= 2);
+    // Changed while no stream was open (between the end and the next open) or after: delivered.
+    const x1 = await admin('POST', cmPath(), { metadata: { name: 'x-new', labels: { [lk!]: lv! } } });
+    const snap = await until(s, (x) => x.entries.toArray().some((e) => e.kind === 'event' && e.key === `${ns}/x-new`));
+    s.stop();
+    const opens = snap.entries.toArray().flatMap((e) => (e.kind === 'note' && e.note === 'open' ? [new URLSearchParams(e.path!.split('?')[1]).get('resourceVersion')] : []));
+    // Each open before the first event asked for the given resourceVersion, never for "Get State" (unset).
+    expect(opens.every((rv) => rv !== null)).toBe(true);
+    expect(opens[1]).toBe(from);
+    // Before: the second open had no resourceVersion, and x-old came as a live ADDED event.
+    expect(liveEvents(snap).filter((e) => e.type !== 'BOOKMARK').map((e) => [e.type, e.key, e.resourceVersion])).toEqual([['ADDED', `${ns}/x-new`, x1.metadata!.resourceVersion]]);
+  });
+
   it('watch with resourceVersion unset: synthetic ADDED events for what exists, then live changes', async () => {
     const label = `u=${randomBytes(3).toString('hex')}`;
     const [lk, lv] = label.split('=');

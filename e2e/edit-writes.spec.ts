@@ -137,3 +137,24 @@ test('what is typed while a write waits for a stopped server is kept, and the ne
   await expect(result.getByLabel('Result status')).toContainText('HTTP 200');
   await expect.poll(async () => (await get(kube, cmPath(ns, 'slow'))).data).toEqual({ a: '2', b: 'typed meanwhile' });
 });
+
+test('a patch body typed by hand stays when someone else changes the object', async ({ page, explorerUrl, kube, ns }) => {
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'byhand' }, data: { a: '1' } });
+  await openEditor(page, explorerUrl, ns, 'byhand');
+  await page.getByRole('radio', { name: 'JSON Patch' }).check();
+  const patchBody = page.getByRole('textbox', { name: 'Patch body' });
+  await patchBody.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.insertText('[{"op": "add", "path": "/data/byhand", "value": "typed"}]');
+  await expect(page.getByLabel('Request to send')).toContainText('"/data/byhand"');
+  const theirs = await kube.request('admin', 'PATCH', cmPath(ns, 'byhand'), { data: { theirs: 't' } }, { 'Content-Type': 'application/merge-patch+json' });
+  expect(theirs.status).toBe(200);
+  // Before, the view followed the newer version (the object's text was untouched) and the typed
+  // body gave way to the generated one.
+  await expect(page.getByRole('alert', { name: 'Changed on the server' })).toBeVisible();
+  await expect(page.getByLabel('Request to send')).toContainText('"/data/byhand"');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('HTTP 200');
+  expect((await get(kube, cmPath(ns, 'byhand'))).data).toEqual({ a: '1', theirs: 't', byhand: 'typed' });
+});

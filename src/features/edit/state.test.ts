@@ -61,6 +61,19 @@ describe('editReducer', () => {
     expect(isPristine(s)).toBe(true);
   });
 
+  it('a patch body typed by hand is kept when the object changes on the server', () => {
+    // Before, with the object's text untouched the view followed the newer version and dropped the
+    // typed body for the generated one.
+    const typed = editReducer(loaded(), { type: 'override', body: '[{"op": "add", "path": "/data/b", "value": "x"}]' });
+    const s = editReducer(typed, { type: 'server-object', object: cm('11', { a: '2' }) });
+    expect(s.patchOverride).toBe('[{"op": "add", "path": "/data/b", "value": "x"}]');
+    expect(s.serverChanged?.object).toMatchObject({ data: { a: '2' } });
+    for (const how of ['reapply', 'keep-mine'] as const) {
+      expect(editReducer(s, { type: 'rebase', how, object: s.serverChanged!.object!, edited: parseText(s.text, 'yaml').obj! }).patchOverride).toBe(typed.patchOverride);
+    }
+    expect(editReducer(s, { type: 'rebase', how: 'discard', object: s.serverChanged!.object! }).patchOverride).toBeNull();
+  });
+
   it('raises the banner instead of replacing an edit, and ignores older versions', () => {
     const typed = editReducer(loaded(), { type: 'text', text: serialize(cm('10', { a: 'mine' }), 'yaml') });
     const s = editReducer(typed, { type: 'server-object', object: cm('11', { a: 'theirs' }) });

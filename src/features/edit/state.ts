@@ -163,8 +163,9 @@ export function editReducer(s: EditState, a: EditAction): EditState {
       if (rv === undefined || baseRv === undefined || rv === baseRv) return s;
       const order = compareResourceVersions(rv, baseRv);
       if (order === -1 || order === 0) return s;
-      // Nothing typed yet: follow the server. Otherwise say so, and let the user choose.
-      if (isPristine(s)) return onBase(s, a.object);
+      // Nothing typed yet: follow the server. Otherwise say so, and let the user choose. A patch
+      // body typed by hand is typing too: following would replace it with the generated one.
+      if (isPristine(s) && s.patchOverride === null) return onBase(s, a.object);
       return { ...s, serverChanged: { object: a.object } };
     }
     case 'server-deleted':
@@ -236,14 +237,15 @@ export function editReducer(s: EditState, a: EditAction): EditState {
       if (a.how === 'keep-mine') {
         // The edit as it is, on the latest resourceVersion: overwrites the other changes.
         const meta = isObject(a.edited.metadata) ? a.edited.metadata : {};
-        return { ...s, base: a.object, text: serialize({ ...a.edited, metadata: { ...meta, resourceVersion: rv ?? null } }, s.format), patchOverride: null, latest: undefined, serverChanged: undefined, rebase: undefined };
+        return { ...s, base: a.object, text: serialize({ ...a.edited, metadata: { ...meta, resourceVersion: rv ?? null } }, s.format), latest: undefined, serverChanged: undefined, rebase: undefined };
       }
       // Re-apply my changes onto the latest: a three-way merge by the schema's merge keys (a JSON
       // merge patch of my edit would carry whole lists, and put back their changes to elements I
       // did not touch). Fields we both changed wait for the user's choice.
       const r: Rebase = { original: viewOf(s.base, s.showManaged), edited: a.edited, latest: viewOf(a.object, s.showManaged), hints: a.hints ?? NO_HINTS, conflicts: [], choices: {}, text: '' };
       const { text, conflicts } = rebasedText(s, r);
-      return { ...s, base: a.object, text, patchOverride: null, latest: undefined, serverChanged: undefined, preview: undefined, rebase: { ...r, conflicts, text } };
+      // (A patch body typed by hand stays: it is the user's, and "Regenerate from the edit" is theirs to press.)
+      return { ...s, base: a.object, text, latest: undefined, serverChanged: undefined, preview: undefined, rebase: { ...r, conflicts, text } };
     }
     case 'choose': {
       if (!s.rebase) return s;

@@ -12,6 +12,7 @@
 // cbor-x's; a walk over the item heads first (itemEnd) tells truncated from malformed and where.
 import { Decoder, Encoder, Tag } from 'cbor-x';
 import { toBase64 } from './base64';
+import { setOwn } from './json';
 
 export type CborDecoded = { ok: true; value: unknown; bytesAt: string[] } | { ok: false; error: string };
 
@@ -59,16 +60,6 @@ function pathText(stack: PathStack): string {
     else path = /^[A-Za-z_$][\w$]*$/.test(p) ? (path ? `${path}.${p}` : p) : `${path}[${JSON.stringify(p)}]`;
   }
   return path || '(root)';
-}
-
-/**
- * out[key] = value, also for the key `__proto__`, which an assignment takes as the object's
- * prototype: the key would vanish from what is shown or sent. It is an ordinary key to the API
- * server (a ConfigMap's data may hold it), and JSON.parse keeps it as an own property too.
- */
-function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
 }
 
 /** Turns what cbor-x returns (Maps with byte keys, Uint8Array, Tag, bigint) into JSON-like values (integers beyond 2^53 as bigint). */

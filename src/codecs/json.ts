@@ -104,3 +104,20 @@ export function toJson(value: unknown, space?: number): string {
   const text = stringify(value, undefined, space) ?? 'null';
   return text.replace(YAML11_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+// `__proto__` is an ordinary key to the API server (a ConfigMap's data, a label-free map in a
+// custom resource may hold it), and JSON.parse, lossless-json and object spread keep it as an own
+// property. An assignment `o[k] = v` takes it as the object's prototype instead (the key vanishes
+// from what is shown or sent), and a read `o[k]` of an object without that own key yields
+// Object.prototype. Code that walks objects by key reads and writes through these two.
+
+/** o[key] as an own property only: undefined when `o` has no own `key` (also for `__proto__`). */
+export function ownValue<T>(o: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return o !== undefined && Object.hasOwn(o, key) ? o[key] : undefined;
+}
+
+/** o[key] = value as an own property, also for the key `__proto__`. */
+export function setOwn<T>(o: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+}

@@ -1,6 +1,6 @@
 // Pure functions of the Edit view: text <-> object, the body each write mode sends, and what the
 // server's answer means. No React, no fetch.
-import { JsonError, parseJsonExact, parseJsonStrict, toJson } from '../../codecs/json';
+import { JsonError, parseJsonExact, parseJsonStrict, setOwn, toJson } from '../../codecs/json';
 import { toKyaml } from '../../codecs/kyaml';
 import { toYaml, fromYaml, yamlVersionDifferences, type YamlVersionDifference, YamlError } from '../../codecs/yaml';
 import { parseWarningHeader } from '../../codecs/warnings';
@@ -377,7 +377,7 @@ export function asStored(o: JsonObject): JsonObject {
   if (o.kind !== 'Secret' || o.apiVersion !== 'v1' || !isObject(o.stringData)) return o;
   const { stringData, ...rest } = o;
   const data: JsonObject = isObject(rest.data) ? { ...rest.data } : {};
-  for (const [k, v] of Object.entries(stringData)) if (typeof v === 'string') data[k] = toBase64(new TextEncoder().encode(v));
+  for (const [k, v] of Object.entries(stringData)) if (typeof v === 'string') setOwn(data, k, toBase64(new TextEncoder().encode(v)));
   return { ...rest, data };
 }
 

@@ -1,7 +1,7 @@
 // The Edit view's reducer and pure body functions (no server, no React).
 import { describe, expect, it } from 'vitest';
 import { type FieldHints, type JsonObject, NO_HINTS } from '../../k8s/patch';
-import { classifyOutcome, generateBody, parseText, sentMeaning, serialize } from './body';
+import { asStored, classifyOutcome, generateBody, parseText, sentMeaning, serialize } from './body';
 import { editReducer, type EditState, initialEditState, isPristine, undecidedConflicts } from './state';
 
 const cm = (rv: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'd', resourceVersion: rv }, data });
@@ -192,5 +192,13 @@ describe('editReducer orders resourceVersions by KEP-5504 (k8s/rv)', () => {
   it("takes a different version it cannot order (an aggregated server's opaque one) for a change", () => {
     const typed = editReducer(loaded('b7'), { type: 'text', text: serialize(cm('b7', { a: 'mine' }), 'yaml') });
     expect(editReducer(typed, { type: 'server-object', object: cm('a9', { a: 'theirs' }) }).serverChanged?.object).toMatchObject({ data: { a: 'theirs' } });
+  });
+});
+
+describe('a Secret\'s stringData, any key', () => {
+  it('stringData.__proto__ becomes data.__proto__ (an assignment took it as the prototype: the key was dropped)', () => {
+    const stringData = JSON.parse('{"__proto__":"hi"}') as JsonObject;
+    const secret: JsonObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData };
+    expect(JSON.stringify(asStored(secret).data)).toBe('{"__proto__":"aGk="}');
   });
 });

@@ -208,7 +208,7 @@ export function unkeyedLists(live: JsonObject | undefined, edited: JsonObject, h
   const walk = (a: Json | undefined, b: Json, path: string[], shown: string) => {
     if (a !== undefined && deepEqual(a, b)) return;
     if (isObject(b)) {
-      for (const [k, v] of Object.entries(b)) walk(isObject(a) ? a[k] : undefined, v, [...path, k], `${shown}.${k}`);
+      for (const [k, v] of Object.entries(b)) walk(isObject(a) ? own(a, k) : undefined, v, [...path, k], `${shown}.${k}`);
       return;
     }
     if (!Array.isArray(b) || !b.some(isObject)) return;

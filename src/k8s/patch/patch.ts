@@ -1,5 +1,6 @@
 // Pure builders for the four PATCH bodies the API server accepts, from two versions of an object
 // (the one loaded from the server and the user's edit). No React, no fetch.
+import { ownValue, setOwn } from '../../codecs/json';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
@@ -20,16 +21,13 @@ export function isObject(v: unknown): v is JsonObject {
 /**
  * Sets a field of an object being built. `obj[k] = v` with the key `__proto__` (a valid ConfigMap
  * data key, any key of a preserve-unknown-fields map) sets the object's prototype instead, and the
- * field is silently missing from the body; defining the property keeps it as data.
+ * field is silently missing from the body; defining the property keeps it as data (codecs/json.ts,
+ * which the CBOR codec shares).
  */
-export function setField(obj: JsonObject, k: string, v: Json): void {
-  Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
-}
+export const setField: (obj: JsonObject, k: string, v: Json) => void = setOwn;
 
 /** A field's own value (`obj.__proto__` of an object without that key is Object.prototype, not undefined). */
-export function own(obj: JsonObject | undefined, k: string): Json | undefined {
-  return obj && Object.hasOwn(obj, k) ? obj[k] : undefined;
-}
+export const own: (obj: JsonObject | undefined, k: string) => Json | undefined = ownValue;
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

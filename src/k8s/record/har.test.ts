@@ -95,6 +95,22 @@ describe('recording file', () => {
     expect(new TextDecoder().decode(back.exchanges[0]!.chunks[0]!.bytes)).toContain('"kind":"SecretList"');
   });
 
+  it('keeps a text body that is not UTF-8 (a log in Latin-1) byte for byte', () => {
+    const latin1 = new Uint8Array([...enc('caf'), 0xe9, 0x0a, 0xff, 0xfe, ...enc(' end\n')]);
+    const log: RecordingContents = {
+      ...session(),
+      exchanges: [
+        {
+          ...x({ request: { method: 'GET', path: '/api/v1/namespaces/d/pods/p/log', headers: [] } }, ''),
+          response: { status: 200, statusText: 'OK', headers: [['content-type', 'text/plain']], body: new Uint8Array() },
+          chunks: [{ at: T0 + 10, bytes: latin1 }],
+        },
+      ],
+    };
+    const back = fromRecordingHar(JSON.parse(JSON.stringify(toRecordingHar(log, { enabled: true, patterns: [] }))));
+    expect([...back.exchanges[0]!.chunks[0]!.bytes]).toEqual([...latin1]);
+  });
+
   it('replays only whole bodies: one never read to its end (no _endedDateTime) is not served as an answer', async () => {
     const whole = x({ request: { method: 'GET', path: '/apis', headers: [] } }, '{"kind":"APIGroupList"}');
     // The same request again, later: its head came, its body was never read (nothing ended it).

@@ -111,6 +111,15 @@ function header(headers: HeaderList, name: string): string | undefined {
 
 const decode = (b: Uint8Array) => new TextDecoder('utf-8', { fatal: false }).decode(b);
 
+function isUtf8(b: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function isBinary(mimeType: string, size: number): boolean {
   const kind = bodyKind(mimeType, size);
   return kind === 'protobuf' || kind === 'cbor' || kind === 'binary';
@@ -129,7 +138,9 @@ export function exchangeEntry(x: Exchange, servers: Record<string, string>, reda
   const reqType = header(x.request.headers, 'Content-Type') ?? 'application/json';
   const resType = x.response ? (header(x.response.headers, 'Content-Type') ?? '') : '';
   let body: Uint8Array | undefined = x.response?.body ?? new Uint8Array();
-  const binary = isBinary(resType, body.length);
+  // A text body that is not UTF-8 (a container's log in Latin-1, say) would not survive as HAR
+  // text (each bad byte becomes U+FFFD): it is kept as base64 like a binary one, byte for byte.
+  const binary = isBinary(resType, body.length) || !isUtf8(body);
   let text: string | undefined;
   if (binary) body = redactor ? redactor.binary(body, x.request.path, site('response.content')) : body;
   else if (body.length) text = redactor ? redactor.body(decode(body), site('response.content')) : decode(body);

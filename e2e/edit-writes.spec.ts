@@ -158,3 +158,20 @@ test('a patch body typed by hand stays when someone else changes the object', as
   await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('HTTP 200');
   expect((await get(kube, cmPath(ns, 'byhand'))).data).toEqual({ a: '1', theirs: 't', byhand: 'typed' });
 });
+
+test('create mode: an apply to a name that exists is not sent (it would change that object); a new name is created', async ({ page, explorerUrl, kube, ns }) => {
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'taken' }, data: { a: '1' } });
+  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps' })}`);
+  await page.getByRole('radio', { name: 'JSON', exact: true }).check();
+  await expect(page.getByRole('region', { name: 'Object' }).locator('.view-lines')).toContainText('ConfigMap');
+  await page.getByRole('radio', { name: 'Server-Side Apply' }).check();
+  await typeObject(page, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'taken', namespace: ns }, data: { mine: 'x' } });
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  // Before, the apply merged data.mine into the existing object, shown as "(new object)".
+  await expect(page.getByRole('alert', { name: 'Apply not sent' })).toContainText('exists already');
+  expect((await get(kube, cmPath(ns, 'taken'))).data).toEqual({ a: '1' });
+  await typeObject(page, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fresh', namespace: ns }, data: { mine: 'x' } });
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('HTTP 201');
+  expect((await get(kube, cmPath(ns, 'fresh'))).data).toEqual({ mine: 'x' });
+});

@@ -135,8 +135,8 @@ function EditObject({ route, context }: { route: Route; context: string }) {
     s.mode === 'delete' ? (objectPath ? buildWriteRequest('delete', paths, '', s.opts, deleteInput()) : undefined) : (s.mode === 'create' || objectPath) && body ? buildWriteRequest(s.mode, paths, body, s.opts) : undefined;
 
   const write = useMutation({
-    mutationFn: (v: { request: WireRequest; mode: WriteMode; dryRun: boolean; preview: boolean; before?: JsonObject; edited?: JsonObject; guardedApply: boolean; sent: { text: string; format: Format } }) =>
-      sendWrite(context, v.mode, v.request, { guardedApply: v.guardedApply }),
+    mutationFn: (v: { request: WireRequest; mode: WriteMode; dryRun: boolean; preview: boolean; before?: JsonObject; edited?: JsonObject; guardedApply: boolean; createOnly: boolean; sent: { text: string; format: Format } }) =>
+      sendWrite(context, v.mode, v.request, { guardedApply: v.guardedApply, createOnly: v.createOnly }),
     onSuccess: (ex, v) => {
       const outcome = classifyOutcome(ex, { mode: v.mode, dryRun: v.dryRun, before: v.before, edited: v.edited, hints });
       const stored = outcome.ok && !v.dryRun && v.mode !== 'delete';
@@ -175,7 +175,9 @@ function EditObject({ route, context }: { route: Route; context: string }) {
     const custom = over.body !== undefined || over.force !== undefined || over.preview;
     const request = custom ? buildWriteRequest(s.mode, paths, over.body ?? body, { ...s.opts, dryRun, force: over.force ?? s.opts.force }, deleteInput()) : wire;
     const guardedApply = s.mode === 'apply' && !isCreate && s.guard && !over.recreate;
-    write.mutate({ request, mode: s.mode, dryRun, preview: !!over.preview, before: over.recreate ? undefined : s.base, edited: over.body === undefined || over.recreate ? edited : undefined, guardedApply, sent: { text: s.text, format: s.format } });
+    // Create mode names the object in the body: an apply there must not change one that exists.
+    const createOnly = s.mode === 'apply' && isCreate && !!editedName;
+    write.mutate({ request, mode: s.mode, dryRun, preview: !!over.preview, before: over.recreate ? undefined : s.base, edited: over.body === undefined || over.recreate ? edited : undefined, guardedApply, createOnly, sent: { text: s.text, format: s.format } });
   }
 
   function recreate() {

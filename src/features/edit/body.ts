@@ -286,6 +286,8 @@ export interface Outcome {
   failedTest?: string;
   /** Not sent: a guarded apply whose object is gone would have created it. */
   wouldCreate: boolean;
+  /** Not sent: an apply in create mode to a name that exists would have changed that object. */
+  wouldUpdate: boolean;
   /** Where the server's result differs from the edit (patch modes with an answer object). */
   differences: EditDifference[];
 }
@@ -312,11 +314,17 @@ export function classifyOutcome(ex: Exchange, input: { mode: WriteMode; dryRun: 
     stale: false,
     testOpFailed: false,
     wouldCreate: ex.refused === 'would-create',
+    wouldUpdate: ex.refused === 'would-update',
     differences: [],
   };
   if (out.wouldCreate) {
     out.ok = false;
     out.status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'Not sent: the object is gone (GET answered 404), and an apply would create it anew: the server ignores the resourceVersion guard when an apply creates.' };
+    return out;
+  }
+  if (out.wouldUpdate) {
+    out.ok = false;
+    out.status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 409, reason: 'AlreadyExists', message: 'Not sent: an object of this name exists already (GET answered 200), and an apply would change it: an apply creates or updates. Open it in the Edit view to change it, or choose another name.' };
     return out;
   }
   if (isStatus(json)) out.status = json;

@@ -189,7 +189,13 @@ export function OutcomeView({
         {outcome.dryRun && <span className="edit-dry"> (dry run, nothing persisted)</span>}
       </h3>
       <WarningList warnings={outcome.warnings} />
-      {outcome.wouldCreate ? (
+      {outcome.wouldUpdate ? (
+        <div className="stack edit-banner" role="alert" aria-label="Apply not sent">
+          <p>
+            <strong>Not sent: an object of this name exists already.</strong> A GET of it answered 200, and an apply to an existing object changes it (apply creates or updates), while this view creates. Nothing was written. Open it in the Edit view to change it, or choose another name.
+          </p>
+        </div>
+      ) : outcome.wouldCreate ? (
         <div className="stack edit-banner" role="alert" aria-label="Apply not sent">
           <p>
             <strong>Not sent: the object is gone.</strong> A GET of it answered 404, and an apply to a missing object creates it, holding only the apply body: the server ignores the resourceVersion of “only if unchanged” when it creates. Nothing was written.

@@ -67,7 +67,7 @@ export interface Exchange {
    * The write was not sent: a guarded apply whose object is gone would have created it (this
    * exchange is then the GET that found it gone).
    */
-  refused?: 'would-create';
+  refused?: 'would-create' | 'would-update';
 }
 
 /**
@@ -127,10 +127,16 @@ let nextId = 1;
  * two requests: a delete between them still lets the apply create, which no precondition of the
  * apply endpoint can prevent.
  */
-export async function sendWrite(context: string, mode: WriteMode, request: WireRequest, opts: { guardedApply?: boolean } = {}): Promise<Exchange> {
+export async function sendWrite(context: string, mode: WriteMode, request: WireRequest, opts: { guardedApply?: boolean; createOnly?: boolean } = {}): Promise<Exchange> {
   if (mode === 'apply' && opts.guardedApply) {
     const check = await sendExchange(context, mode, { method: 'GET', path: request.path, query: {}, headers: { Accept: 'application/json' } });
     if (check.response?.status === 404) return { ...check, refused: 'would-create' };
+  }
+  // The converse, in create mode: an apply to a name that exists changes that object (apply
+  // creates or updates), which the user never loaded. Same check, same window between the two.
+  if (mode === 'apply' && opts.createOnly) {
+    const check = await sendExchange(context, mode, { method: 'GET', path: request.path, query: {}, headers: { Accept: 'application/json' } });
+    if (check.response?.status === 200) return { ...check, refused: 'would-update' };
   }
   return sendExchange(context, mode, request);
 }

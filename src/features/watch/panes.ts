@@ -55,12 +55,18 @@ export function parsePanes(text: string | undefined): PaneConfig[] {
   }
   if (!Array.isArray(raw)) return [];
   const out: PaneConfig[] = [];
+  const ids = new Set<string>();
   for (const [i, r] of (raw as Record<string, unknown>[]).entries()) {
     if (typeof r !== 'object' || r === null || typeof r.resource !== 'string' || typeof r.version !== 'string') continue;
     const str = (k: string) => (typeof r[k] === 'string' && r[k] !== '' ? (r[k] as string) : undefined);
+    // A stable id for a hand-written URL without one (it keys the pane's session); a pane copied
+    // in the URL with its id gets one of its own, or closing or editing one pane would close or
+    // overwrite the other as well.
+    let id = str('id') ?? `pane-${i}`;
+    while (ids.has(id)) id = `${id}-${i}`;
+    ids.add(id);
     out.push({
-      // A stable id for a hand-written URL without one (it keys the pane's session).
-      id: str('id') ?? `pane-${i}`,
+      id,
       group: typeof r.group === 'string' ? r.group : '',
       version: r.version,
       resource: r.resource,

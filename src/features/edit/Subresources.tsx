@@ -15,7 +15,7 @@ import { type JsonObject, isObject } from '../../k8s/patch';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { UPDATE_MANAGER } from './body';
 import { buildWriteRequest, type Exchange, requestLine, sendExchange, type WriteMode } from './request';
-import { answerObject, resourceVersionOf, scalePatchText, statusBodyText } from './subresourceBodies';
+import { answerObject, resourceVersionOf, scalePatchText, statusBodyFor } from './subresourceBodies';
 
 function Wire({ ex }: { ex: Exchange }) {
   const r = ex.response;
@@ -122,11 +122,21 @@ function ScalePanel({ context, objectPath, latest }: { context: string; objectPa
  * resourceVersion it was read at (the guard); once typed, a newer version on the server is shown
  * and a write of the typed body gets 409 Conflict. Apply is not forced unless asked.
  */
+type StatusMode = Extract<WriteMode, 'apply' | 'merge-patch' | 'replace'>;
+
 function StatusPanel({ context, objectPath, latest }: { context: string; objectPath: string; latest: JsonObject }) {
   // null: follow the server. Otherwise the typed text and the version it started from.
   const [typed, setTyped] = useState<{ text: string; basedOn: JsonObject } | null>(null);
-  const text = typed ? typed.text : statusBodyText(latest);
-  const [mode, setMode] = useState<WriteMode>('apply');
+  const [mode, setMode] = useState<StatusMode>('apply');
+  const text = typed ? typed.text : statusBodyFor(mode, latest);
+  // A PUT's body is the whole object (statusBodyFor): a typed body becomes one, in the editor.
+  const changeMode = (next: StatusMode) => {
+    setMode(next);
+    if (typed && next === 'replace') {
+      const obj = answerObject(typed.text);
+      if (obj) setTyped({ text: statusBodyFor('replace', typed.basedOn, obj), basedOn: typed.basedOn });
+    }
+  };
   const [manager, setManager] = useState('status-writer');
   const [dryRun, setDryRun] = useState(false);
   const [force, setForce] = useState(false);
@@ -176,10 +186,10 @@ function StatusPanel({ context, objectPath, latest }: { context: string; objectP
       <div className="row">
         <label>
           write as
-          <select aria-label="Status write mode" value={mode} onChange={(e) => setMode(e.target.value as WriteMode)}>
+          <select aria-label="Status write mode" value={mode} onChange={(e) => changeMode(e.target.value as StatusMode)}>
             <option value="apply">Server-Side Apply</option>
             <option value="merge-patch">JSON Merge Patch</option>
-            <option value="replace">PUT (the whole status)</option>
+            <option value="replace">PUT (the whole object)</option>
           </select>
         </label>
         {mode === 'apply' && (

@@ -23,6 +23,23 @@ export function statusBodyText(object: JsonObject, guard = true): string {
   return `${toJson({ apiVersion: object.apiVersion, kind: object.kind, metadata, status: isObject(object.status) ? object.status : {} }, 2)}\n`;
 }
 
+/**
+ * The /status body for a write mode. Apply and merge patch carry only what they change (identity,
+ * guard, status). A PUT replaces the object: the status strategies of many built-in kinds (Service,
+ * Pod, PersistentVolumeClaim, Namespace; a Deployment's annotations and finalizers) take
+ * metadata from the request, so a PUT of the status alone removed their labels, annotations and
+ * finalizers (seen on the real server). Its body is the whole object as loaded, with the status
+ * of `typed` (a body typed for another mode) laid over it when given; the user sees it before sending.
+ */
+export function statusBodyFor(mode: 'apply' | 'merge-patch' | 'replace', object: JsonObject, typed?: JsonObject, guard = true): string {
+  if (mode !== 'replace') return statusBodyText(object, guard);
+  const { managedFields: _m, ...meta } = isObject(object.metadata) ? object.metadata : {};
+  const typedMeta = typed && isObject(typed.metadata) ? typed.metadata : {};
+  const whole: JsonObject = { ...object, metadata: { ...meta, ...typedMeta } };
+  if (typed && Object.hasOwn(typed, 'status')) whole.status = typed.status!;
+  return `${toJson(whole, 2)}\n`;
+}
+
 /** A merge patch of the Scale's spec.replicas, guarded by the Scale's resourceVersion when given. */
 export function scalePatchText(replicas: number, resourceVersion: string | undefined): string {
   return `${toJson({ ...(resourceVersion ? { metadata: { resourceVersion } } : {}), spec: { replicas } })}\n`;

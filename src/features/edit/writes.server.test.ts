@@ -9,7 +9,8 @@ import { type JsonObject, NO_HINTS } from '../../k8s/patch';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
 import { classifyOutcome, defaultManagerFor, generateBody, parseText, serialize, viewOf } from './body';
 import { buildWriteRequest, sendExchange, sendWrite, type WriteMode } from './request';
-import { answerObject, scalePatchText, statusBodyText } from './subresourceBodies';
+import { answerObject, scalePatchText, statusBodyFor, statusBodyText } from './subresourceBodies';
+import { settled } from '../../k8s/patch/serverTestKit';
 
 const ns = `writes-${randomBytes(3).toString('hex')}`;
 const group = `w${randomBytes(3).toString('hex')}.example.com`;
@@ -172,6 +173,34 @@ describe('/status and /scale follow the server', () => {
     const ex = await sendExchange(TEST_CONTEXT, 'merge-patch', buildWriteRequest('merge-patch', { objectPath: `${dials}/d/status`, collectionPath: '' }, text, { dryRun: false, fieldValidation: '', fieldManager: 'status-writer', force: false }));
     expect(ex.response?.status).toBe(200);
     expect((answerObject(ex.response?.body)?.status as { phase: string }).phase).toBe('Mine');
+  });
+
+  it.each([
+    ['a Service', 'services', { spec: { ports: [{ port: 80 }] } }],
+    ['a Deployment', 'deployments', { spec: { replicas: 0, selector: { matchLabels: { app: 'st' } }, template: { metadata: { labels: { app: 'st' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } } }],
+  ])('a PUT to /status of %s keeps its labels, annotations and finalizers', async (_what, resource, rest) => {
+    // The status strategies of these kinds take metadata from the request: the panel's PUT body
+    // (identity, resourceVersion and status alone) removed the Service's labels and annotations
+    // and the Deployment's annotations and finalizer.
+    const collection = resource === 'services' ? `/api/v1/namespaces/${ns}/services` : `/apis/apps/v1/namespaces/${ns}/deployments`;
+    await json('POST', collection, { metadata: { name: 'st', labels: { keep: 'me' }, annotations: { 'example.com/a': 'b' }, finalizers: ['example.com/hold'] }, ...rest });
+    const path = `${collection}/st`;
+    try {
+      // (Settled: the Deployment controller writes status and an annotation after a create.)
+      const loaded = await settled(path);
+      const typed = JSON.parse(statusBodyText(loaded)) as JsonObject;
+      typed.status = { ...(typed.status as JsonObject), conditions: [{ type: 'Probe', status: 'True', reason: 'Test', message: 'm', lastTransitionTime: '2026-11-27T00:00:00Z' }] };
+      const ex = await sendExchange(TEST_CONTEXT, 'replace', buildWriteRequest('replace', { objectPath: `${path}/status`, collectionPath: '' }, statusBodyFor('replace', loaded, typed), { dryRun: false, fieldValidation: '', fieldManager: 'status-writer', force: false }));
+      expect(ex.response?.status, ex.response?.body).toBe(200);
+      const after = await get(path);
+      const meta = after.metadata as { labels?: object; annotations?: Record<string, string>; finalizers?: string[] };
+      expect(meta.labels).toEqual({ keep: 'me' });
+      expect(meta.annotations?.['example.com/a']).toBe('b');
+      expect(meta.finalizers).toEqual(['example.com/hold']);
+      expect((after.status as { conditions?: { type: string }[] }).conditions?.map((c) => c.type)).toContain('Probe');
+    } finally {
+      await json('PATCH', path, { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' }).catch(() => undefined);
+    }
   });
 
   it('a /scale patch guarded by the Scale read gets 409 after someone else scaled; their replicas stay', async () => {

@@ -53,6 +53,17 @@ const retry = (s: StatusShape) => (s.details?.retryAfterSeconds !== undefined ? 
 
 export const STATUS_RULES: Rule[] = [
   {
+    id: 'replay',
+    covers: 'A replayed recording (k8s/record/replay.ts) answering for the cluster: a read it does not hold (404), a write refused (405). No server said either.',
+    match: (s, m) => (s.code === 404 && m.startsWith('not in the recording:')) || (s.code === 405 && m.startsWith('a replay is read-only:')),
+    explain: (s) => ({
+      sentence:
+        s.code === 404
+          ? 'The recording holds no answer to this request: it was not sent while recording. This says nothing about the cluster.'
+          : 'A replay is read-only: this request was not sent anywhere. This says nothing about what the cluster allows.',
+    }),
+  },
+  {
     id: 'unauthorized',
     covers: '401: no credentials, or credentials no authenticator accepts (an expired token, a certificate from another CA).',
     match: (s) => is(s, 401, 'Unauthorized'),

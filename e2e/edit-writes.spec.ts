@@ -175,3 +175,19 @@ test('create mode: an apply to a name that exists is not sent (it would change t
   await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('HTTP 201');
   expect((await get(kube, cmPath(ns, 'fresh'))).data).toEqual({ mine: 'x' });
 });
+
+test('a Delete with the uid precondition never deletes another object created under the same name', async ({ page, explorerUrl, kube, ns }) => {
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'again' }, data: { gen: 'first' } });
+  await openEditor(page, explorerUrl, ns, 'again');
+  await page.getByRole('radio', { name: 'Delete' }).check();
+  await page.getByLabel(/precondition uid/).check();
+  const first = await get(kube, cmPath(ns, 'again'));
+  await expect(page.getByLabel('Request to send')).toContainText((first.metadata as { uid?: string }).uid!);
+  await kube.request('admin', 'DELETE', cmPath(ns, 'again'));
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'again' }, data: { gen: 'second' } });
+  // Before, the untouched editor followed the new object, and the precondition carried its uid.
+  await expect(page.getByRole('alert', { name: 'Changed on the server' })).toContainText('It is another object');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('HTTP 409');
+  expect((await get(kube, cmPath(ns, 'again'))).data).toEqual({ gen: 'second' });
+});

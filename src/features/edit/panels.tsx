@@ -105,6 +105,7 @@ export function ApplyPreviewPanel({ preview, conflicts }: { preview?: OwnershipP
 /** Someone else changed the object while it was open here. */
 export function ServerChangedBanner({ base, changed, onFollow, onReapply, onKeepMine }: { base: JsonObject; changed: { object?: JsonObject; deleted?: boolean }; onFollow: () => void; onReapply: () => void; onKeepMine: () => void }) {
   const rvOf = (o?: JsonObject) => (o && isObject(o.metadata) ? String(o.metadata.resourceVersion ?? '') : '');
+  const uidOf = (o?: JsonObject) => (o && isObject(o.metadata) ? String(o.metadata.uid ?? '') : '');
   return (
     <section className="edit-wide edit-banner stack" role="alert" aria-label="Changed on the server">
       {changed.deleted ? (
@@ -114,7 +115,16 @@ export function ServerChangedBanner({ base, changed, onFollow, onReapply, onKeep
       ) : (
         <>
           <p>
-            <strong>Someone else changed this object</strong> since you loaded it: resourceVersion <code>{rvOf(base)}</code> → <code>{rvOf(changed.object)}</code>. Your patches are still computed against the version you loaded and guarded by its resourceVersion, so sending now gets 409 Conflict rather than undoing their change.
+            <strong>Someone else changed this object</strong> since you loaded it: resourceVersion <code>{rvOf(base)}</code> → <code>{rvOf(changed.object)}</code>.
+            {uidOf(base) !== uidOf(changed.object) && (
+              <>
+                {' '}
+                <strong>
+                  It is another object: the one you loaded was deleted and this one created under the same name (uid <code>{uidOf(base)}</code> → <code>{uidOf(changed.object)}</code>).
+                </strong>
+              </>
+            )}{' '}
+            Your patches are still computed against the version you loaded and guarded by its resourceVersion, so sending now gets 409 Conflict rather than undoing their change.
           </p>
           <Suspense fallback={<p className="muted small">Loading the diff…</p>}>
             <EditDiff label="Their change" original={diffText(withoutManagedFields(base))} modified={diffText(withoutManagedFields(changed.object!))} originalTitle="the version you loaded" modifiedTitle="the server now" />

@@ -61,6 +61,18 @@ describe('editReducer', () => {
     expect(isPristine(s)).toBe(true);
   });
 
+  it('never follows another object of the same name (deleted and created anew) silently', () => {
+    // Before, the pristine editor followed it, and a Delete with the uid precondition then carried
+    // the new uid and deleted the object the user never loaded.
+    const withUid = (rv: string, uid: string) => ({ ...cm(rv, { a: '1' }), metadata: { ...cm(rv, { a: '1' }).metadata, uid } });
+    const s0 = editReducer(initialEditState(true), { type: 'server-object', object: withUid('10', 'one') });
+    const s = editReducer(editReducer(s0, { type: 'server-deleted' }), { type: 'server-object', object: withUid('12', 'two') });
+    expect(s.base).toEqual(withUid('10', 'one'));
+    expect(s.serverChanged?.object).toEqual(withUid('12', 'two'));
+    // The same object's newer version is still followed.
+    expect(editReducer(s0, { type: 'server-object', object: withUid('11', 'one') }).base).toEqual(withUid('11', 'one'));
+  });
+
   it('a patch body typed by hand is kept when the object changes on the server', () => {
     // Before, with the object's text untouched the view followed the newer version and dropped the
     // typed body for the generated one.

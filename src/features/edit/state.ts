@@ -165,7 +165,10 @@ export function editReducer(s: EditState, a: EditAction): EditState {
       if (order === -1 || order === 0) return s;
       // Nothing typed yet: follow the server. Otherwise say so, and let the user choose. A patch
       // body typed by hand is typing too: following would replace it with the generated one.
-      if (isPristine(s) && s.patchOverride === null) return onBase(s, a.object);
+      // Another uid is another object (deleted and created anew under the name): never followed
+      // silently, or a Delete with the uid precondition would delete the new one.
+      const sameObject = metaOf(a.object).uid === metaOf(s.base).uid;
+      if (isPristine(s) && s.patchOverride === null && sameObject) return onBase(s, a.object);
       return { ...s, serverChanged: { object: a.object } };
     }
     case 'server-deleted':

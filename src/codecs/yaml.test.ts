@@ -59,6 +59,11 @@ describe('yamlVersionDifferences', () => {
     expect(d[0]!.message).toContain("quote it ('yes')");
   });
 
+  it('does not flag -0 (YAML 1.2 reads -0, YAML 1.1 reads 0: the same number in JSON)', () => {
+    // Before: "`-0` is the number 0 here, but the API server … sees the number 0".
+    expect(yamlVersionDifferences('a: -0\nb: +0\nc: -0.0\n')).toEqual([]);
+  });
+
   it('quoted, block and tagged scalars are never flagged', () => {
     expect(yamlVersionDifferences("a: 'yes'\nb: \"on\"\nc: !!str no\nd: |\n  yes\n")).toEqual([]);
   });

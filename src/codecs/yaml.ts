@@ -149,7 +149,9 @@ function describe(v: unknown): string {
 }
 
 function same(a: unknown, b: unknown): boolean {
-  return Object.is(a, b);
+  // Object.is, so that NaN is NaN; but -0 and 0 are one number in every body sent (JSON writes
+  // -0 as 0): `-0` is no difference between the two readings.
+  return Object.is(a, b) || (a === 0 && b === 0);
 }
 
 // Resolves a plain scalar the way js-yaml's own composer resolves untagged plain scalars.

@@ -191,3 +191,34 @@ test('a Delete with the uid precondition never deletes another object created un
   await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('HTTP 409');
   expect((await get(kube, cmPath(ns, 'again'))).data).toEqual({ gen: 'second' });
 });
+
+test('what is typed while a create waits for a stopped server is kept on the created object, in JSON', async ({ page, explorerUrl, kube, ns }) => {
+  test.setTimeout(120_000);
+  await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps' })}`);
+  await page.getByRole('radio', { name: 'JSON', exact: true }).check();
+  const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'made-slowly', namespace: ns }, data: { a: '1' } };
+  await typeObject(page, object);
+  await expect(page.getByLabel('Request to send')).toContainText('POST');
+  const result = page.getByRole('region', { name: 'Result' });
+  let stopped = false;
+  try {
+    await kube.signalApiServer('SIGSTOP');
+    stopped = true;
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Sending…' })).toBeVisible();
+    await typeObject(page, { ...object, data: { a: '1', b: 'typed meanwhile' } });
+    await kube.signalApiServer('SIGCONT');
+    stopped = false;
+  } finally {
+    if (stopped) await kube.signalApiServer('SIGCONT');
+  }
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 201', { timeout: 60_000 });
+  await expect(page).toHaveURL(/name=made-slowly/);
+  expect((await get(kube, cmPath(ns, 'made-slowly'))).data).toEqual({ a: '1' });
+  // Before, the created object's editor showed the server's answer, in YAML: the typing was gone.
+  await expect(page.getByRole('radio', { name: 'JSON', exact: true })).toBeChecked();
+  await expect(page.getByRole('region', { name: 'Object' }).locator('.view-lines')).toContainText('typed meanwhile');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(result.getByLabel('Result status')).toContainText('HTTP 200');
+  await expect.poll(async () => (await get(kube, cmPath(ns, 'made-slowly'))).data).toEqual({ a: '1', b: 'typed meanwhile' });
+});

@@ -148,7 +148,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
       // Created (a POST's 201, or an apply that made the object): edit it from now on.
       const created = metaOf(outcome.object).name;
       if (isCreate && stored && created) {
-        handOver(editorKey({ ...route, name: created }), { outcome, mode: v.mode === 'apply' ? 'apply' : 'merge-patch' });
+        handOver(editorKey({ ...route, name: created }), { outcome, mode: v.mode === 'apply' ? 'apply' : 'merge-patch', editor: { text: s.text, format: s.format, sent: v.sent, hints } });
         navigate({ name: created });
       }
     },

@@ -1,6 +1,7 @@
 // Writes that never lose data and never lie, in the Edit view against the real server: two
 // Server-Side Applies in a row, the ownership preview, the watched object, guarded patches, and
 // bad input that sends nothing.
+import type { Page } from '@playwright/test';
 import { cmPath, openEditor, q, typeObject } from './editor';
 import { expect, test } from './fixtures';
 
@@ -103,6 +104,22 @@ test('malformed JSON points at the line and nothing can be sent', async ({ page,
   await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
 });
 
+/** Send with the API server stopped (a real SIGSTOP), do `meanwhile` while the request waits, then let the server go on. */
+async function sendWhileStopped(page: Page, kube: { signalApiServer: (s: 'SIGSTOP' | 'SIGCONT') => Promise<void> }, meanwhile: () => Promise<void>): Promise<void> {
+  let stopped = false;
+  try {
+    await kube.signalApiServer('SIGSTOP');
+    stopped = true;
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Sending…' })).toBeVisible();
+    await meanwhile();
+    await kube.signalApiServer('SIGCONT');
+    stopped = false;
+  } finally {
+    if (stopped) await kube.signalApiServer('SIGCONT');
+  }
+}
+
 test('what is typed while a write waits for a stopped server is kept, and the next patch sends only that', async ({ page, explorerUrl, kube, ns }) => {
   test.setTimeout(120_000);
   await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'slow' }, data: { a: '1', b: '1' } });
@@ -111,19 +128,8 @@ test('what is typed while a write waits for a stopped server is kept, and the ne
   await typeObject(page, { ...loaded, data: { a: '2', b: '1' } });
   await expect(page.getByLabel('Request to send')).toContainText('"a": "2"');
   const result = page.getByRole('region', { name: 'Result' });
-  let stopped = false;
-  try {
-    await kube.signalApiServer('SIGSTOP');
-    stopped = true;
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await expect(page.getByRole('button', { name: 'Sending…' })).toBeVisible();
-    // The user goes on editing while the request waits.
-    await typeObject(page, { ...loaded, data: { a: '2', b: 'typed meanwhile' } });
-    await kube.signalApiServer('SIGCONT');
-    stopped = false;
-  } finally {
-    if (stopped) await kube.signalApiServer('SIGCONT');
-  }
+  // The user goes on editing while the request waits.
+  await sendWhileStopped(page, kube, () => typeObject(page, { ...loaded, data: { a: '2', b: 'typed meanwhile' } }));
   await expect(result.getByLabel('Result status')).toContainText('HTTP 200', { timeout: 60_000 });
   expect((await get(kube, cmPath(ns, 'slow'))).data).toEqual({ a: '2', b: '1' });
   // Before, the server's answer replaced the editor's text: the later typing was gone.
@@ -200,18 +206,7 @@ test('what is typed while a create waits for a stopped server is kept on the cre
   await typeObject(page, object);
   await expect(page.getByLabel('Request to send')).toContainText('POST');
   const result = page.getByRole('region', { name: 'Result' });
-  let stopped = false;
-  try {
-    await kube.signalApiServer('SIGSTOP');
-    stopped = true;
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await expect(page.getByRole('button', { name: 'Sending…' })).toBeVisible();
-    await typeObject(page, { ...object, data: { a: '1', b: 'typed meanwhile' } });
-    await kube.signalApiServer('SIGCONT');
-    stopped = false;
-  } finally {
-    if (stopped) await kube.signalApiServer('SIGCONT');
-  }
+  await sendWhileStopped(page, kube, () => typeObject(page, { ...object, data: { a: '1', b: 'typed meanwhile' } }));
   await expect(result.getByLabel('Result status')).toContainText('HTTP 201', { timeout: 60_000 });
   await expect(page).toHaveURL(/name=made-slowly/);
   expect((await get(kube, cmPath(ns, 'made-slowly'))).data).toEqual({ a: '1' });

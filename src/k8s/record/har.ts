@@ -109,14 +109,12 @@ function header(headers: HeaderList, name: string): string | undefined {
   return all.length ? all.join(', ') : undefined;
 }
 
-const decode = (b: Uint8Array) => new TextDecoder('utf-8', { fatal: false }).decode(b);
-
-function isUtf8(b: Uint8Array): boolean {
+/** The bytes as text when they are UTF-8, else undefined (decoded once: the check is the decode). */
+function utf8Text(b: Uint8Array): string | undefined {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(b);
-    return true;
+    return new TextDecoder('utf-8', { fatal: true }).decode(b);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -140,10 +138,11 @@ export function exchangeEntry(x: Exchange, servers: Record<string, string>, reda
   let body: Uint8Array | undefined = x.response?.body ?? new Uint8Array();
   // A text body that is not UTF-8 (a container's log in Latin-1, say) would not survive as HAR
   // text (each bad byte becomes U+FFFD): it is kept as base64 like a binary one, byte for byte.
-  const binary = isBinary(resType, body.length) || !isUtf8(body);
+  const asText = isBinary(resType, body.length) ? undefined : utf8Text(body);
+  const binary = asText === undefined;
   let text: string | undefined;
   if (binary) body = redactor ? redactor.binary(body, x.request.path, site('response.content')) : body;
-  else if (body.length) text = redactor ? redactor.body(decode(body), site('response.content')) : decode(body);
+  else if (body.length) text = redactor ? redactor.body(asText, site('response.content')) : asText;
   const total = Math.max(0, Math.round(x.timings.totalMs ?? 0));
   const wait = Math.min(total, Math.round(x.timings.upstreamMs ?? total));
   const entry: HarEntry = {

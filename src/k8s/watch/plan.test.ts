@@ -31,7 +31,7 @@ describe('nextRequest', () => {
     ],
     ['a streaming list resumes as a plain watch', 'stream', cursor('resume', '9'), { kind: 'watch', query: { watch: '1', allowWatchBookmarks: 'true', resourceVersion: '9' }, streaming: false, synthetic: false }],
     ['watch with resourceVersion unset leaves it out', 'watch-unset', cursor('initial'), { kind: 'watch', query: { watch: '1', allowWatchBookmarks: 'true' }, streaming: false, synthetic: true }],
-    ['watch from "0"', 'watch-0', cursor('initial'), { kind: 'watch', query: { watch: '1', allowWatchBookmarks: 'true', resourceVersion: '0' }, streaming: false, synthetic: true }],
+    ['watch at resourceVersion "0"', 'watch-0', cursor('initial'), { kind: 'watch', query: { watch: '1', allowWatchBookmarks: 'true', resourceVersion: '0' }, streaming: false, synthetic: true }],
     ['watch-exact from the given resourceVersion', 'watch-exact', cursor('initial'), { kind: 'watch', query: { watch: '1', allowWatchBookmarks: 'true', resourceVersion: '77' }, streaming: false, synthetic: false }],
     ['a get-state watch after 410 lists', 'watch-unset', cursor('recover', '3', true), { kind: 'list', query: {}, relist: true }],
     // The stream ended before its first event or bookmark: resourceVersion unset would be "Get State

@@ -109,7 +109,7 @@ export type NextRequest =
 export function nextRequest(spec: WatchSpec, cursor: Cursor): NextRequest {
   // Nothing heard yet to resume from (a watch the server ended before its first event or
   // bookmark: timeoutSeconds, a restart): start again as configured. A resume with resourceVersion
-  // unset would be "Get State and Start at Most Recent": a watch from "77" would show every object
+  // unset would be "Get State and Start at Most Recent": a watch from resourceVersion 77 would show every object
   // as a live ADDED event and skip whatever changed between 77 and now.
   const c: Cursor = cursor.phase === 'resume' && cursor.lastRV === undefined ? { ...cursor, phase: 'initial' } : cursor;
   if (c.phase !== 'resume' && (spec.mode === 'list-watch' || (c.phase === 'recover' && spec.mode !== 'stream'))) {

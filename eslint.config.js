@@ -1,6 +1,12 @@
-// ESLint flat config: typescript-eslint's recommended rules and React's rules of hooks (with
-// exhaustive dependencies), plus the layering rules of ARCHITECTURE.md as import restrictions.
+// ESLint flat config: typescript-eslint's recommended rules, React's rules of hooks (with
+// exhaustive dependencies), and the layering rules of ARCHITECTURE.md on *resolved* paths
+// (eslint-plugin-import-x with the TypeScript resolver): a rule about where a file may import from
+// holds however the import is written (`../`, `../../x/../`, a dynamic `import()`), at any depth.
+// `import-x/no-cycle` keeps the module graph a tree of floors; `npm run lint` also runs knip for
+// exports that nothing imports (knip.json).
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -10,35 +16,54 @@ import tseslint from 'typescript-eslint';
 // because monaco-yaml brings it.
 const noYamlPackage = { name: 'yaml', message: "use the one YAML codec (src/codecs/yaml.ts), not the 'yaml' package" };
 const noYamlSubpath = { regex: '^yaml/', message: "use the one YAML codec (src/codecs/yaml.ts), not the 'yaml' package" };
+const noReact = { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'React lives in app/, features/, ui/ and routing/ only (ARCHITECTURE.md)' };
+
+const FEATURES = ['console', 'deletion', 'discovery', 'edit', 'encodings', 'lessons', 'lists', 'ownership', 'record', 'serving', 'status', 'watch', 'welcome'];
+const TESTS = ['**/*.test.{ts,tsx}'];
+const TEST_SUPPORT = ['src/k8s/testing.ts', 'src/k8s/record/testing.ts', 'src/k8s/patch/serverTestKit.ts', 'src/features/edit/differentialCases.ts'];
+
+/** A zone of import-x/no-restricted-paths: files under `target` may not import anything under `from`. */
+const zone = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
+const floor = (name) => `./src/${name}`;
+const below = (f, others, message) => others.map((o) => zone(floor(f), floor(o), message));
+
+// Production files of src/: arrows point down only (ARCHITECTURE.md).
+const srcZones = [
+  zone('./src', './proxy', 'src/ imports nothing from proxy/ (share types through protocol/)'),
+  ...below('features', ['app'], 'features must not import the app layer (ARCHITECTURE.md)'),
+  ...below('k8s', ['app', 'features', 'ui', 'routing'], 'k8s imports only codecs and protocol (ARCHITECTURE.md)'),
+  ...below('ui', ['app', 'features', 'k8s', 'routing'], 'ui is presentational: it imports only codecs, and declares the shapes it draws (ARCHITECTURE.md)'),
+  ...below('routing', ['app', 'features', 'k8s', 'ui', 'codecs'], 'routing imports nothing of ours (ARCHITECTURE.md)'),
+  ...below('codecs', ['app', 'features', 'k8s', 'ui', 'routing'], 'codecs are pure: bytes <-> values, no I/O, no upper layers (ARCHITECTURE.md)'),
+  // The transport knows nothing of recording: k8s/record plugs into its hooks (installRecordingHooks, from app/).
+  zone('./src/k8s/client', './src/k8s/record', 'k8s/client knows nothing of k8s/record: recording registers itself through transportHooks.ts'),
+  // A feature reaches another only through its index.ts (link builders), at any depth of either.
+  ...FEATURES.map((f) => zone(`./src/features/${f}`, './src/features', "import another feature only through its index.ts ('../<feature>')", [`./${f}`, ...FEATURES.filter((o) => o !== f).map((o) => `./${o}/index.ts`)])),
+];
+
+const importRules = (zones, extra = {}) => ({
+  'import-x/no-restricted-paths': ['error', { zones }],
+  'import-x/no-cycle': ['error', { ignoreExternal: true }],
+  ...extra,
+});
 
 /** no-restricted-imports with the bans that hold everywhere, plus a block's own patterns. */
 function restrict(patterns = []) {
   return { 'no-restricted-imports': ['error', { paths: [noYamlPackage], patterns: [noYamlSubpath, ...patterns] }] };
 }
 
-/** A relative import of one of `floors` from inside src/<floor>/. */
-function above(floors, message) {
-  return { regex: `^(\\.\\./)+(${floors.join('|')})(/|$)`, message };
-}
-
-// src/ imports nothing from proxy/; its tests may start the real control plane (proxy/cluster).
-const noProxy = { regex: '^(\\.\\./)+proxy/', message: 'src/ imports nothing from proxy/ (share types through protocol/)' };
-
-/** The rule blocks of one floor of src/: production files, then its tests (which may reach proxy/cluster). */
-function layer(floor, patterns, { testsFollow = true } = {}) {
-  const tests = `src/${floor}/**/*.test.{ts,tsx}`;
-  return [
-    { files: [`src/${floor}/**/*.{ts,tsx}`], ignores: [tests], rules: restrict([...patterns, noProxy]) },
-    { files: [tests], rules: restrict(testsFollow ? patterns : []) },
-  ];
-}
-
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', '.cluster/', 'bench/.*.mts', '.cluster-*/', '**/*.d.ts'] },
+  { ignores: ['dist/', 'out/', 'node_modules/', 'test-results/', 'playwright-report/', '.cluster/', 'bench/.*.mts', '.cluster-*/', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver': undefined,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // Empty catch blocks are deliberate where a comment says why (best-effort cleanup).
@@ -46,6 +71,8 @@ export default tseslint.config(
       // Byte and text sniffing (hex views, protobuf field names, header filters) matches control
       // characters on purpose.
       'no-control-regex': 'off',
+      ...restrict(),
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {
@@ -61,28 +88,41 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
-  // Layers point down (ARCHITECTURE.md): app -> features -> {routing, k8s, ui, codecs}; k8s -> codecs;
-  // ui -> codecs; routing and codecs import nothing of ours. proxy/ and src/ share only protocol/.
-  // Flat config replaces a rule's options per file rather than merging them, so every block
-  // below repeats the bans that hold everywhere (restrict()).
-  { files: ['**/*.{ts,tsx,js,mjs}'], rules: restrict() },
-  ...layer('app', []),
-  ...layer('features', [
-    { group: ['**/app/*', '**/app'], message: 'features must not import the app layer (ARCHITECTURE.md)' },
-    // '../<feature>/<module>' reaches into another feature: go through its index.ts instead.
-    { regex: '^\\.\\./[a-z]+/.+', message: "import another feature only through its index.ts ('../<feature>')" },
-  ]),
-  ...layer('k8s', [above(['features', 'app', 'ui', 'routing'], 'k8s imports only codecs (ARCHITECTURE.md)')]),
-  ...layer('ui', [above(['features', 'app', 'k8s', 'routing'], 'ui is presentational: it imports only codecs, and declares the shapes it draws (ARCHITECTURE.md)')]),
-  ...layer('routing', [above(['features', 'app', 'k8s', 'ui', 'codecs'], 'routing imports nothing of ours (ARCHITECTURE.md)')]),
-  // codecs' *.server.test.ts reach the real server through k8s/client, so only its production
-  // files are held to the floor.
-  ...layer('codecs', [
-    above(['features', 'app', 'k8s', 'ui', 'routing'], 'codecs are pure: bytes <-> values, no I/O, no upper layers (ARCHITECTURE.md)'),
-    { group: ['react'], message: 'codecs are pure: bytes <-> values, no I/O, no upper layers (ARCHITECTURE.md)' },
-  ], { testsFollow: false }),
+  // src/ production code runs in the browser: no node:* anywhere, React only on the React floors.
   {
-    files: ['proxy/**/*.ts'],
-    rules: restrict([{ regex: '^\\.\\./\\.\\./src/', message: 'proxy/ imports nothing from src/ (share types through protocol/)' }]),
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: [...TESTS, ...TEST_SUPPORT],
+    rules: importRules(srcZones, { 'import-x/no-nodejs-modules': 'error' }),
+  },
+  { files: ['src/k8s/**/*.ts', 'src/codecs/**/*.ts'], ignores: [...TESTS, ...TEST_SUPPORT], rules: restrict([noReact]) },
+  // Tests of src/ may start the real control plane (proxy/cluster) and use Node; the floors still hold.
+  // (codecs' *.server.test.ts reach the real server through k8s/client, so only its production files
+  // are held to the codecs floor.)
+  {
+    files: [...TESTS.map((t) => `src/${t}`), ...TEST_SUPPORT],
+    rules: importRules([
+      ...srcZones.filter((z) => z.from !== './proxy' && z.target !== floor('codecs')),
+      zone('./src', './proxy/src', 'src/ tests reach the proxy only through proxy/cluster/ and proxy/src/server.ts', ['./server.ts']),
+    ]),
+  },
+  // protocol/ is what both sides share: pure, imports neither side, no Node, no React.
+  {
+    files: ['protocol/**/*.ts'],
+    ignores: TESTS,
+    rules: { ...importRules([zone('./protocol', './src', 'protocol/ imports neither side'), zone('./protocol', './proxy', 'protocol/ imports neither side')], { 'import-x/no-nodejs-modules': 'error' }), ...restrict([noReact]) },
+  },
+  // proxy/, at every depth, imports nothing from src/ and no React.
+  {
+    files: ['proxy/**/*.{ts,mjs}'],
+    rules: {
+      ...importRules([
+        zone('./proxy', './src', 'proxy/ imports nothing from src/ (share types through protocol/)'),
+        // The packaging tool (proxy/package/build.ts) builds from the server; the server and the
+        // control plane read only what the executable carries (embedded.ts), which imports neither.
+        zone(['./proxy/src', './proxy/cluster'], './proxy/package', 'the server reads the executable only through proxy/package/embedded.ts', ['./embedded.ts']),
+        zone('./proxy/package/embedded.ts', ['./proxy/src', './proxy/cluster'], 'embedded.ts is read by the server and the control plane: it imports neither'),
+      ]),
+      ...restrict([noReact]),
+    },
   },
 );

@@ -13,7 +13,7 @@
 // asks kube-apiserver whether the user may act (SubjectAccessReview).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { answers, type Credentials, kubeRequest } from './controlplane';
+import { answers, type Credentials, kubeRequest } from './http';
 import { type AggregationPki, pem, type Pki, WARDLE_SERVICE } from './pki';
 import type { Supervisor } from './supervisor';
 

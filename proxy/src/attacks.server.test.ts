@@ -31,19 +31,29 @@ afterAll(async () => {
 
 /** Bytes exactly as written on a fresh socket; resolves with the reply once the server closes or after `waitMs`. */
 function rawSocket(port: number, data: string | Buffer, waitMs = 5_000): Promise<string> {
+  return rawExchange(port, data, waitMs).then((r) => r.reply);
+}
+
+/**
+ * Like rawSocket, and says who ended the exchange: `closed` is true only when the server closed
+ * (or reset) the connection, false when our own timer gave up. A case that asserts the server
+ * drops a connection must read `closed`, or it passes whether the server drops it or not.
+ */
+function rawExchange(port: number, data: string | Buffer, waitMs: number): Promise<{ reply: string; closed: boolean }> {
   return new Promise((ok, fail) => {
     const socket: Socket = connect(port, '127.0.0.1', () => socket.write(data));
     let reply = '';
     const timer = setTimeout(() => {
+      socket.removeAllListeners('close');
       socket.destroy();
-      ok(reply);
+      ok({ reply, closed: false });
     }, waitMs);
     socket.on('data', (c) => (reply += c.toString('latin1')));
     socket.on('close', () => {
       clearTimeout(timer);
-      ok(reply);
+      ok({ reply, closed: true });
     });
-    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' ? ok(reply) : fail(e)));
+    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' ? ok({ reply, closed: true }) : fail(e)));
   });
 }
 
@@ -206,7 +216,8 @@ describe('attacks that get through as something harmless', () => {
     const slow = await startExplorerServer({ port: 0, kubeconfigPath: cluster.kubeconfig, staticDir, log: () => undefined, timeouts: { headersMs: 500, requestMs: 1000, checkIntervalMs: 100 } });
     try {
       // One header line, then silence: the server must close the connection (408 or nothing).
-      const reply = await rawSocket(slow.port, `GET /k8s/local-admin/api HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\nX-Explorer-Token: ${slow.token}\r\nX-Slow: 1`, 15_000);
+      const { reply, closed } = await rawExchange(slow.port, `GET /k8s/local-admin/api HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\nX-Explorer-Token: ${slow.token}\r\nX-Slow: 1`, 15_000);
+      expect(closed, 'the server closed the connection before our 15 s timer').toBe(true);
       expect(reply === '' || reply.startsWith('HTTP/1.1 408')).toBe(true);
       expect(slow.stats().upstreamTotal).toBe(0);
     } finally {

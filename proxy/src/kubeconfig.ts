@@ -16,12 +16,12 @@ import { load as parseYaml } from 'js-yaml';
 import { clusterInfo, ExecCredentialError, ExecCredentialPending, ExecCredentials, type ExecConfig, type ExecCredentialStatus, type ExecOptions } from './auth/exec';
 import { isLegacyCommandProvider, LegacyProviders, type LegacyProviderConfig } from './auth/legacy';
 import { ProxyError } from './errors';
-import { CONNECT_TIMEOUT_MS } from './openUpstream';
+import { CONNECT_TIMEOUT_MS } from './timeouts';
 import { UpstreamPool } from './http1';
 import { type Dial, parseProxyUrl, proxyDialer } from './tunnel';
 
-import type { ContextList, ContextSummary } from '../../protocol/contexts';
-export type { ContextList, ContextSummary };
+import type { ContextList } from '../../protocol/contexts';
+export type { ContextList };
 
 /** Where and how to send one request for a context. */
 export interface UpstreamTarget {

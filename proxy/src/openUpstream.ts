@@ -12,9 +12,9 @@ import { isWatchRequest, queryFlag } from '../../protocol/watch';
 import { ProxyError, upstreamFailure } from './errors';
 import { checkPath, type CredentialLines, credentialLines, headerLines, type LeanExchange } from './http1';
 import type { UpstreamTarget } from './kubeconfig';
+import { CONNECT_TIMEOUT_MS } from './timeouts';
 
-/** Time allowed for TCP+TLS to the API server; watches themselves have no timeout. */
-export const CONNECT_TIMEOUT_MS = 15_000;
+
 /**
  * Time allowed for the response head of a request that is not a watch. kube-apiserver ends its own
  * non-long-running requests after --request-timeout (60 s by default) with a 504 Status, so this

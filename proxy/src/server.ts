@@ -11,11 +11,12 @@ import { explorerUserAgent, securityHeaders } from './headers';
 import { type ContextList, findKubeconfig, Kubeconfig } from './kubeconfig';
 import { createMux } from './mux';
 import { createRouter, type Door, routeSockets } from './routes';
-import { createDevPages, createStaticPages, ensureBuilt, injectToken, type PageServer, REPO_ROOT } from './static';
+import { createDevPages, createStaticPages, ensureBuilt, type PageServer, REPO_ROOT } from './static';
 import { credentialActions } from './auth/endpoint';
 import type { ExecOptions } from './auth/exec';
 import { createStatus } from './status';
-import { createEmbeddedPages, embedded, embeddedClusterDir } from '../package/embedded';
+import { embedded, embeddedClusterDir } from '../package/embedded';
+import { createEmbeddedPages } from './embeddedPages';
 import { loadRecording, replayRefusal } from './replay';
 
 export const DEFAULT_PORT = 7780;
@@ -223,7 +224,7 @@ async function openSources(opts: ExplorerServerOptions, token: string, log: (lin
     if (opts.dev) {
       pages = await createDevPages(REPO_ROOT, token);
     } else if (opts.staticDir === undefined && embedded()) {
-      pages = createEmbeddedPages(token, injectToken);
+      pages = createEmbeddedPages(token);
     } else {
       const dir = opts.staticDir ?? join(REPO_ROOT, 'dist');
       if (opts.staticDir === undefined) await ensureBuilt(REPO_ROOT, dir, log);

@@ -4,7 +4,7 @@ import { createReadStream, existsSync, readdirSync, readFileSync, statSync } fro
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EventEmitter } from 'node:events';
 import { pipeline } from 'node:stream';
-import { extname, join, resolve, sep } from 'node:path';
+import { extname, join, posix, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const TOKEN_PLACEHOLDER = '__EXPLORER_TOKEN__';
@@ -81,8 +81,22 @@ export async function ensureBuilt(root: string, outDir: string, log: (l: string)
 }
 
 /** Serves built files from `dir`; unknown extension-less paths get index.html (client routes). */
-export function createStaticPages(dir: string, token: string): PageServer {
-  const root = resolve(dir);
+/** Where the page's files come from: dist/ on disk, or the packaged executable's embedded copy. */
+export interface PageFiles {
+  /** A file by its path under the root (`assets/index-abc.js`), or undefined when there is none. */
+  file(rel: string): { size: number; send(res: ServerResponse): void } | undefined;
+  /** index.html as text; undefined when the page is not built. */
+  index(): string | undefined;
+  /** What a 503 says when index.html is missing. */
+  notBuilt: string;
+}
+
+/**
+ * The one page server, for dist/ and the embedded copy alike (its path checks are security code:
+ * one copy). Hashed assets/ are immutable, extension-less paths are client routes (index.html,
+ * with the per-launch token), and a path with `..` or NUL, raw or percent-encoded, is refused.
+ */
+export function servePages(files: PageFiles, token: string): PageServer {
   return {
     async handle(req, res) {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -99,29 +113,46 @@ export function createStaticPages(dir: string, token: string): PageServer {
       if (decoded.includes('\0') || decoded.split(/[/\\]/).includes('..')) return sendText(res, 400, 'bad path');
       const head = req.method === 'HEAD';
       if (pathname !== '/' && pathname !== '/index.html') {
-        const file = join(root, decoded);
-        const st = file.startsWith(root + sep) && existsSync(file) ? statSync(file) : undefined;
-        if (st?.isFile()) {
-          // Vite puts content-hashed files under assets/: cache them forever; the rest revalidates.
-          const immutable = decoded.startsWith('/assets/');
+        const rel = posix.normalize(decoded).replace(/^\/+/, '');
+        const file = files.file(rel);
+        if (file) {
           res.writeHead(200, {
-            'content-type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-            'content-length': st.size,
-            'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+            'content-type': CONTENT_TYPES[extname(rel).toLowerCase()] ?? 'application/octet-stream',
+            'content-length': file.size,
+            // Vite puts content-hashed files under assets/: cache them forever; the rest revalidates.
+            'cache-control': rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
           });
           if (head) return void res.end();
-          // pipeline, not pipe: a client that goes away also closes the file.
-          pipeline(createReadStream(file), res, () => undefined);
-          return;
+          return file.send(res);
         }
         if (!isPageRoute(pathname)) return sendText(res, 404, 'not found');
       }
-      const index = join(root, 'index.html');
-      if (!existsSync(index)) return sendText(res, 503, `the explorer is not built: ${index} is missing (run npm run build)`);
-      sendIndex(res, injectToken(readFileSync(index, 'utf8'), token), head);
+      const index = files.index();
+      if (index === undefined) return sendText(res, 503, files.notBuilt);
+      sendIndex(res, injectToken(index, token), head);
     },
     async close() {},
   };
+}
+
+/** The built page in `dir` (dist/). */
+export function createStaticPages(dir: string, token: string): PageServer {
+  const root = resolve(dir);
+  const indexFile = join(root, 'index.html');
+  return servePages(
+    {
+      file(rel) {
+        const file = join(root, rel);
+        const st = file.startsWith(root + sep) && existsSync(file) ? statSync(file) : undefined;
+        if (!st?.isFile()) return undefined;
+        // pipeline, not pipe: a client that goes away also closes the file.
+        return { size: st.size, send: (res) => pipeline(createReadStream(file), res, () => undefined) };
+      },
+      index: () => (existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined),
+      notBuilt: `the explorer is not built: ${indexFile} is missing (run npm run build)`,
+    },
+    token,
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { preloadView, Shell } from './Shell';
 import { parseRoute } from '../routing';
 import { retryDelayMs, shouldRetryRead } from '../k8s/client';
+import { installRecordingHooks } from '../k8s/record/install';
 import { applyTheme, initialTheme } from '../ui/ThemeToggle';
 import { AppErrorBoundary } from './ErrorBoundary';
 import './styles.css';
@@ -15,6 +16,9 @@ const queryClient = new QueryClient({
     queries: { retry: shouldRetryRead, retryDelay: retryDelayMs, refetchOnWindowFocus: false },
   },
 });
+
+// Recording, the tab's journal (time travel) and replay see every exchange from the first request on.
+installRecordingHooks();
 
 // Before the first render, so that nothing paints in the wrong theme.
 applyTheme(initialTheme());

@@ -3,5 +3,4 @@ export * from './mediaTypes';
 export * from './hex';
 export * from './text';
 export * from './base64';
-export { JsonError, nonFinitePath, parseJsonExact, toJson } from './json';
-export { fromYaml, fromYamlAll, serverScalar, YamlError, type YamlVersionDifference, yamlVersionDifferences } from './yaml';
+export { yamlVersionDifferences } from './yaml';

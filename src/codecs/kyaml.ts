@@ -20,11 +20,6 @@ export function toKyaml(value: unknown, options: KyamlOptions = {}): string {
   return `---\n${renderNode(value, 0, options)}\n`;
 }
 
-/** Several documents (a list's items, say), each with its own header. */
-export function toKyamlDocuments(values: unknown[], options: KyamlOptions = {}): string {
-  return values.map((v) => toKyaml(v, options)).join('');
-}
-
 function renderNode(v: unknown, indent: number, o: KyamlOptions): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'boolean') return v ? 'true' : 'false';

@@ -20,7 +20,7 @@
 // Content-Length must be digits, and repeated values must agree. What does not parse fails the
 // exchange with a framing error instead of guessing where a body ends: a proxy that passes bytes
 // through must never hand on a truncated body as a whole one.
-export { FramingError, MAX_HEAD_BYTES, ResponseFramer, type ResponseHead } from './framer';
+export { FramingError, ResponseFramer, type ResponseHead } from './framer';
 export { UpstreamResponse } from './response';
-export { type LeanExchange, type LeanHandlers, type PoolOptions, UpstreamPool } from './pool';
+export { type LeanExchange, type LeanHandlers, UpstreamPool } from './pool';
 export { checkPath, type CredentialLines, credentialLines, headerLines } from './headers';

@@ -25,12 +25,9 @@
 // as a watch pane needs per event, without the schema).
 export * from './fields';
 export { type DescriptorJson, type K8sSchema, loadedK8sSchema, loadK8sSchema, schemaFromDescriptor } from './schema';
-export { goDuration, parseGoDuration } from './goText';
-export { SchemaDecodeError, SchemaEncodeError } from './errors';
-export { messageToJson } from './json';
-export { decodeK8sObject, decodeK8sWatch, type SchemaDecoded, type SchemaWatch, type SchemaWatchEvent } from './decode';
-export { encodeK8sObject, jsonToMessage, withBinaryBytes } from './encode';
-export { decodeMessage, decodeMessageToJson, jsonDecoder } from './reader';
+export { decodeK8sObject, decodeK8sWatch, type SchemaDecoded } from './decode';
+export { encodeK8sObject, withBinaryBytes } from './encode';
+export { decodeMessageToJson, jsonDecoder } from './json';
 export { writeMessage } from './writer';
-export { decodeK8sListLazily, type LazyItem, type LazyList, openLazyItem } from './lazy';
-export { MAX_WATCH_FRAME, type MetaHead, ProtobufWatchFramer, readStatusBody, readWatchFrame, type StatusJson, type WatchFrame, watchFrameObject } from './watchStream';
+export { decodeK8sListLazily, type LazyList, openLazyItem } from './lazy';
+export { watchFrameObject } from './watchStream';

@@ -5,7 +5,8 @@
 // (ObjectMeta) as field 1. Bytes are subarrays of the body (no copy): an item keeps the body alive.
 import { errText } from './errors';
 import { decodeK8sEnvelope, type PbResult } from './fields';
-import { Cursor, jsonDecoder } from './reader';
+import { Cursor } from './reader';
+import { jsonDecoder } from './json';
 import { type K8sSchema, META } from './schema';
 import protobuf from 'protobufjs';
 

@@ -4,11 +4,17 @@
 // The result has the shape Type.decode gives (fields by proto name, only those on the wire),
 // so messageToJson applies to both.
 import protobuf from 'protobufjs';
-import { messageToJson } from './json';
-import type { K8sSchema } from './schema';
 import { Cursor } from './cursor';
 
 export { Cursor };
+
+/**
+ * Turns one message read off the wire into its JSON form (json.ts's messageToJson bound to a
+ * schema). Passed in rather than imported: the JSON form of a RawExtension decodes a whole nested
+ * object, which reads through this module again, and a module cycle would make the load order
+ * decide which binding is still undefined.
+ */
+export type ToJson = (t: protobuf.Type, m: Record<string, unknown>, converted?: boolean) => unknown;
 
 interface FastField {
   name: string;
@@ -38,7 +44,7 @@ function fastPlan(t: protobuf.Type): (FastField | undefined)[] {
   return p;
 }
 
-export function readValue(c: Cursor, code: number, message: protobuf.Type | undefined, schema?: K8sSchema): unknown {
+export function readValue(c: Cursor, code: number, message: protobuf.Type | undefined, toJson?: ToJson): unknown {
   switch (code) {
     case 0:
       return c.string();
@@ -54,7 +60,7 @@ export function readValue(c: Cursor, code: number, message: protobuf.Type | unde
     }
     case 11: {
       const n = c.length();
-      return readFast(message!, c, c.pos + n, schema);
+      return readMessage(message!, c, c.pos + n, toJson);
     }
   }
   const at = c.pos;
@@ -77,7 +83,8 @@ export function readValue(c: Cursor, code: number, message: protobuf.Type | unde
   }
 }
 
-function readFast(t: protobuf.Type, c: Cursor, end: number, schema?: K8sSchema): Record<string, unknown> {
+/** Reads one message of type `t` from `c` up to `end`; in its JSON form when `toJson` is given. */
+export function readMessage(t: protobuf.Type, c: Cursor, end: number, toJson?: ToJson): Record<string, unknown> {
   const plan = fastPlan(t);
   const m: Record<string, unknown> = {};
   while (c.pos < end) {
@@ -92,11 +99,11 @@ function readFast(t: protobuf.Type, c: Cursor, end: number, schema?: K8sSchema):
     if (f.map) {
       const stop = c.length() + c.pos;
       let k: unknown = f.keyCode === 0 ? '' : 0;
-      let v: unknown = f.code === 11 ? (schema ? messageToJson(schema, f.message!, {}) : {}) : f.code === 0 ? '' : f.code === 1 ? new Uint8Array() : 0;
+      let v: unknown = f.code === 11 ? (toJson ? toJson(f.message!, {}) : {}) : f.code === 0 ? '' : f.code === 1 ? new Uint8Array() : 0;
       while (c.pos < stop) {
         const kk = c.varint();
         if (kk >>> 3 === 1) k = readValue(c, f.keyCode, undefined);
-        else if (kk >>> 3 === 2) v = readValue(c, f.code, f.message, schema);
+        else if (kk >>> 3 === 2) v = readValue(c, f.code, f.message, toJson);
         else c.skip(kk & 7);
       }
       const obj = (m[f.name] ??= {}) as Record<string, unknown>;
@@ -112,25 +119,15 @@ function readFast(t: protobuf.Type, c: Cursor, end: number, schema?: K8sSchema):
     }
     const expected = f.code <= 1 || f.code === 11 ? 2 : f.code === 5 || f.code === 9 || f.code === 10 ? 1 : f.code >= 6 ? 5 : 0;
     if (wt !== expected) c.fail(`${t.name}.${f.name}: wire type ${wt}, expected ${expected}`);
-    const value = readValue(c, f.code, f.message, schema);
+    const value = readValue(c, f.code, f.message, toJson);
     if (f.repeated) ((m[f.name] ??= []) as unknown[]).push(value);
     else m[f.name] = value;
   }
   if (c.pos > end) c.fail(`${t.name} runs ${c.pos - end} byte(s) past its end`);
-  return schema ? (messageToJson(schema, t, m, true) as Record<string, unknown>) : m;
+  return toJson ? (toJson(t, m, true) as Record<string, unknown>) : m;
 }
 
 /** Decodes a whole buffer as one message of type `t`; errors name the offset in `base + …`. */
 export function decodeMessage(t: protobuf.Type, bytes: Uint8Array): Record<string, unknown> {
-  return readFast(t, new Cursor(bytes), bytes.length);
-}
-
-/** Decodes a whole buffer as one message of type `t` straight into its JSON form, in one pass. */
-export function decodeMessageToJson(schema: K8sSchema, t: protobuf.Type, bytes: Uint8Array): unknown {
-  return readFast(t, new Cursor(bytes), bytes.length, schema);
-}
-
-/** The decoder of one message type to its JSON form: the compiled one where the schema has one, else the descriptor walk. */
-export function jsonDecoder(schema: K8sSchema, t: protobuf.Type): (bytes: Uint8Array) => unknown {
-  return schema.compiled?.[t.fullName.slice(1)] ?? ((bytes) => decodeMessageToJson(schema, t, bytes));
+  return readMessage(t, new Cursor(bytes), bytes.length);
 }

@@ -199,11 +199,6 @@ function readEnvelope(c: Cursor, to: number): { apiVersion: string; kind: string
   return { apiVersion, kind, object, contentEncoding };
 }
 
-/** ObjectMeta (field 1 of the object): the head fields, strings omitted when empty as JSON's omitempty does. */
-export function readObjectMetaHead(object: Uint8Array): MetaHead {
-  return metaHead(new Cursor(object), object.length);
-}
-
 function metaHead(c: Cursor, to: number): MetaHead {
   const m: MetaHead = {};
   while (c.pos < to) {

@@ -1,3 +1,1 @@
-export { DeleteCollection } from './DeleteCollection';
 export { DeletionPanel } from './DeletionPanel';
-export { DeletionWatch } from './DeletionWatch';

@@ -8,8 +8,6 @@
 import { parseJsonExact, toJson } from '../../codecs/json';
 import { isObject, type JsonObject } from '../../k8s/patch';
 
-export const STATUS_MANAGER = 'kube-api-explorer-status';
-
 export function resourceVersionOf(o: JsonObject | undefined): string | undefined {
   const m = o && isObject(o.metadata) ? o.metadata : undefined;
   return typeof m?.resourceVersion === 'string' ? m.resourceVersion : undefined;

@@ -57,11 +57,6 @@ export function pick(v: unknown, ...path: string[]): unknown {
   return cur;
 }
 
-export function pickString(v: unknown, ...path: string[]): string | undefined {
-  const s = pick(v, ...path);
-  return typeof s === 'string' ? s : undefined;
-}
-
 /**
  * Namespace names for a lesson: lesson-<topic>-<5 random chars>. Random so that two tabs (or two
  * people on one cluster) never share one; the prefix says who made it.

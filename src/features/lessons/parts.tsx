@@ -134,24 +134,6 @@ export function StepCard({ title, x, show, children, label }: { title: string; x
   );
 }
 
-/** Runs an async step with a busy flag and a shown error; lessons call it from their buttons. */
-export function useRunner(): { busy: boolean; error: unknown; run: (f: () => Promise<void>) => Promise<void> } {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const run = async (f: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await f();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
-}
-
 export function NeedsScratch() {
   return <p className="muted">Create the scratch namespace first: every object of this experiment goes there.</p>;
 }

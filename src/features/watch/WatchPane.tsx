@@ -512,4 +512,3 @@ function Managers({ entry }: { entry: EventEntry }) {
   );
 }
 
-export type { WatchEventType };

@@ -8,7 +8,9 @@ import { kubeFetch } from './kubeFetch';
 import { userAgentSent } from './userAgent';
 import { pathAsSent, pathProblem } from '../paths';
 
-export type HeaderList = [name: string, value: string][];
+import type { HeaderList } from './headerList';
+
+export { headerValue, type HeaderList } from './headerList';
 
 export interface ExchangeRequest {
   method: string;
@@ -57,11 +59,6 @@ export interface Exchange {
 
 const MAX_BODY = 8 * 1024 * 1024;
 
-export function headerValue(headers: HeaderList, name: string): string | undefined {
-  const n = name.toLowerCase();
-  const all = headers.filter(([k]) => k.toLowerCase() === n).map(([, v]) => v);
-  return all.length ? all.join(', ') : undefined;
-}
 
 /** `upstream;dur=12.5, other;dur=3` → 12.5 (the proxy measures the API server's answer time). */
 export function parseServerTiming(value: string | undefined, metric = 'upstream'): number | undefined {

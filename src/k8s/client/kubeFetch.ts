@@ -4,9 +4,8 @@
 
 import { parseJsonExact } from '../../codecs/json';
 import { pathProblem, RefusedPathError } from '../paths/safety';
-import { beginExchange, observeResponse } from '../record/recorder';
-import { activeReplay } from '../record/replay';
-import { headerValue } from './exchange';
+import { activeReplayTransport, beginTap, observeResponse } from './transportHooks';
+import { headerValue } from './headerList';
 import { connectionHealth } from './health';
 import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
 import { headersForProxy } from './userAgent';
@@ -103,7 +102,7 @@ export function apiPathWithQuery(path: string, query?: KubeRequest['query']): st
 export async function kubeFetch(req: KubeRequest): Promise<Response> {
   refuseRewrittenPath(req.path);
   // Replaying a recording (k8s/record/replay.ts): the answer comes from the file, nothing leaves.
-  const replay = activeReplay();
+  const replay = activeReplayTransport();
   if (replay) return replay.fetch({ context: req.context, method: req.method, path: apiPathWithQuery(req.path, req.query), accept: headerValue(Object.entries(req.headers ?? {}), 'Accept'), signal: req.signal });
   const send = () => {
     const headers = new Headers(headersForProxy(req.headers));
@@ -120,7 +119,7 @@ export async function kubeFetch(req: KubeRequest): Promise<Response> {
   const started = performance.now();
   // The recorder (k8s/record) sees what leaves and what comes back: the user's recording, and the
   // tab's journal that time travel reads.
-  const tap = beginExchange({ context: req.context, method: req.method ?? 'GET', path: apiPathWithQuery(req.path, req.query), headers: req.headers, body: req.body, via: 'http' });
+  const tap = beginTap({ context: req.context, method: req.method ?? 'GET', path: apiPathWithQuery(req.path, req.query), headers: req.headers, body: req.body, via: 'http' });
   let res: Response;
   try {
     res = await observed(send(), req.context, started);
@@ -223,7 +222,7 @@ export async function kubeJsonExact<T>(req: KubeRequest): Promise<T> {
 
 /** The proxy's own endpoints (`/proxy/contexts`, ...): same token, same error handling. */
 export async function proxyJson<T>(path: string, init: { signal?: AbortSignal; method?: 'GET' | 'POST' } = {}): Promise<T> {
-  const replay = activeReplay();
+  const replay = activeReplayTransport();
   if (replay) {
     // The contexts are the recording's; the proxy's other endpoints describe a live connection.
     if (path.replace(/^\//, '') === 'contexts') return replay.contexts() as T;

@@ -5,9 +5,8 @@
 // custom headers, so the per-launch token travels in the first message instead of
 // X-Explorer-Token. Stream bytes are handed over exactly as the API server sent them.
 import { MUX_CLOSE_UNAUTHORIZED, MUX_ID_BYTES, MUX_PATH, type MuxClientMessage, type MuxServerMessage } from '../../../protocol/mux';
-import { beginExchange, observeChunks } from '../record/recorder';
-import { activeReplay } from '../record/replay';
-import { headerValue } from './exchange';
+import { activeReplayTransport, beginTap, observeChunks } from './transportHooks';
+import { headerValue } from './headerList';
 import { ChunkQueue } from './chunkQueue';
 import { connectionHealth } from './health';
 import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
@@ -148,7 +147,7 @@ export class MuxClient {
   async open(req: MuxRequest): Promise<MuxStream> {
     req.signal?.throwIfAborted();
     // Replaying a recording (k8s/record/replay.ts): the stream comes from the file, no socket opens.
-    const replay = activeReplay();
+    const replay = activeReplayTransport();
     if (replay) return replay.open({ context: req.context, path: req.path, accept: headerValue(Object.entries(req.headers ?? {}), 'Accept'), signal: req.signal });
     if (this.refused !== undefined) {
       if (this.refused === this.currentToken()) throw new MuxUnauthorizedError('the explorer server refuses this page’s token (it was restarted and the page could not pick up the new one): reload the page');
@@ -174,7 +173,7 @@ export class MuxClient {
     req.signal?.addEventListener('abort', onAbort, { once: true });
     // The recorder (k8s/record) keeps the stream's chunks as the reader takes them: the user's
     // recording, and the tab's journal that time travel reads.
-    const tap = beginExchange({ context: req.context, method: 'GET', path: req.path, headers: req.headers, via: 'mux' });
+    const tap = beginTap({ context: req.context, method: 'GET', path: req.path, headers: req.headers, via: 'mux' });
     const response = await new Promise<{ status: number; headers: Record<string, string> }>((resolve, reject) => {
       s.onResponse = resolve;
       s.onFail = reject;

@@ -12,11 +12,6 @@ export function rememberProxyUserAgent(userAgent: string | undefined): void {
   if (userAgent) proxyUserAgent = userAgent;
 }
 
-/** The User-Agent the proxy sends when the request names none (undefined until /proxy/contexts answered). */
-export function explorerUserAgent(): string | undefined {
-  return proxyUserAgent;
-}
-
 /** The request's headers as the page sends them to the proxy: a `User-Agent` set by the user moves to the override header. */
 export function headersForProxy(headers: Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};

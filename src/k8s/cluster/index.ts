@@ -1,1 +1,1 @@
-export { type ContextInfo, contextsQuery, namespacesQuery } from './queries';
+export { contextsQuery, namespacesQuery } from './queries';

@@ -1,11 +1,8 @@
 // Query options for the shell: contexts from the proxy, namespaces from the cluster.
 // Keys run general → specific (['k8s', context, ...]) so that a prefix invalidates a whole context.
 import { queryOptions } from '@tanstack/react-query';
-import type { ContextList, ContextSummary } from '../../../protocol/contexts';
+import type { ContextList } from '../../../protocol/contexts';
 import { kubeJson, proxyJson, rememberProxyUserAgent } from '../client';
-
-/** One context as /proxy/contexts lists it (the wire type is shared with the proxy). */
-export type ContextInfo = ContextSummary;
 
 export const contextsQuery = () =>
   queryOptions({

@@ -2,4 +2,4 @@ export * from './openapi';
 export * from './hints';
 export * from './jsonSchema';
 export * from './questions';
-export { askSchema, schemaAnswerQuery } from './worker/client';
+export { schemaAnswerQuery } from './worker/client';

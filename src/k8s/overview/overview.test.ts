@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeApiError } from '../client';
+import { installRecordingHooks } from '../record/install';
 import { startReplay, stopReplay } from '../record/replay';
 import { readiness } from './overview';
 
+installRecordingHooks();
 afterEach(() => stopReplay());
 
 describe('readiness', () => {

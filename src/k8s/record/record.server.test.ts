@@ -14,7 +14,7 @@ import { type ExplorerServer, startExplorerServer } from '../../../proxy/src/ser
 import { fromYaml } from '../../codecs/yaml';
 import { configureProxyForTests, kubeFetch, MuxClient, type WebSocketConstructor } from '../client';
 import { openWatch } from '../watch/stream';
-import { fromRecordingHar, recorder, toRecordingHar } from '.';
+import { fromRecordingHar, installRecordingHooks, recorder, toRecordingHar } from '.';
 import { harProblems } from './testing';
 
 const cluster = () => testCluster(inject('controlPlane'));
@@ -26,6 +26,8 @@ let dir: string;
 let srv: ExplorerServer;
 let execToken = '';
 let mux: MuxClient;
+
+installRecordingHooks();
 
 beforeAll(async () => {
   const c = cluster();

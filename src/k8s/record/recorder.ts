@@ -8,6 +8,7 @@
 // This module imports nothing from k8s/client (which imports it), only types.
 import type { Exchange, HeaderList } from '../client/exchange';
 import { isWatchRequest } from '../../../protocol/watch';
+import { observeResponse, type Tap, type TapRequest } from '../client/transportHooks';
 
 /** One chunk of a streamed (watch) body, with the time the page received it. */
 export interface RecordedChunk {
@@ -66,24 +67,6 @@ export interface RecorderSnapshot {
   full: boolean;
   startedAt?: number;
   stoppedAt?: number;
-}
-
-export interface TapRequest {
-  context: string;
-  method: string;
-  /** API path with its query, as sent. */
-  path: string;
-  headers?: Record<string, string> | HeaderList;
-  body?: unknown;
-  via: 'http' | 'mux';
-}
-
-/** What a choke point reports about one exchange while it runs. */
-export interface Tap {
-  head(status: number, statusText: string, headers: HeaderList): void;
-  chunk(bytes: Uint8Array): void;
-  /** The body ended: cleanly, with an error, or because the reader stopped (`closedByReader`). */
-  end(error?: string, closedByReader?: boolean): void;
 }
 
 export const DEFAULT_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -325,62 +308,5 @@ export function beginExchange(req: TapRequest): Tap | undefined {
   };
 }
 
-/**
- * Hands a fetch Response on with its body observed as the reader consumes it: the reader still
- * gets every byte, and cancelling it still cancels the request (a pass-through stream, not a tee,
- * which would keep the request open for the recorder alone). The end is reported in every way a
- * body can end: read to the end, failed, or cancelled by its reader (a query aborted as its view
- * went away, a probe that only wanted the status): a cancelled body is not a whole answer, and a
- * replay must not serve it as one.
- */
-export function observeResponse(res: Response, tap: Tap): Response {
-  const headers: HeaderList = [];
-  res.headers.forEach((v, k) => headers.push([k, v]));
-  tap.head(res.status, res.statusText, headers);
-  if (!res.body) {
-    tap.end();
-    return res;
-  }
-  const reader = res.body.getReader();
-  const observed = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let r: ReadableStreamReadResult<Uint8Array>;
-      try {
-        r = await reader.read();
-      } catch (e) {
-        tap.end(e instanceof Error ? e.message : String(e));
-        throw e;
-      }
-      if (r.done) {
-        tap.end();
-        controller.close();
-      } else {
-        tap.chunk(r.value);
-        controller.enqueue(r.value);
-      }
-    },
-    cancel(reason) {
-      tap.end(undefined, true);
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(observed, { status: res.status, statusText: res.statusText, headers: res.headers });
-}
-
-/** The same for a mux stream's body, an async iterable of chunks. */
-export async function* observeChunks(body: AsyncIterable<Uint8Array>, tap: Tap): AsyncGenerator<Uint8Array> {
-  let error: string | undefined;
-  let finished = false;
-  try {
-    for await (const c of body) {
-      tap.chunk(c);
-      yield c;
-    }
-    finished = true;
-  } catch (e) {
-    error = e instanceof Error ? e.message : String(e);
-    throw e;
-  } finally {
-    tap.end(error, !finished && error === undefined);
-  }
-}
+// The transport's wrappers, for code and tests that observe a body by hand.
+export { observeResponse, type Tap, type TapRequest };

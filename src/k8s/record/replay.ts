@@ -12,25 +12,9 @@
 import type { ContextList } from '../../../protocol/contexts';
 import { joinChunks, type RecordedExchange } from './recorder';
 import type { RecordingContents } from './har';
+import type { ReplayRequest, ReplayStream } from '../client/transportHooks';
 
-export interface ReplayRequest {
-  context: string;
-  method?: string;
-  /** API path with its query. */
-  path: string;
-  /** The request's Accept header: the same path asked for in another encoding is another answer. */
-  accept?: string;
-  signal?: AbortSignal;
-}
-
-export interface ReplayStream {
-  status: number;
-  headers: Record<string, string>;
-  fromProxy: boolean;
-  body: AsyncIterable<Uint8Array>;
-  close(): void;
-  queued(): number;
-}
+export type { ReplayRequest, ReplayStream } from '../client/transportHooks';
 
 export interface ReplaySnapshot {
   /** Where the recording came from: `server` (--replay), a URL, or `file`. */

@@ -5,13 +5,11 @@
 //  - informer.ts: an object map kept live on the loop, for other views (Edit, deletion, ownership);
 //  - reducer.ts: the pure reducer every event goes through;
 //  - worker/: the same session run in a Web Worker, mirrored in the page.
-export { backoff, classifyEnding, collectionPath, listPath, nextRequest, START_MODES, watchPath, type Ending, type NextRequest, type Outcome, type StartMode, type WatchSpec } from './plan';
-export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, type EventOrigin, type SessionState } from './loop';
-export { DEFAULT_OBJECT_BYTES, ObjectSummary, stateCells, stateVersion, WatchSession, type BodyStats, type ObjectDetail, type EventEntry, type EventSummary, type NoteEntry, type PaneEntry, type PaneSnapshot, type PartialEvent, type SessionSnapshot, type TimelineEntry } from './session';
-export { inform, Informer, type InformerSpec } from './informer';
-export { applyWatchEvent, applyWatchEventInPlace, diffStates, objectKey, type StateDiff } from './reducer';
-export { openWatch, type OpenWatch } from './stream';
+export { collectionPath, START_MODES, type StartMode, type WatchSpec } from './plan';
+export { DEFAULT_OBJECT_BYTES, ObjectSummary, stateCells, stateVersion, type ObjectDetail, type EventEntry, type EventSummary, type NoteEntry, type PaneEntry, type PaneSnapshot, type TimelineEntry } from './session';
+export { inform } from './informer';
+export { openWatch } from './stream';
 export { WATCH_EVENT_TYPES, type KubeObject, type ManagedFieldsEntry, type WatchEventType } from './types';
 export { createWatchSession, type WatchSessionHandle } from './worker/client';
 export { isPartial } from './worker/protocol';
-export { Ring, type RingView } from './timeline';
+export { Ring } from './timeline';

@@ -18,9 +18,9 @@ import { isTable, type KubeObject, type TableColumn, type WatchEventType, WATCH_
 import { KubeApiError } from '../client';
 import { Ring, type RingView } from './timeline';
 
-export { collectionPath, listPath, START_MODES, watchPath, type NoteKind, type StartMode, type WatchSpec } from './plan';
+export { type NoteKind, type StartMode, type WatchSpec } from './plan';
 export { DEFAULT_OBJECT_BYTES, ObjectSummary, type BodyStats } from './objects';
-export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, type EventOrigin, type FetchJson, type MuxOpener, nextTask, type SessionState } from './loop';
+export { type EventOrigin, type FetchJson, type MuxOpener, nextTask, type SessionState } from './loop';
 
 /** What a pane draws of an event in its timeline row: identity, version, size and origin. */
 export interface EventSummary {

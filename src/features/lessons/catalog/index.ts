@@ -73,5 +73,4 @@ export const KIT_LESSONS: KitLesson[] = [
   declarativeValidation,
 ];
 
-export { REMOVED_VERSIONS } from './read';
 export { RELIC_CRD, removeRelicCrd } from './unsafe';

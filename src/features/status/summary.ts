@@ -68,7 +68,10 @@ export function summarize(i: StatusInputs): Summary {
   else if (t.state === 'refreshed') lines.push({ level: 'ok', label: 'Token', text: `the server was restarted; this page picked up its new token at ${clock(t.at ?? i.now)}.` });
   else lines.push({ level: 'ok', label: 'Token', text: 'accepted' });
 
-  // Clusters: the page's own view merged with the proxy's.
+  // Clusters: the page's own view merged with the proxy's. Another context's failure is listed
+  // but does not make the page's summary "degraded": one failed request to a context the page
+  // is not on (a context picker's probe, an old tab) said so on every page for the whole session.
+  const aside = new Set<Line>();
   const names = new Set<string>([...Object.keys(health.contexts), ...Object.keys(status?.contexts ?? {})]);
   if (i.context) names.add(i.context);
   for (const name of [...names].sort()) {
@@ -96,7 +99,9 @@ export function summarize(i: StatusInputs): Summary {
       level = 'down';
       text = `answers but is not ready (/readyz at ${clock(r.at)}: ${readyzText(r)})${latency !== undefined ? `, ${Math.round(latency)} ms` : ''}`;
     }
-    lines.push({ level, label: `Cluster ${name}${name === i.context ? ' (this view)' : ''}`, text });
+    const line: Line = { level, label: `Cluster ${name}${name === i.context ? ' (this view)' : ''}`, text };
+    lines.push(line);
+    if (i.context !== undefined && name !== i.context) aside.add(line);
   }
 
   // Credential plugins of the context the page is on (and runs under way for any other).
@@ -112,9 +117,10 @@ export function summarize(i: StatusInputs): Summary {
     lines.push({ level, label: c.name, text: `${why ?? c.state} since ${clock(c.since)}${c.restarts ? `, restarted ${c.restarts}×` : ''}${exit}` });
   }
 
-  const level = lines.reduce<Level>((l, x) => worst(l, x.level), 'ok');
-  const down = lines.find((l) => l.level === 'down');
-  const warn = lines.find((l) => l.level === 'warn');
+  const counted = lines.filter((l) => !aside.has(l));
+  const level = counted.reduce<Level>((l, x) => worst(l, x.level), 'ok');
+  const down = counted.find((l) => l.level === 'down');
+  const warn = counted.find((l) => l.level === 'warn');
   // A plugin the view waits for is what the user must act on (a login in the browser).
   const waiting = (status?.credentials ?? []).find((c) => c.state === 'running' && i.context !== undefined && c.contexts.includes(i.context));
   const notReady = i.readyz && i.readyz.ready === false && i.readyz.status !== 0 ? i.readyz : undefined;

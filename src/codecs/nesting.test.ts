@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { jsonNesting, MAX_NESTING, refuseDeepNesting } from './nesting';
+import { jsonNesting, MAX_NESTING, refuseDeepNesting, refuseOversizedObject } from './nesting';
 
 /** The depth JSON.parse's value has, walked without recursion. */
 function depthOf(v: unknown): number {
@@ -27,5 +27,12 @@ describe('jsonNesting', () => {
     expect(jsonNesting(deep)).toBe(MAX_NESTING + 1);
     expect(() => refuseDeepNesting(deep)).toThrow(/nested more than 512 levels deep/);
     expect(() => refuseDeepNesting(JSON.stringify({ s: '{'.repeat(10_000), q: '\\"[[[' }))).not.toThrow();
+  });
+});
+
+describe('refuseOversizedObject', () => {
+  it('refuses one object of 60 MB (a crafted recording), saying so, and takes one of a size a server stores', () => {
+    expect(() => refuseOversizedObject(`{"a":"${'x'.repeat(60_000_000)}"}`)).toThrow(/is 57\.2 MiB of JSON: the explorer's views open objects up to 8 MiB/);
+    expect(() => refuseOversizedObject(`{"a":"${'x'.repeat(1_500_000)}"}`)).not.toThrow();
   });
 });

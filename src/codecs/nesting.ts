@@ -38,3 +38,17 @@ export function refuseDeepNesting(text: string, what = 'This object'): void {
     throw new NestingError(`${what} is nested more than ${MAX_NESTING} levels deep: the explorer's views show objects up to ${MAX_NESTING} levels (kubectl get -o json prints it whole)`);
   }
 }
+
+/**
+ * The largest single object the views open, as JSON text (UTF-16 code units, about bytes). An API
+ * server stores at most about 1.5 MiB per object (etcd's request limit); only a crafted recording
+ * holds more, and a 60 MB one crashed the Edit and Ownership views.
+ */
+export const MAX_OBJECT_TEXT = 8 * 1024 * 1024;
+
+/** Throws NestingError when one object's JSON text is larger than the views open. */
+export function refuseOversizedObject(text: string, what = 'This object'): void {
+  if (text.length > MAX_OBJECT_TEXT) {
+    throw new NestingError(`${what} is ${(text.length / 1024 / 1024).toFixed(1)} MiB of JSON: the explorer's views open objects up to ${MAX_OBJECT_TEXT / 1024 / 1024} MiB (an API server stores at most about 1.5 MiB per object)`);
+  }
+}

@@ -3,7 +3,7 @@
 // failed response's `Status` body into a KubeApiError.
 
 import { parseJsonExact } from '../../codecs/json';
-import { refuseDeepNesting } from '../../codecs/nesting';
+import { refuseDeepNesting, refuseOversizedObject } from '../../codecs/nesting';
 import { pathProblem, RefusedPathError } from '../paths/safety';
 import { beginExchange, observeResponse } from '../record/recorder';
 import { activeReplay } from '../record/replay';
@@ -220,7 +220,8 @@ export async function kubeJsonExact<T>(req: KubeRequest): Promise<T> {
   const res = await kubeFetch({ ...req, headers: { Accept: 'application/json', ...req.headers } });
   if (!res.ok) throw await errorFromResponse(res);
   const text = await res.text();
-  // The objects read here are the Edit and Ownership views': refused past the depth they walk.
+  // The objects read here are the Edit and Ownership views': refused past the size and depth they walk.
+  refuseOversizedObject(text);
   refuseDeepNesting(text);
   return parseJsonExact(text) as T;
 }

@@ -95,7 +95,13 @@ export function toKubectl(req: ExchangeRequest, opts: KubectlOptions = {}): { co
       if (body) notes.push('kubectl delete --raw sends no body; put DeleteOptions in query parameters (propagationPolicy, gracePeriodSeconds) instead.');
       return { command: `kubectl delete --raw ${path}${ctx}`, notes };
     case 'PATCH': {
-      const ref = parseResourcePath(req.path);
+      // A path a link set may not decode (a lone `%`): then it names no object kubectl could patch.
+      let ref: ReturnType<typeof parseResourcePath>;
+      try {
+        ref = parseResourcePath(req.path);
+      } catch {
+        ref = null;
+      }
       const q = queryOf(req.path);
       if (!ref || !ref.name) {
         notes.push('kubectl has no raw PATCH; this path does not name one object.');

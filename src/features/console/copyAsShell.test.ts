@@ -49,7 +49,9 @@ const shellish = fc.oneof(
   fc.string({ maxLength: 16 }).map((s) => s.replace(/[\0\x01]/g, '')),
 );
 const method = fc.oneof(fc.constantFrom('get', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'), shellish);
+// Kept: a PATCH of a path with a lone `%` made toKubectl throw URIError (found by this test).
 const path = fc.oneof(
+  fc.constant('/api/v1/namespaces/%/secrets/%'),
   fc.constantFrom('/api/v1/namespaces/default/configmaps/x', '/apis/apps/v1/namespaces/n/deployments/d/scale', '/api/v1/pods'),
   shellish.map((s) => `/api/v1/namespaces/${s}/secrets/${s}`),
   shellish.map((s) => `/apis/${s}/v1/namespaces/n/${s}/${s}`),
@@ -88,7 +90,7 @@ describe('copied commands run as one command with the arguments meant', () => {
           expect({ shell, runs, stdout, stderr }).toEqual({ shell, runs: [expected], stdout: '', stderr: '' });
         }
       }),
-      { numRuns: 60 },
+      { numRuns: Number(process.env.COPY_AS_RUNS ?? 60) },
     );
   });
 
@@ -115,7 +117,7 @@ describe('copied commands run as one command with the arguments meant', () => {
           }
         }
       }),
-      { numRuns: 60 },
+      { numRuns: Number(process.env.COPY_AS_RUNS ?? 60) },
     );
   });
 });

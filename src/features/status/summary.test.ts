@@ -28,6 +28,14 @@ describe('summarize', () => {
     expect(s.short).toBe('Cluster c (this view): down');
   });
 
+  it('says the cluster of this view is not answering when /readyz got no answer in time (a frozen kube-apiserver)', () => {
+    const health: HealthSnapshot = { ...healthy, contexts: { c: { lastOkAt: now - 20_000, latencyMs: 3, unreachable: false } } };
+    const s = summarize({ health, status: status(), events: [], context: 'c', readyz: { at: now - 1000, status: 0, ready: false, failed: [], silent: true }, now });
+    expect(s.level).toBe('down');
+    expect(s.short).toBe('not answering');
+    expect(s.lines.find((l) => l.label.startsWith('Cluster c'))?.text).toMatch(/^not answering: \/readyz got no answer within 5 s/);
+  });
+
   it("lists another context's failure without calling this page degraded", () => {
     const health: HealthSnapshot = { ...healthy, contexts: { c: { lastOkAt: now, latencyMs: 3, unreachable: false }, other: { lastError: { message: 'cannot reach the API server of context "other"', at: now - 60_000 }, unreachable: true } } };
     const s = summarize({ health, status: status(), events: [], context: 'c', now });

@@ -2,7 +2,7 @@
 // the mux, the token) and what the explorer server reports (/proxy/status). Pure.
 import type { CredentialRun, ExplorerStatus, SupervisorEvent } from '../../../protocol/status';
 import type { HealthSnapshot } from '../../k8s/client';
-import { type ReadyzReport, readyzText } from './readyz';
+import { READYZ_ANSWER_MS, type ReadyzReport, readyzText } from './readyz';
 
 export type Level = 'ok' | 'warn' | 'down';
 
@@ -94,7 +94,11 @@ export function summarize(i: StatusInputs): Summary {
       text = `reachable${latency !== undefined ? `, ${Math.round(latency)} ms` : ''}${lastErrAt ? `; last error at ${clock(lastErrAt)}: ${lastErr}` : ''}`;
     }
     const r = name === i.context ? i.readyz : undefined;
-    if (r && r.ready === false && r.status !== 0 && level !== 'down') {
+    if (r?.silent && level !== 'down') {
+      // Connections are taken and nothing is answered: every request of the view waits.
+      level = 'down';
+      text = `not answering: /readyz got no answer within ${READYZ_ANSWER_MS / 1000} s at ${clock(r.at)} (the server takes connections but answers nothing: stopped or overloaded)`;
+    } else if (r && r.ready === false && r.status !== 0 && level !== 'down') {
       // It answers, but says it cannot serve: writes would time out (etcd stopped), lists may be stale.
       level = 'down';
       text = `answers but is not ready (/readyz at ${clock(r.at)}: ${readyzText(r)})${latency !== undefined ? `, ${Math.round(latency)} ms` : ''}`;
@@ -123,11 +127,13 @@ export function summarize(i: StatusInputs): Summary {
   const warn = counted.find((l) => l.level === 'warn');
   // A plugin the view waits for is what the user must act on (a login in the browser).
   const waiting = (status?.credentials ?? []).find((c) => c.state === 'running' && i.context !== undefined && c.contexts.includes(i.context));
-  const notReady = i.readyz && i.readyz.ready === false && i.readyz.status !== 0 ? i.readyz : undefined;
+  const notReady = i.readyz && i.readyz.ready === false && (i.readyz.status !== 0 || i.readyz.silent) ? i.readyz : undefined;
   const short = waiting
     ? `waiting for ${waiting.command.split(' ')[0]!.split('/').pop()}`
     : notReady && (!down || down.label.startsWith('Cluster '))
-      ? `not ready: ${readyzText(notReady)}`
+      ? notReady.silent
+        ? 'not answering'
+        : `not ready: ${readyzText(notReady)}`
       : level === 'ok'
         ? 'connected'
         : `${(down ?? warn)!.label}: ${level === 'down' ? 'down' : 'degraded'}`;
@@ -136,7 +142,7 @@ export function summarize(i: StatusInputs): Summary {
 
 function credentialLine(c: CredentialRun, context: string | undefined, now: number): Line[] {
   const mine = context !== undefined && c.contexts.includes(context);
-  const label = `Credentials of ${c.user}`;
+  const label = `Credentials of ${c.user}${c.cluster !== undefined ? ` for cluster ${c.cluster}` : ''}`;
   if (c.state === 'running') {
     const until = c.timeoutAt ? `; it is stopped at ${clock(c.timeoutAt)} if it has not finished` : '';
     return [{ level: 'warn', label, text: `waiting for \`${c.command}\` since ${clock(c.startedAt ?? now)}${until}. Requests of ${c.contexts.join(', ')} wait for it.`, detail: c.stderr || undefined, action: { kind: 'cancel', context: context !== undefined && mine ? context : c.contexts[0]! } }];

@@ -358,19 +358,21 @@ export class Kubeconfig {
       throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', `the server of cluster "${ctx.cluster}" is not a URL`, context);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', `the server of cluster "${ctx.cluster}" is not an http(s) URL`, context);
-    // client-go's transport refuses a CA together with insecure-skip-tls-verify (the CA would be
-    // ignored, and whoever wrote both meant one of them): so does kubectl, and so do we, rather
-    // than connect unverified.
-    if (cluster.skipTLSVerify && (cluster.caData || cluster.caFile)) throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', `cluster "${ctx.cluster}" (context "${context}"): specifying a root certificates file with the insecure flag is not allowed`, context);
     const user = this.users.find((u) => u.name === ctx.user);
+    const imp = user && this.impersonation.get(user.name);
+    // What kubectl refuses in a context's cluster and user (clientcmd's validation; every reason
+    // at once, as kubectl lists them): a CA together with insecure-skip-tls-verify (whoever wrote
+    // both meant one of them; connecting unverified would pick for them), and impersonation
+    // without a user (acting as the un-impersonated user would give all of that user's rights).
+    const invalid = [
+      ...(cluster.skipTLSVerify && (cluster.caData || cluster.caFile) ? [`cluster "${ctx.cluster}": specifying a root certificates file with the insecure flag is not allowed`] : []),
+      ...(imp && !imp.user ? [`requesting uid, groups or user-extra for ${user.name} without impersonating a user`] : []),
+    ];
+    if (invalid.length) throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', `context "${context}" is invalid: ${invalid.join('; ')}`, context);
     const proxy = this.proxyOf(context, cluster);
     const opts = await this.requestOptions(context, user, url);
     const onUnauthorized = user?.exec ? await this.applyExecCredential(context, user, cluster, opts) : undefined;
     if (user && isLegacyCommandProvider(user.authProvider)) await this.applyLegacyProvider(context, user, opts);
-    const imp = user && this.impersonation.get(user.name);
-    // kubectl refuses such a user (clientcmd validation): without it the request would go out as
-    // the un-impersonated user, with all of that user's rights.
-    if (imp && !imp.user) throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', `requesting uid, groups or user-extra for ${user.name} without impersonating a user (context "${context}")`, context);
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(opts.headers ?? {})) if (typeof v === 'string') headers[k] = v;
     if (typeof opts.auth === 'string') headers.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;

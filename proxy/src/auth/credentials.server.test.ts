@@ -110,7 +110,10 @@ describe('kubeconfig credentials as kubectl uses them (real plugins, real kubect
   /** `kubectl auth whoami` with the same kubeconfig and context. */
   const kubectl = async (context: string): Promise<Who> => {
     try {
-      const { stdout } = await run(cp.kubectl!, ['auth', 'whoami', '-o', 'json', '--kubeconfig', file, '--context', context], { env: { PATH: process.env.PATH ?? '', HOME: dir } });
+      const p = run(cp.kubectl!, ['auth', 'whoami', '-o', 'json', '--kubeconfig', file, '--context', context], { env: { PATH: process.env.PATH ?? '', HOME: dir }, timeout: 30_000 });
+      // Nothing to read: kubectl asks for a user name and password on stdin when it has no credentials.
+      p.child.stdin?.end();
+      const { stdout } = await p;
       return { status: 201, userInfo: JSON.parse(stdout).status.userInfo };
     } catch (e) {
       return { status: 0, message: String((e as { stderr?: string }).stderr ?? e) };

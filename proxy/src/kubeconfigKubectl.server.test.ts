@@ -26,7 +26,7 @@ const FIXED: { seed: number; path?: string }[] = [
   // A cluster with a CA and insecure-skip-tls-verify, and a user with as-groups but no as: kubectl names both reasons.
   { seed: 259802707, path: '10' },
 ];
-const RUNS = Number(process.env.KUBECONFIG_RUNS ?? 12);
+const RUNS = Number(process.env.KUBECONFIG_RUNS ?? 25);
 
 type Doc = Record<string, unknown>;
 interface Shape {

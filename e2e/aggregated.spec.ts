@@ -42,6 +42,10 @@ test('with the aggregated server stopped, Discovery names the group that is down
     // The other groups are listed and usable.
     await expect(page.getByRole('navigation', { name: 'API resources' }).getByRole('region', { name: 'core v1', exact: true })).toContainText('configmaps');
 
+    // The Serving view of that group has no rows to show, and says why instead of an empty matrix.
+    await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'serving', group: GROUP })}`);
+    await expect(page.getByRole('region', { name: 'Unavailable API groups' })).toContainText(`API group ${GROUP} is unavailable`);
+
     await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'lists', namespace: ns, group: GROUP, version: 'v1alpha1', resource: 'flunders' })}`);
     // Discovery may still hold the group's resources from before (Stale) or none: either way the view names the group version that is down.
     await expect(page.getByText(`${GROUP}/v1alpha1 is unavailable`)).toBeVisible();

@@ -63,6 +63,8 @@ export interface ContextStatus {
  */
 export interface CredentialRun {
   user: string;
+  /** The cluster the credential is for, when the plugin is told it (provideClusterInfo): one entry per cluster then. */
+  cluster?: string;
   /** Contexts that use this user (those the page reached so far). */
   contexts: string[];
   /** The command line, as the kubeconfig gives it. */

@@ -139,7 +139,7 @@ describe('contexts with other kinds of credentials and broken clusters (real API
     base.users.push(
       { name: 'exec-viewer', user: execv1('./exec-plugin.sh') },
       { name: 'exec-broken', user: execv1('./broken-plugin.sh') },
-      { name: 'sa-token-file', user: { 'token-file': 'tokens/sa.token' } },
+      { name: 'sa-token-file', user: { tokenFile: 'tokens/sa.token' } },
       { name: 'sa-token', user: { token: saToken } },
     );
     const ctx = (name: string, c: string, user: string) => ({ name, context: { cluster: c, user, namespace: ns } });

@@ -35,8 +35,8 @@ export interface UpstreamTarget {
   agent: HttpAgent;
   /** The lean client's connections for GET and HEAD (http1/), beside the agent that serves requests with a body. */
   pool?: UpstreamPool;
-  /** Authorization and Impersonate-User from the kubeconfig. */
-  headers: Record<string, string>;
+  /** Authorization and Impersonate-* from the kubeconfig (a list: one header line per value, as Impersonate-Group needs). */
+  headers: Record<string, string | string[]>;
   /**
    * Called when the API server answers 401 to a request made with this target's credential: an
    * exec plugin's credential is then dropped and the plugin runs again for the next request.
@@ -62,12 +62,22 @@ export function findKubeconfig(opts: { path?: string; env?: NodeJS.ProcessEnv; h
   return existsSync(def) ? [def] : null;
 }
 
+/** A user's impersonation (`as`, `as-groups`, `as-uid`, `as-user-extra`), as client-go sends it. */
+export interface Impersonation {
+  user?: string;
+  groups: string[];
+  uid?: string;
+  extra: [string, string[]][];
+}
+
 interface RawFile {
   clusters: Cluster[];
   users: User[];
   contexts: Context[];
   current: string;
+  /** Users' `tokenFile`, absolute, and whether the user has a `token` too (then the token is the fallback). */
   tokenFiles: Map<string, string>;
+  impersonation: Map<string, Impersonation>;
   /** Clusters' `client.authentication.k8s.io/exec` extension (spec.cluster.config for exec plugins). */
   execExtensions: Map<string, unknown>;
 }
@@ -86,17 +96,21 @@ function loadFile(file: string): RawFile {
   } catch (e) {
     throw new Error(`cannot read kubeconfig ${file}: ${(e as Error).message}`, { cause: e });
   }
-  // token-file is kept out of client-node (it would read it once, relative to the working
-  // directory) and read by us per request, relative to the file, like kubectl.
+  // tokenFile (kubeconfig v1's spelling, AuthInfo.TokenFile) is kept out of client-node (it
+  // knows only `token-file`, which kubectl ignores as an unknown field) and read by us per
+  // request, relative to the file, like kubectl.
   const tokenFiles = new Map<string, string>();
+  const impersonation = new Map<string, Impersonation>();
   for (const u of asList(doc.users)) {
     const user = u.user as Record<string, unknown> | undefined;
-    if (!user || typeof u.name !== 'string') continue;
-    const tf = user['token-file'];
-    if (typeof tf === 'string' && tf) {
-      if (!user.token) tokenFiles.set(u.name, isAbsolute(tf) ? tf : join(dir, tf));
-      delete user['token-file'];
-    }
+    if (!user || typeof user !== 'object' || typeof u.name !== 'string') continue;
+    const tf = user.tokenFile;
+    if (typeof tf === 'string' && tf) tokenFiles.set(u.name, isAbsolute(tf) ? tf : join(dir, tf));
+    delete user['token-file'];
+    const imp = impersonationOf(user);
+    if (imp) impersonation.set(u.name, imp);
+    // Ours to send (client-node would send `as` alone, without the groups, uid and extra).
+    delete user.as;
     const exec = user.exec as Record<string, unknown> | undefined;
     if (exec && typeof exec.command === 'string' && exec.command.includes('/') && !isAbsolute(exec.command)) {
       exec.command = join(dir, exec.command);
@@ -114,7 +128,35 @@ function loadFile(file: string): RawFile {
     throw new Error(`invalid kubeconfig ${file}: ${(e as Error).message}`, { cause: e });
   }
   kc.makePathsAbsolute(dir);
-  return { clusters: kc.clusters ?? [], users: kc.users ?? [], contexts: kc.contexts ?? [], current: kc.currentContext ?? '', tokenFiles, execExtensions };
+  return { clusters: kc.clusters ?? [], users: kc.users ?? [], contexts: kc.contexts ?? [], current: kc.currentContext ?? '', tokenFiles, impersonation, execExtensions };
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** The user's impersonation fields (kubeconfig v1 AuthInfo: as, as-uid, as-groups, as-user-extra); undefined when none is set. */
+function impersonationOf(user: Record<string, unknown>): Impersonation | undefined {
+  const as = typeof user.as === 'string' && user.as !== '' ? user.as : undefined;
+  const uid = typeof user['as-uid'] === 'string' && user['as-uid'] !== '' ? user['as-uid'] : undefined;
+  const groups = strings(user['as-groups']);
+  const rawExtra = user['as-user-extra'];
+  const extra: [string, string[]][] = rawExtra && typeof rawExtra === 'object' && !Array.isArray(rawExtra) ? Object.entries(rawExtra as Record<string, unknown>).map(([k, v]) => [k, strings(v)] as [string, string[]]).filter(([, v]) => v.length > 0) : [];
+  if (!as && !uid && groups.length === 0 && extra.length === 0) return undefined;
+  return { ...(as ? { user: as } : {}), groups, ...(uid ? { uid } : {}), extra };
+}
+
+/**
+ * Impersonate-* headers as client-go's impersonatingRoundTripper sends them: one Impersonate-Group
+ * line per group, Impersonate-Extra-<key> with the key percent-encoded outside RFC 7230 token
+ * characters (and `%` itself), one line per value.
+ */
+export function impersonationHeaders(imp: Impersonation): Record<string, string | string[]> {
+  const h: Record<string, string | string[]> = {};
+  if (imp.user) h['Impersonate-User'] = imp.user;
+  if (imp.uid) h['Impersonate-Uid'] = imp.uid;
+  if (imp.groups.length) h['Impersonate-Group'] = imp.groups;
+  const escape = (k: string) => Array.from(new TextEncoder().encode(k), (b) => (/[!#$&'*+.^_`|~0-9A-Za-z-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  for (const [k, v] of imp.extra) h[`Impersonate-Extra-${escape(k)}`] = v;
+  return h;
 }
 
 function firstWins<T extends { name: string }>(lists: T[][]): T[] {
@@ -224,6 +266,7 @@ export class Kubeconfig {
   readonly contexts: Context[];
   readonly current: string;
   private readonly tokenFiles = new Map<string, string>();
+  private readonly impersonation = new Map<string, Impersonation>();
   private readonly perContext = new Map<string, KubeConfig>();
   private readonly optionsCache = new Map<string, CachedOptions>();
   private readonly targetCache = new Map<string, { target: UpstreamTarget; at: number }>();
@@ -247,11 +290,13 @@ export class Kubeconfig {
     this.users = firstWins(loaded.map((l) => l.users));
     this.contexts = firstWins(loaded.map((l) => l.contexts));
     this.current = loaded.find((l) => l.current)?.current ?? '';
-    for (const l of [...loaded].reverse()) for (const [k, v] of l.tokenFiles) this.tokenFiles.set(k, v);
-    // A user defined in an earlier file without token-file wins over a later one that has it.
+    // Per-user fields come from the file whose definition of the user won.
     for (const u of this.users) {
-      const fromFile = loaded.find((l) => l.users.some((x) => x.name === u.name));
-      if (fromFile && !fromFile.tokenFiles.has(u.name)) this.tokenFiles.delete(u.name);
+      const from = loaded.find((l) => l.users.some((x) => x.name === u.name));
+      const tf = from?.tokenFiles.get(u.name);
+      if (tf) this.tokenFiles.set(u.name, tf);
+      const imp = from?.impersonation.get(u.name);
+      if (imp) this.impersonation.set(u.name, imp);
     }
   }
 
@@ -314,22 +359,34 @@ export class Kubeconfig {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', `the server of cluster "${ctx.cluster}" is not an http(s) URL`, context);
     const user = this.users.find((u) => u.name === ctx.user);
+    const imp = user && this.impersonation.get(user.name);
+    // What kubectl refuses in a context's cluster and user (clientcmd's validation; every reason
+    // at once, as kubectl lists them): a CA together with insecure-skip-tls-verify (whoever wrote
+    // both meant one of them; connecting unverified would pick for them), and impersonation
+    // without a user (acting as the un-impersonated user would give all of that user's rights).
+    const invalid = [
+      ...(cluster.skipTLSVerify && (cluster.caData || cluster.caFile) ? [`cluster "${ctx.cluster}": specifying a root certificates file with the insecure flag is not allowed`] : []),
+      ...(imp && !imp.user ? [`requesting uid, groups or user-extra for ${user.name} without impersonating a user`] : []),
+    ];
+    if (invalid.length) throw new ProxyError(502, 'ServiceUnavailable', 'InvalidKubeconfig', `context "${context}" is invalid: ${invalid.join('; ')}`, context);
     const proxy = this.proxyOf(context, cluster);
     const opts = await this.requestOptions(context, user, url);
     const onUnauthorized = user?.exec ? await this.applyExecCredential(context, user, cluster, opts) : undefined;
     if (user && isLegacyCommandProvider(user.authProvider)) await this.applyLegacyProvider(context, user, opts);
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(opts.headers ?? {})) if (typeof v === 'string') headers[k] = v;
     if (typeof opts.auth === 'string') headers.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
     if (url.username) headers.Authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
     const tokenFile = user && this.tokenFiles.get(user.name);
     if (tokenFile && !user?.exec && !user?.authProvider) {
+      // client-go: the file's token, re-read as it rotates; a `token` beside it is used while the file cannot be read.
       try {
         headers.Authorization = `Bearer ${readFileSync(tokenFile, 'utf8').trim()}`;
       } catch (e) {
-        throw new ProxyError(502, 'ServiceUnavailable', 'CredentialsFailed', `cannot read the token file of user "${user.name}" (context "${context}"): ${(e as NodeJS.ErrnoException).code ?? 'error'} ${tokenFile}`, context);
+        if (!user.token) throw new ProxyError(502, 'ServiceUnavailable', 'CredentialsFailed', `cannot read the token file of user "${user.name}" (context "${context}"): ${(e as NodeJS.ErrnoException).code ?? 'error'} ${tokenFile}`, context);
       }
     }
+    if (imp) Object.assign(headers, impersonationHeaders(imp));
     const secure = url.protocol === 'https:';
     return {
       context,
@@ -348,7 +405,7 @@ export class Kubeconfig {
   private async applyExecCredential(context: string, user: User, cluster: Cluster, opts: RequestOptions): Promise<() => void> {
     let cred: ExecCredentialStatus;
     try {
-      cred = await this.exec.get(user.name, user.exec as ExecConfig, context, () => clusterInfo(cluster, caPem(cluster), this.execExtensions.get(cluster.name)));
+      cred = await this.exec.get(user.name, user.exec as ExecConfig, context, { name: cluster.name, info: () => clusterInfo(cluster, caPem(cluster), this.execExtensions.get(cluster.name)) });
     } catch (e) {
       if (e instanceof ExecCredentialPending) {
         // 503 with Retry-After: the page's reads try again (src/k8s/client/retry.ts), and it is free to poll /proxy/status.
@@ -364,7 +421,7 @@ export class Kubeconfig {
       opts.key = cred.clientKeyData;
     }
     if (cred.token) opts.headers = { ...opts.headers, Authorization: `Bearer ${cred.token}` };
-    return () => this.exec.unauthorized(user.name, cred);
+    return () => this.exec.unauthorized(cred);
   }
 
   private async applyLegacyProvider(context: string, user: User, opts: RequestOptions): Promise<void> {

@@ -4,3 +4,4 @@ export * from './hex';
 export * from './text';
 export * from './base64';
 export { yamlVersionDifferences } from './yaml';
+export { jsonNesting, MAX_NESTING } from './nesting';

@@ -51,6 +51,15 @@ function what(s: StatusShape): string {
 const is = (s: StatusShape, code: number, ...reasons: string[]) => s.code === code || reasons.includes(s.reason ?? '');
 const retry = (s: StatusShape) => (s.details?.retryAfterSeconds !== undefined ? ` (it asks for a retry after ${s.details.retryAfterSeconds} s)` : '');
 
+const PROXY_SENTENCES: Record<string, string> = {
+  CredentialsFailed: "The explorer server could not get this context's credentials from the kubeconfig (an exec plugin, an auth-provider or a token file failed), so the request was not sent: the cluster said nothing. The message says what failed.",
+  CredentialsPending: "The explorer server is still waiting for this context's credentials (its exec plugin runs; a login may be waiting for you), so the request was not sent yet; it is tried again.",
+  TLSFailure: "TLS between the explorer server and the API server failed with the kubeconfig's settings (its CA, tls-server-name or client certificate), so nothing was sent: the cluster's readiness is unknown.",
+  ClusterUnreachable: "The explorer server could not reach the API server at the kubeconfig's address: no cluster answered.",
+  InvalidKubeconfig: 'The kubeconfig does not allow this context as written (kubectl refuses it too), so nothing was sent: the message says what to change.',
+  UpstreamTimeout: 'The API server accepted the connection but did not answer in time: it may be overloaded or stopped.',
+};
+
 export const STATUS_RULES: Rule[] = [
   {
     id: 'replay',
@@ -62,6 +71,15 @@ export const STATUS_RULES: Rule[] = [
           ? 'The recording holds no answer to this request: it was not sent while recording. This says nothing about the cluster.'
           : 'A replay is read-only: this request was not sent anywhere. This says nothing about what the cluster allows.',
     }),
+  },
+  {
+    // The explorer server's own Status (proxy/src/errors.ts: details.kind "proxy", the cause's
+    // reason says what failed). Its 502s carry reason ServiceUnavailable, which the 'unavailable'
+    // rule below read as "the server is not ready" although no cluster said anything.
+    id: 'explorer-proxy',
+    covers: 'The explorer server answered for the cluster (details.kind "proxy"): credentials it could not get, a TLS failure, an unreachable server, a kubeconfig it refuses, a credential plugin still running.',
+    match: (s) => s.details?.kind === 'proxy' && Object.hasOwn(PROXY_SENTENCES, s.details.causes?.[0]?.reason ?? ''),
+    explain: (s) => ({ sentence: PROXY_SENTENCES[s.details!.causes![0]!.reason!]! }),
   },
   {
     id: 'unauthorized',

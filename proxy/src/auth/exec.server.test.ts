@@ -144,13 +144,13 @@ describe('exec credential plugins and auth-providers (real scripts, real API ser
     const impatient = new ExecCredentials({ timeoutMs: 20_000, waitMs: 300, interactive: false });
     const file = script('pending', `echo "open https://login.example/pending" >&2\nwhile [ ! -f "${join(dir, 'pending.done')}" ]; do sleep 0.1; done\ncat "${join(dir, 'token.json')}"`);
     const exec = { apiVersion: 'client.authentication.k8s.io/v1', command: file, interactiveMode: 'Never' as const };
-    const first = await impatient.get('pending', exec, 'pending', () => ({})).catch((e: Error) => e);
+    const first = await impatient.get('pending', exec, 'pending', { name: 'local', info: () => ({}) }).catch((e: Error) => e);
     expect((first as Error).name).toBe('ExecCredentialPending');
     expect((first as Error).message).toMatch(/^waiting for the exec plugin `.*pending\.sh` \(running since \d\d:\d\d:\d\d UTC; it wrote: open https:\/\/login\.example\/pending\)$/);
-    await expect(impatient.get('pending', exec, 'pending', () => ({}))).rejects.toThrow(/waiting for the exec plugin/);
+    await expect(impatient.get('pending', exec, 'pending', { name: 'local', info: () => ({}) })).rejects.toThrow(/waiting for the exec plugin/);
     writeFileSync(join(dir, 'pending.done'), '');
     await waitUntil('the run ends with a credential', () => impatient.snapshot()[0]?.state === 'ready');
-    expect((await impatient.get('pending', exec, 'pending', () => ({}))).token).toBe(saToken);
+    expect((await impatient.get('pending', exec, 'pending', { name: 'local', info: () => ({}) })).token).toBe(saToken);
     expect(runs('pending')).toHaveLength(1);
   });
 
@@ -208,7 +208,7 @@ describe('exec credential plugins and auth-providers (real scripts, real API ser
   it('tells a plugin with a terminal that it may ask (spec.interactive), and names the install hint of a missing one', async () => {
     const withTerminal = new ExecCredentials({ interactive: true, timeoutMs: PLUGIN_TIMEOUT_MS });
     const file = script('tty', `printf '%s' "$KUBERNETES_EXEC_INFO" > "${join(dir, 'tty.json')}"\ncat "${join(dir, 'token.json')}"`);
-    const cred = await withTerminal.get('tty', { apiVersion: 'client.authentication.k8s.io/v1', command: file, interactiveMode: 'IfAvailable' }, 'tty', () => ({}));
+    const cred = await withTerminal.get('tty', { apiVersion: 'client.authentication.k8s.io/v1', command: file, interactiveMode: 'IfAvailable' }, 'tty', { name: 'local', info: () => ({}) });
     expect(cred.token).toBe(saToken);
     expect(JSON.parse(readFileSync(join(dir, 'tty.json'), 'utf8')).spec).toEqual({ interactive: true });
     const missing = await get('missing');

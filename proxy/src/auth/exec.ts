@@ -3,7 +3,12 @@
 // does: client-node starts a new process for every request that finds no cached credential, so
 // with a plugin that waits for a browser login each request started another one, and none ever
 // answered. Here:
-// - one run at a time per user: requests that need the credential while it runs wait for it;
+// - one credential per user, and per cluster when the user's exec stanza sets provideClusterInfo:
+//   client-go keys its authenticator cache by the exec config and the spec.cluster it hands the
+//   plugin (cacheKey in plugin/pkg/client/auth/exec/exec.go; the cluster is nil without
+//   provideClusterInfo), so a plugin that mints a credential for the cluster it is told about
+//   runs once per cluster, and its credential is never sent to another cluster;
+// - one run at a time per user (and cluster): requests that need the credential while it runs wait for it;
 // - the credential is kept until its `expirationTimestamp` (without one, until a 401);
 // - a run that takes longer than the timeout is killed, and the waiting requests get a clear error;
 // - a 401 answered to a request made with the credential drops it: the next request runs the
@@ -73,6 +78,8 @@ const hhmmss = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
 interface Entry {
   user: string;
+  /** The cluster the credential was minted for (provideClusterInfo), else undefined: any cluster of the user. */
+  cluster?: string;
   /** Contexts that use this user, for the page. */
   contexts: Set<string>;
   display: string;
@@ -109,17 +116,23 @@ export function clusterInfo(cluster: Cluster, caPem: string | undefined, extensi
 
 /**
  * Reads the plugin's stdout as client-go does: an ExecCredential of the configured apiVersion with
- * a status holding a token, or a certificate and key (both). Throws ExecCredentialError.
+ * a status holding a token, or a certificate and key (both). Throws ExecCredentialError, whose
+ * message never quotes the output: a plugin that prints a bare token (or a credential in a shape
+ * we do not read) would otherwise see it in every 502, in /proxy/status, the log and recordings.
+ * kubectl's errors quote none of it either.
  */
+/** A kind or apiVersion short and plain enough to name in a message (a token is neither). */
+const KNOWN_WORD = /^(?:[a-z0-9.-]{1,63}\/)?[A-Za-z0-9]{1,40}$/;
+
 export function parseExecCredential(stdout: string, apiVersion: string): ExecCredentialStatus {
   let doc: { apiVersion?: unknown; kind?: unknown; status?: Record<string, unknown> };
   try {
     doc = JSON.parse(stdout) as typeof doc;
   } catch {
-    throw new ExecCredentialError(`its output is not JSON: ${JSON.stringify(stdout.slice(0, 80))}`);
+    throw new ExecCredentialError(`its output (${Buffer.byteLength(stdout)} bytes, not shown: it may be a credential) is not JSON`);
   }
-  if (doc?.kind !== 'ExecCredential') throw new ExecCredentialError(`its output is not an ExecCredential (kind ${JSON.stringify(doc?.kind)})`);
-  if (doc.apiVersion !== apiVersion) throw new ExecCredentialError(`it answered apiVersion ${JSON.stringify(doc.apiVersion)}, the kubeconfig asks for ${apiVersion}`);
+  if (doc?.kind !== 'ExecCredential') throw new ExecCredentialError(`its output is not an ExecCredential${typeof doc?.kind === 'string' && KNOWN_WORD.test(doc.kind) ? ` (kind ${doc.kind})` : ''}`);
+  if (doc.apiVersion !== apiVersion) throw new ExecCredentialError(`it answered ${typeof doc.apiVersion === 'string' && KNOWN_WORD.test(doc.apiVersion) ? `apiVersion ${doc.apiVersion}` : 'another apiVersion'}, the kubeconfig asks for ${apiVersion}`);
   const s = doc.status;
   if (!s || typeof s !== 'object') throw new ExecCredentialError('its ExecCredential has no status');
   const str = (k: string) => (typeof s[k] === 'string' && s[k] !== '' ? (s[k] as string) : undefined);
@@ -130,7 +143,7 @@ export function parseExecCredential(stdout: string, apiVersion: string): ExecCre
   if (!token && !cert) throw new ExecCredentialError('its ExecCredential has neither a token nor a client certificate');
   const exp = str('expirationTimestamp');
   const expiresAt = exp === undefined ? undefined : Date.parse(exp);
-  if (expiresAt !== undefined && Number.isNaN(expiresAt)) throw new ExecCredentialError(`its expirationTimestamp ${JSON.stringify(exp)} is not a time`);
+  if (expiresAt !== undefined && Number.isNaN(expiresAt)) throw new ExecCredentialError('its expirationTimestamp is not a time');
   return { ...(token ? { token } : {}), ...(cert ? { clientCertificateData: cert, clientKeyData: key } : {}), ...(expiresAt !== undefined ? { expiresAt } : {}) };
 }
 
@@ -161,19 +174,26 @@ export class ExecCredentials {
     this.log = opts.log ?? (() => undefined);
   }
 
-  private entry(user: string, exec: ExecConfig, context: string): Entry {
-    let e = this.entries.get(user);
+  private entry(user: string, exec: ExecConfig, context: string, clusterName: string): Entry {
+    // Within one (merged) kubeconfig a user name names one exec stanza and a cluster name one
+    // cluster, so these names stand for client-go's key (exec config, and spec.cluster when provided).
+    const cluster = exec.provideClusterInfo ? clusterName : undefined;
+    const key = JSON.stringify([user, cluster ?? null]);
+    let e = this.entries.get(key);
     if (!e) {
-      e = { user, contexts: new Set(), display: displayCommand(exec), rerunFor401: false, backoffMs: FIRST_BACKOFF_MS, lastStderr: '' };
-      this.entries.set(user, e);
+      e = { user, ...(cluster !== undefined ? { cluster } : {}), contexts: new Set(), display: displayCommand(exec), rerunFor401: false, backoffMs: FIRST_BACKOFF_MS, lastStderr: '' };
+      this.entries.set(key, e);
     }
     e.contexts.add(context);
     return e;
   }
 
-  /** The credential of `user`, from the cache, the run under way, or a new run. Throws ExecCredentialError. */
-  async get(user: string, exec: ExecConfig, context: string, cluster: () => Record<string, unknown>): Promise<ExecCredentialStatus> {
-    const e = this.entry(user, exec, context);
+  /**
+   * The credential of `user` for `cluster.name`, from the cache, the run under way, or a new run.
+   * `cluster.info` is spec.cluster, asked for only when the plugin gets it. Throws ExecCredentialError.
+   */
+  async get(user: string, exec: ExecConfig, context: string, cluster: { name: string; info: () => Record<string, unknown> }): Promise<ExecCredentialStatus> {
+    const e = this.entry(user, exec, context, cluster.name);
     const c = e.credential;
     // Used until its expirationTimestamp, as client-go does (a request that meets the expiry gets
     // a 401, which runs the plugin again).
@@ -183,7 +203,7 @@ export class ExecCredentials {
       const next = e.failure.retryAt === undefined ? 'it runs again when asked from the page (Try again now)' : `the next try is not before ${hhmmss(e.failure.retryAt)} UTC`;
       throw new ExecCredentialError(`${e.failure.message} (at ${hhmmss(e.failure.at)} UTC; ${next})`);
     }
-    const run = e.run ?? this.start(e, exec, cluster);
+    const run = e.run ?? this.start(e, exec, cluster.info);
     return this.waitFor(e, run);
   }
 
@@ -211,9 +231,10 @@ export class ExecCredentials {
    * hands out a rejected credential would otherwise run on every request); client-go too re-runs
    * only for the credential that was refused.
    */
-  unauthorized(user: string, credential: ExecCredentialStatus): void {
-    const e = this.entries.get(user);
-    if (!e || e.credential !== credential) return;
+  unauthorized(credential: ExecCredentialStatus): void {
+    const e = [...this.entries.values()].find((x) => x.credential === credential);
+    if (!e) return;
+    const user = e.user;
     if (e.credentialFrom?.after401 && Date.now() - e.credentialFrom.at < RERUN_AFTER_401_MS) return;
     this.log(`exec plugin of user "${user}": the API server answered 401 to its credential; running it again on the next request`);
     e.credential = undefined;
@@ -246,6 +267,7 @@ export class ExecCredentials {
     const iso = (ms: number) => new Date(ms).toISOString();
     return [...this.entries.values()].map((e) => ({
       user: e.user,
+      ...(e.cluster !== undefined ? { cluster: e.cluster } : {}),
       contexts: [...e.contexts],
       command: e.display,
       state: e.run ? 'running' : e.credential ? 'ready' : e.failure ? 'failed' : 'idle',

@@ -112,8 +112,15 @@ export class LegacyProviders {
           const why = e.killed ? `did not finish within ${timeoutMs / 1000} s` : e.code === 'ENOENT' ? 'was not found' : `failed: ${String(stderr).trim().split('\n').pop() || e.message}`;
           return fail(new LegacyProviderError(`${who} ${why}`));
         }
+        // Its output is never quoted (V8's JSON.parse error quotes the start of the text): it
+        // may be the token itself, printed bare.
+        let doc: unknown;
         try {
-          const doc = JSON.parse(String(stdout)) as unknown;
+          doc = JSON.parse(String(stdout)) as unknown;
+        } catch {
+          return fail(new LegacyProviderError(`${who} answered no usable token: its output (${Buffer.byteLength(String(stdout))} bytes, not shown: it may be a credential) is not JSON`));
+        }
+        try {
           const token = jsonPathValue(doc, config['token-key'] ?? '{.access_token}');
           if (typeof token !== 'string' || !token) throw new LegacyProviderError(`no token at ${config['token-key'] ?? '{.access_token}'} in its output`);
           const expiry = config['expiry-key'] ? jsonPathValue(doc, config['expiry-key']) : undefined;

@@ -11,12 +11,14 @@ export interface CredentialLines {
   lines: string;
 }
 
-export function credentialLines(override: Readonly<Record<string, string>>): CredentialLines {
+export function credentialLines(override: Readonly<Record<string, string | readonly string[]>>): CredentialLines {
   const names = new Set<string>();
   let lines = '';
   for (const k in override) {
     names.add(k.toLowerCase());
-    lines += checkedLine(k, override[k]!);
+    const v = override[k]!;
+    // A list is one line per value (Impersonate-Group): the API server reads each line as one group.
+    for (const one of typeof v === 'string' ? [v] : v) lines += checkedLine(k, one);
   }
   return { names, lines };
 }

@@ -34,7 +34,7 @@ export function HistoryPanel(props: {
     <aside className="panel stack" aria-label="History">
       <div className="row">
         <h3 style={{ margin: 0, flex: 1 }}>History</h3>
-        <button type="button" disabled={!exchanges.length} onClick={() => downloadText(`kube-api-explorer-${new Date().toISOString().replace(/[:.]/g, '-')}.har`, JSON.stringify(toHar([...exchanges].reverse(), servers), null, 2), 'application/json')}>
+        <button type="button" disabled={!exchanges.length} title="Secret values, tokens, passwords and private keys are replaced by REDACTED in the file, as in a recording" onClick={() => downloadText(`kube-api-explorer-${new Date().toISOString().replace(/[:.]/g, '-')}.har`, JSON.stringify(toHar([...exchanges].reverse(), servers), null, 2), 'application/json')}>
           Export HAR
         </button>
         <label className="small">

@@ -5,10 +5,21 @@ import { baseType } from '../../codecs';
 import { parseResourcePath } from '../../k8s/paths';
 import { headerValue, queryOf, type ExchangeRequest } from '../../k8s/client';
 
-/** POSIX shell single-quoting: nothing inside '...' is special except the quote itself. */
+/**
+ * POSIX shell single-quoting: nothing inside '...' is special except the quote itself. A word
+ * that starts with `=` is quoted too: zsh expands `=name` to a command's path.
+ */
 export function shellQuote(s: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s)) return s;
+  if (/^[A-Za-z0-9_@%+:,./-][A-Za-z0-9_@%+=:,./-]*$/.test(s)) return s;
   return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Text for a `#` comment line: control characters (a newline above all, which would end the
+ * comment and start a command) spelled as escapes. A link sets the method and path.
+ */
+function commentText(s: string): string {
+  return s.replace(/[\x00-\x1f\x7f\u0085\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 function heredoc(body: string): { marker: string; text: string } {
@@ -24,7 +35,8 @@ export interface CurlOptions {
 
 export function toCurl(req: ExchangeRequest, opts: CurlOptions): string {
   const parts = ['curl'];
-  if (req.method !== 'GET') parts.push('-X', req.method);
+  // Quoted like every other part: a console link sets the method (`m=GET;id` would run `id`).
+  if (req.method !== 'GET') parts.push('-X', shellQuote(req.method));
   const q = queryOf(req.path);
   // A watch never ends: -N prints each event as it arrives instead of buffering.
   if (q.watch === '1' || q.watch === 'true') parts.push('-N');
@@ -83,13 +95,19 @@ export function toKubectl(req: ExchangeRequest, opts: KubectlOptions = {}): { co
       if (body) notes.push('kubectl delete --raw sends no body; put DeleteOptions in query parameters (propagationPolicy, gracePeriodSeconds) instead.');
       return { command: `kubectl delete --raw ${path}${ctx}`, notes };
     case 'PATCH': {
-      const ref = parseResourcePath(req.path);
+      // A path a link set may not decode (a lone `%`): then it names no object kubectl could patch.
+      let ref: ReturnType<typeof parseResourcePath>;
+      try {
+        ref = parseResourcePath(req.path);
+      } catch {
+        ref = null;
+      }
       const q = queryOf(req.path);
       if (!ref || !ref.name) {
         notes.push('kubectl has no raw PATCH; this path does not name one object.');
-        return { command: `# no kubectl equivalent for PATCH ${req.path}`, notes };
+        return { command: `# no kubectl equivalent for PATCH ${commentText(req.path)}`, notes };
       }
-      const target = `${ref.group ? `${ref.resource}.${ref.version}.${ref.group}` : ref.resource} ${shellQuote(ref.name)}`;
+      const target = `${shellQuote(ref.group ? `${ref.resource}.${ref.version}.${ref.group}` : ref.resource)} ${shellQuote(ref.name)}`;
       const ns = ref.namespace ? ` -n ${shellQuote(ref.namespace)}` : '';
       const sub = ref.subresource ? ` --subresource=${shellQuote(ref.subresource)}` : '';
       const extra = [q.dryRun === 'All' ? ' --dry-run=server' : '', q.fieldManager ? ` --field-manager=${shellQuote(q.fieldManager)}` : ''].join('');
@@ -101,7 +119,7 @@ export function toKubectl(req: ExchangeRequest, opts: KubectlOptions = {}): { co
       return { command: `kubectl patch ${target}${ns}${sub} --type=${type} -p ${shellQuote(body)}${extra}${ctx}`, notes };
     }
     default:
-      notes.push(`kubectl cannot send ${req.method}.`);
-      return { command: `# no kubectl equivalent for ${req.method} ${req.path}`, notes };
+      notes.push(`kubectl cannot send ${commentText(req.method)}.`);
+      return { command: `# no kubectl equivalent for ${commentText(req.method)} ${commentText(req.path)}`, notes };
   }
 }

@@ -5,13 +5,18 @@
 // k8s/record (exchangeEntry), which writes the recordings' entries too.
 import { fromBase64 } from '../../codecs';
 import type { Exchange, HeaderList } from '../../k8s/client';
-import { exchangeEntry, type Har, type HarEntry, type HarHeader } from '../../k8s/record';
+import { exchangeEntry, type Har, type HarEntry, type HarHeader, type RedactionOptions, Redactor } from '../../k8s/record';
 
 export type { Har, HarEntry };
 
-/** `servers` maps a context to its API server URL, so that the HAR's URLs are the cluster's own. */
-export function toHar(exchanges: Exchange[], servers: Record<string, string> = {}): Har {
-  return { log: { version: '1.2', creator: { name: 'Kube API Explorer', version: '0.1.0' }, entries: exchanges.map((x) => exchangeEntry(x, servers)) } };
+/**
+ * `servers` maps a context to its API server URL, so that the HAR's URLs are the cluster's own.
+ * Redacted as a recording is (k8s/record/redact.ts), by default: an exported file travels as far
+ * as a recording does, and a Secret read in the console must not go with it.
+ */
+export function toHar(exchanges: Exchange[], servers: Record<string, string> = {}, redaction: RedactionOptions = { enabled: true, patterns: [] }): Har {
+  const redactor = new Redactor(redaction);
+  return { log: { version: '1.2', creator: { name: 'Kube API Explorer', version: '0.1.0' }, entries: exchanges.map((x, i) => exchangeEntry(x, servers, redactor, i)) } };
 }
 
 export class HarError extends Error {

@@ -16,7 +16,7 @@ import { fieldHintsFrom, groupVersionKey, openApiIndexQuery, schemaAnswerQuery }
 import { apiVersionOf, type ResourceRef, resourcePath } from '../../k8s/paths';
 import { applyOwnershipPreview, dropFields, type FieldHints, type JsonObject, NO_HINTS, unkeyedLists } from '../../k8s/patch';
 import { inform } from '../../k8s/watch';
-import { yamlVersionDifferences } from '../../codecs';
+import { jsonNesting, MAX_NESTING, yamlVersionDifferences } from '../../codecs';
 import { parseJsonExact } from '../../codecs/json';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { ErrorBox } from '../../ui/ErrorBox';
@@ -95,7 +95,9 @@ function EditObject({ route, context }: { route: Route; context: string }) {
         onChange: (objects, event) => {
           if (event) {
             // Re-read from the line's text with exact integers: the event's object came from JSON.parse.
-            if (event.type === 'MODIFIED' || event.type === 'ADDED') setObject(queryClient, context, ref, exactEventObject(event.raw, event.object as JsonObject));
+            // An object grown deeper than the views walk is read again, which says so (codecs/nesting.ts).
+            if ((event.type === 'MODIFIED' || event.type === 'ADDED') && jsonNesting(event.raw ?? '') > MAX_NESTING) void invalidateObject(queryClient, context, ref);
+            else if (event.type === 'MODIFIED' || event.type === 'ADDED') setObject(queryClient, context, ref, exactEventObject(event.raw, event.object as JsonObject));
             else if (event.type === 'DELETED') dispatch({ type: 'server-deleted' });
             return;
           }

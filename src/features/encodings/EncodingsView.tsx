@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { navigate, type Route } from '../../routing';
 import { toKyaml } from '../../codecs/kyaml';
+import { refuseDeepNesting } from '../../codecs/nesting';
 import { loadedK8sSchema, loadK8sSchema } from '../../codecs/protobuf';
 import { type ByteSpan, cborSpans, innermost, protobufSpans } from '../../codecs/spans';
 import { kubeFetch } from '../../k8s/client';
@@ -57,6 +58,8 @@ async function fetchAll(context: string, path: string): Promise<{ rows: Row[]; n
       const res = await kubeFetch({ context, path, headers: { Accept: f.accept } });
       rows.push({ label: f.label, accept: f.accept, status: res.status, contentType: res.headers.get('content-type') ?? '', bytes: new Uint8Array(await res.arrayBuffer()) });
     }
+    // Every row is decoded, compared and rendered by walking the object: refused past the depth that is safe.
+    if (rows[0]!.status === 200) refuseDeepNesting(new TextDecoder().decode(rows[0]!.bytes));
     for (const r of rows) {
       r.gzipped = await gzipSize(r.bytes);
       if (r.status !== 200) {

@@ -248,7 +248,8 @@ describe('statusExplain against the real server', () => {
     // and its watch cache (force-deletion lesson, run in lessons.server.test.ts), a webhook's denial (no
     // webhook server here) and a webhook that cannot be called (webhook-side-effects lesson), a 504 from a slow server, 500 and 503 (no broken aggregated API here; e2e/aggregated.spec.ts stops one).
     // The replay's own answers: src/ui/statusExplain.test.ts.
-    const elsewhere = ['replay', 'admission-policy', 'corrupt-object', 'cache-initializing', 'webhook-denied', 'webhook-unreachable', 'forbidden-other', 'timeout', 'internal', 'unavailable', 'aggregated-unavailable'];
+    // The explorer server's own answers: src/ui/statusExplain.test.ts.
+    const elsewhere = ['explorer-proxy', 'replay', 'admission-policy', 'corrupt-object', 'cache-initializing', 'webhook-denied', 'webhook-unreachable', 'forbidden-other', 'timeout', 'internal', 'unavailable', 'aggregated-unavailable'];
     expect(STATUS_RULES.map((r) => r.id).filter((r) => !seen.has(r) && !elsewhere.includes(r))).toEqual([]);
   });
 });

@@ -15,13 +15,29 @@ export function openRecording(json: unknown, source: string, at?: number): Repla
   return session;
 }
 
+/**
+ * The URL of `source` when it is a path of `origin` (the sample in the build), else undefined: a
+ * link must not make the page fetch from anywhere else. Decided on the URL as the browser resolves
+ * it, not on the text: WHATWG URL parsing reads `\` as `/` in http(s) URLs, so `/\host/x.har`
+ * is `//host/x.har`, another host, though it starts with one `/`.
+ */
+export function ownOriginUrl(source: string, origin: string): string | undefined {
+  if (!source.startsWith('/')) return undefined;
+  let url: URL;
+  try {
+    url = new URL(source, origin);
+  } catch {
+    return undefined;
+  }
+  return url.origin === origin ? url.href : undefined;
+}
+
 /** Loads a recording from the explorer server (`server`) or a path of this origin, and opens it. */
 export async function openRecordingFrom(source: string, at?: number): Promise<ReplaySession> {
   if (source === 'server') return openRecording(await proxyJson<unknown>('recording'), source, at);
-  // Only this origin's own files (the sample in the build): a link must not make the page fetch
-  // from anywhere else.
-  if (!source.startsWith('/') || source.startsWith('//')) throw new Error(`a recording is opened from this explorer only (got ${source})`);
-  const res = await fetch(source, { cache: 'no-store' });
+  const url = ownOriginUrl(source, location.origin);
+  if (!url) throw new Error(`a recording is opened from this explorer only (got ${source})`);
+  const res = await fetch(url, { cache: 'no-store' });
   if (!res.ok) throw new Error(`GET ${source}: HTTP ${res.status}`);
   return openRecording(await res.json(), source, at);
 }

@@ -8,6 +8,7 @@ import { hrefFor, navigate, type Route } from '../../routing';
 import { allResources, discoveryQuery } from '../../k8s/discovery';
 import { type Cell, CHECK_LABELS, CHECKS, informerProblems, matrixCsv, matrixJson, type Row, servingRowQuery, type Target, targetLabel, WRITE_CHECKS, writeRequest } from '../../k8s/serving';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { UnavailablePanel } from '../discovery';
 import './serving.css';
 
 const MARK: Record<Cell['verdict'], string> = { yes: '✓', no: '✗', unknown: '?', skipped: '–' };
@@ -127,6 +128,14 @@ export function ServingView({ route, context }: { route: Route; context: string 
         </div>
       )}
       {discovery.error ? <ErrorBox error={discovery.error} title="Discovery failed" /> : null}
+      {/* A group whose aggregated API server is down has no resources in discovery: its rows are
+          missing, which an empty matrix does not say by itself. */}
+      <UnavailablePanel context={context} discovery={discovery.data} />
+      {discovery.data && targets.length === 0 && (
+        <p className="small" role="note">
+          Discovery lists no resources{group !== undefined ? <> in group <code>{group || 'core'}</code></> : null}: there is nothing to probe.
+        </p>
+      )}
       {rows.length > 0 && (
         <div className="serving-informers" role="region" aria-label="Would break informers">
           <h3>Would break informers</h3>

@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ExplorerStatus, SupervisorEvent } from '../../../protocol/status';
 import { connectionHealth, kubeFetch, KubeApiError, proxyJson, sharedMux } from '../../k8s/client';
-import { parseReadyz, type ReadyzReport } from './readyz';
+import { parseReadyz, READYZ_ANSWER_MS, type ReadyzReport } from './readyz';
 import { recentEvents, summarize, type Line } from './summary';
 import './status.css';
 
@@ -41,8 +41,11 @@ export function ConnectionStatus({ context }: { context?: string }) {
     enabled: !!context,
     queryFn: async ({ signal }): Promise<ReadyzReport> => {
       const at = Date.now();
+      // Its own deadline: a frozen kube-apiserver holds the request until the proxy gives up, and
+      // a probe under way is not sent again, so the indicator said nothing for a minute and more.
+      const deadline = AbortSignal.timeout(READYZ_ANSWER_MS);
       try {
-        const r = await kubeFetch({ context: context!, path: '/readyz?verbose', signal });
+        const r = await kubeFetch({ context: context!, path: '/readyz?verbose', signal: AbortSignal.any([signal, deadline]) });
         // The proxy's own failure (credentials, unreachable) says nothing of readiness; the cluster line tells it.
         if (r.headers.get('X-Explorer-Proxy-Error') !== null) {
           void r.body?.cancel();
@@ -50,6 +53,7 @@ export function ConnectionStatus({ context }: { context?: string }) {
         }
         return parseReadyz(r.status, await r.text(), at);
       } catch (e) {
+        if (deadline.aborted && !signal.aborted) return { at, status: 0, ready: false, failed: [], silent: true };
         return { at, status: 0, ready: null, failed: [], message: (e as Error).message };
       }
     },

@@ -13,7 +13,16 @@ export interface ReadyzReport {
   failed: string[];
   /** Why there is no check list: no answer, or an answer that is not one (a 403 from a cluster that closes /readyz). */
   message?: string;
+  /**
+   * No answer within READYZ_ANSWER_MS although the explorer server is there: a kube-apiserver that
+   * accepts connections and answers nothing (stopped with SIGSTOP, swapping, deadlocked). Its
+   * requests would wait for the proxy's timeouts, and the page went on saying "connected".
+   */
+  silent?: boolean;
 }
+
+/** How long the indicator's /readyz probe waits: kube-apiserver answers it at once when it runs at all. */
+export const READYZ_ANSWER_MS = 5_000;
 
 export function parseReadyz(status: number, body: string, at: number): ReadyzReport {
   const failed: string[] = [];
@@ -31,6 +40,7 @@ export function parseReadyz(status: number, body: string, at: number): ReadyzRep
 
 /** "etcd failed", "etcd and poststarthook/x failed", or the message of an answer without checks. */
 export function readyzText(r: ReadyzReport): string {
+  if (r.silent) return `no answer within ${READYZ_ANSWER_MS / 1000} s`;
   if (r.failed.length) return `${r.failed.length > 3 ? `${r.failed.slice(0, 3).join(', ')} and ${r.failed.length - 3} more` : r.failed.join(r.failed.length === 2 ? ' and ' : ', ')} failed`;
   return r.message ? `HTTP ${r.status}: ${r.message}` : `HTTP ${r.status}`;
 }

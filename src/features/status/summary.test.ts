@@ -28,6 +28,22 @@ describe('summarize', () => {
     expect(s.short).toBe('Cluster c (this view): down');
   });
 
+  it('says the cluster of this view is not answering when /readyz got no answer in time (a frozen kube-apiserver)', () => {
+    const health: HealthSnapshot = { ...healthy, contexts: { c: { lastOkAt: now - 20_000, latencyMs: 3, unreachable: false } } };
+    const s = summarize({ health, status: status(), events: [], context: 'c', readyz: { at: now - 1000, status: 0, ready: false, failed: [], silent: true }, now });
+    expect(s.level).toBe('down');
+    expect(s.short).toBe('not answering');
+    expect(s.lines.find((l) => l.label.startsWith('Cluster c'))?.text).toMatch(/^not answering: \/readyz got no answer within 5 s/);
+  });
+
+  it("lists another context's failure without calling this page degraded", () => {
+    const health: HealthSnapshot = { ...healthy, contexts: { c: { lastOkAt: now, latencyMs: 3, unreachable: false }, other: { lastError: { message: 'cannot reach the API server of context "other"', at: now - 60_000 }, unreachable: true } } };
+    const s = summarize({ health, status: status(), events: [], context: 'c', now });
+    expect(s.level).toBe('ok');
+    expect(s.short).toBe('connected');
+    expect(s.lines.find((l) => l.label === 'Cluster other')).toMatchObject({ level: 'warn', text: expect.stringMatching(/^unreachable since/) });
+  });
+
   it('tells a restarted explorer server by its start time, and a picked-up token', () => {
     const s = summarize({ health: { ...healthy, token: { state: 'refreshed', at: now } }, status: status({ server: { startedAt: '2026-11-23T11:59:00Z', pid: 2 } }), firstStartedAt: '2026-11-23T11:00:00Z', events: [], now });
     expect(s.level).toBe('ok');

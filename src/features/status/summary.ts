@@ -2,7 +2,7 @@
 // the mux, the token) and what the explorer server reports (/proxy/status). Pure.
 import type { CredentialRun, ExplorerStatus, SupervisorEvent } from '../../../protocol/status';
 import type { HealthSnapshot } from '../../k8s/client';
-import { type ReadyzReport, readyzText } from './readyz';
+import { READYZ_ANSWER_MS, type ReadyzReport, readyzText } from './readyz';
 
 export type Level = 'ok' | 'warn' | 'down';
 
@@ -68,7 +68,10 @@ export function summarize(i: StatusInputs): Summary {
   else if (t.state === 'refreshed') lines.push({ level: 'ok', label: 'Token', text: `the server was restarted; this page picked up its new token at ${clock(t.at ?? i.now)}.` });
   else lines.push({ level: 'ok', label: 'Token', text: 'accepted' });
 
-  // Clusters: the page's own view merged with the proxy's.
+  // Clusters: the page's own view merged with the proxy's. Another context's failure is listed
+  // but does not make the page's summary "degraded": one failed request to a context the page
+  // is not on (a context picker's probe, an old tab) said so on every page for the whole session.
+  const aside = new Set<Line>();
   const names = new Set<string>([...Object.keys(health.contexts), ...Object.keys(status?.contexts ?? {})]);
   if (i.context) names.add(i.context);
   for (const name of [...names].sort()) {
@@ -91,12 +94,18 @@ export function summarize(i: StatusInputs): Summary {
       text = `reachable${latency !== undefined ? `, ${Math.round(latency)} ms` : ''}${lastErrAt ? `; last error at ${clock(lastErrAt)}: ${lastErr}` : ''}`;
     }
     const r = name === i.context ? i.readyz : undefined;
-    if (r && r.ready === false && r.status !== 0 && level !== 'down') {
+    if (r?.silent && level !== 'down') {
+      // Connections are taken and nothing is answered: every request of the view waits.
+      level = 'down';
+      text = `not answering: /readyz got no answer within ${READYZ_ANSWER_MS / 1000} s at ${clock(r.at)} (the server takes connections but answers nothing: stopped or overloaded)`;
+    } else if (r && r.ready === false && r.status !== 0 && level !== 'down') {
       // It answers, but says it cannot serve: writes would time out (etcd stopped), lists may be stale.
       level = 'down';
       text = `answers but is not ready (/readyz at ${clock(r.at)}: ${readyzText(r)})${latency !== undefined ? `, ${Math.round(latency)} ms` : ''}`;
     }
-    lines.push({ level, label: `Cluster ${name}${name === i.context ? ' (this view)' : ''}`, text });
+    const line: Line = { level, label: `Cluster ${name}${name === i.context ? ' (this view)' : ''}`, text };
+    lines.push(line);
+    if (i.context !== undefined && name !== i.context) aside.add(line);
   }
 
   // Credential plugins of the context the page is on (and runs under way for any other).
@@ -112,16 +121,19 @@ export function summarize(i: StatusInputs): Summary {
     lines.push({ level, label: c.name, text: `${why ?? c.state} since ${clock(c.since)}${c.restarts ? `, restarted ${c.restarts}×` : ''}${exit}` });
   }
 
-  const level = lines.reduce<Level>((l, x) => worst(l, x.level), 'ok');
-  const down = lines.find((l) => l.level === 'down');
-  const warn = lines.find((l) => l.level === 'warn');
+  const counted = lines.filter((l) => !aside.has(l));
+  const level = counted.reduce<Level>((l, x) => worst(l, x.level), 'ok');
+  const down = counted.find((l) => l.level === 'down');
+  const warn = counted.find((l) => l.level === 'warn');
   // A plugin the view waits for is what the user must act on (a login in the browser).
   const waiting = (status?.credentials ?? []).find((c) => c.state === 'running' && i.context !== undefined && c.contexts.includes(i.context));
-  const notReady = i.readyz && i.readyz.ready === false && i.readyz.status !== 0 ? i.readyz : undefined;
+  const notReady = i.readyz && i.readyz.ready === false && (i.readyz.status !== 0 || i.readyz.silent) ? i.readyz : undefined;
   const short = waiting
     ? `waiting for ${waiting.command.split(' ')[0]!.split('/').pop()}`
     : notReady && (!down || down.label.startsWith('Cluster '))
-      ? `not ready: ${readyzText(notReady)}`
+      ? notReady.silent
+        ? 'not answering'
+        : `not ready: ${readyzText(notReady)}`
       : level === 'ok'
         ? 'connected'
         : `${(down ?? warn)!.label}: ${level === 'down' ? 'down' : 'degraded'}`;
@@ -130,7 +142,7 @@ export function summarize(i: StatusInputs): Summary {
 
 function credentialLine(c: CredentialRun, context: string | undefined, now: number): Line[] {
   const mine = context !== undefined && c.contexts.includes(context);
-  const label = `Credentials of ${c.user}`;
+  const label = `Credentials of ${c.user}${c.cluster !== undefined ? ` for cluster ${c.cluster}` : ''}`;
   if (c.state === 'running') {
     const until = c.timeoutAt ? `; it is stopped at ${clock(c.timeoutAt)} if it has not finished` : '';
     return [{ level: 'warn', label, text: `waiting for \`${c.command}\` since ${clock(c.startedAt ?? now)}${until}. Requests of ${c.contexts.join(', ')} wait for it.`, detail: c.stderr || undefined, action: { kind: 'cancel', context: context !== undefined && mine ? context : c.contexts[0]! } }];

@@ -3,6 +3,7 @@
 // failed response's `Status` body into a KubeApiError.
 
 import { parseJsonExact } from '../../codecs/json';
+import { refuseDeepNesting, refuseOversizedObject } from '../../codecs/nesting';
 import { pathProblem, RefusedPathError } from '../paths/safety';
 import { activeReplayTransport, beginTap, observeResponse } from './transportHooks';
 import { headerValue } from './headerList';
@@ -217,7 +218,11 @@ export async function kubeJson<T>(req: KubeRequest): Promise<T> {
 export async function kubeJsonExact<T>(req: KubeRequest): Promise<T> {
   const res = await kubeFetch({ ...req, headers: { Accept: 'application/json', ...req.headers } });
   if (!res.ok) throw await errorFromResponse(res);
-  return parseJsonExact(await res.text()) as T;
+  const text = await res.text();
+  // The objects read here are the Edit and Ownership views': refused past the size and depth they walk.
+  refuseOversizedObject(text);
+  refuseDeepNesting(text);
+  return parseJsonExact(text) as T;
 }
 
 /** The proxy's own endpoints (`/proxy/contexts`, ...): same token, same error handling. */

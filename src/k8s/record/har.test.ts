@@ -63,7 +63,7 @@ describe('recording file', () => {
     const bytes = JSON.stringify(har);
     for (const s of [SECRET_VALUE, STRING_DATA, BEARER, JWT, EXEC_TOKEN, OWN, 'session=abc']) expect(bytes).not.toContain(s);
     const rules = new Set(har.log._recording!.redaction.redactions.map((r) => r.rule));
-    expect([...rules].sort()).toEqual(['credential-field', 'header', 'jwt', 'pattern:hunter2-[a-z]+', 'secret-data']);
+    expect([...rules].sort()).toEqual(['credential-field', 'credential-text', 'header', 'pattern:hunter2-[a-z]+', 'secret-data']);
     expect(har.log._recording!.redaction.redactions).toContainEqual({ entry: 0, where: 'response.content', rule: 'secret-data', field: '.items[0].data' });
     // Keys stay: which keys a Secret has is often the question.
     expect(JSON.parse(har.log.entries[0]!.response.content.text!).items[0].data).toEqual({ password: 'REDACTED' });

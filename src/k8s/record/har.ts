@@ -142,7 +142,7 @@ export function exchangeEntry(x: Exchange, servers: Record<string, string>, reda
   const binary = asText === undefined;
   let text: string | undefined;
   if (binary) body = redactor ? redactor.binary(body, x.request.path, site('response.content')) : body;
-  else if (body.length) text = redactor ? redactor.body(asText, site('response.content')) : asText;
+  else if (body.length) text = redactor ? redactor.body(asText, site('response.content'), x.request.path) : asText;
   const total = Math.max(0, Math.round(x.timings.totalMs ?? 0));
   const wait = Math.min(total, Math.round(x.timings.upstreamMs ?? total));
   const entry: HarEntry = {
@@ -182,7 +182,7 @@ export function exchangeEntry(x: Exchange, servers: Record<string, string>, reda
   if (reqBody) {
     const kept = redactor ? redactor.binary(reqBody, x.request.path, site('request.postData')) : reqBody;
     entry.request.postData = { mimeType: reqType, text: kept ? toBase64(kept) : 'REDACTED' };
-  } else if (x.request.body) entry.request.postData = { mimeType: reqType, text: redactor ? redactor.body(x.request.body, site('request.postData')) : x.request.body };
+  } else if (x.request.body) entry.request.postData = { mimeType: reqType, text: redactor ? redactor.body(x.request.body, site('request.postData'), x.request.path) : x.request.body };
   if (x.error) entry.response._error = x.error;
   if (x.response?.body && x.wireSize !== undefined && x.wireSize !== x.response.body.length) entry.response.content.compression = x.response.body.length - x.wireSize;
   if (x.timings.upstreamMs !== undefined) entry._upstreamMs = x.timings.upstreamMs;
@@ -240,7 +240,7 @@ function recordedEntry(x: RecordedExchange, servers: Record<string, string>, red
         const kept = redactor.binary(f.bytes, x.request.path, { entry: index, where: `_frames[${i}]` });
         return kept ? { time, base64: toBase64(kept) } : { time, text: 'REDACTED' };
       }
-      const text = redactor.body(f.text ?? '', { entry: index, where: `_frames[${i}]` });
+      const text = redactor.body(f.text ?? '', { entry: index, where: `_frames[${i}]` }, x.request.path);
       return { time, ...eventFacts(text), text };
     });
     entry.response.content.size = x.chunks.reduce((n, c) => n + c.bytes.length, 0);

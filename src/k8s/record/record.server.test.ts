@@ -22,6 +22,8 @@ const ns = `rec-${randomBytes(3).toString('hex')}`;
 const binding = `rec-admin-${randomBytes(3).toString('hex')}`;
 const SECRET_VALUE = `secret-${randomBytes(6).toString('hex')}`;
 const HEADER_TOKEN = `header-${randomBytes(6).toString('hex')}`;
+const PATCHED_VALUE = `patched-${randomBytes(6).toString('hex')}`;
+const TEXT_KEY = `LS0tkey${randomBytes(6).toString('hex')}`;
 let dir: string;
 let srv: ExplorerServer;
 let execToken = '';
@@ -97,6 +99,10 @@ describe('recording a session', () => {
     // A Secret, a token in a header the user set, and the exec plugin's credential pasted into a TokenReview.
     expect((await send('POST', `/api/v1/namespaces/${ns}/secrets`, { metadata: { name: 's' }, stringData: { password: SECRET_VALUE } })).status).toBe(201);
     expect((await send('GET', `/api/v1/namespaces/${ns}/secrets`, undefined, { 'X-Debug-Token': HEADER_TOKEN, Authorization: `Bearer ${HEADER_TOKEN}` })).status).toBe(200);
+    // Writes that name no kind: the Edit view's own merge patch, a JSON Patch; and credentials kept as text in a ConfigMap.
+    expect((await send('PATCH', `/api/v1/namespaces/${ns}/secrets/s`, { stringData: { password: PATCHED_VALUE } }, { 'Content-Type': 'application/merge-patch+json' })).status).toBe(200);
+    expect((await send('PATCH', `/api/v1/namespaces/${ns}/secrets/s`, [{ op: 'add', path: '/data/more', value: Buffer.from(PATCHED_VALUE).toString('base64') }], { 'Content-Type': 'application/json-patch+json' })).status).toBe(200);
+    expect((await send('POST', cms, { metadata: { name: 'kept-as-text' }, data: { kubeconfig: `users:\n- name: u\n  user:\n    client-key-data: ${TEXT_KEY}\n`, 'settings.json': JSON.stringify({ db: { password: TEXT_KEY } }) } })).status).toBe(201);
     const review = await send('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: execToken } });
     expect(review.status).toBe(201);
     expect(await review.text()).toContain(`system:serviceaccount:${ns}:recorder`);
@@ -106,7 +112,7 @@ describe('recording a session', () => {
     const contents = recorder.contents();
     const har = toRecordingHar(contents, { enabled: true, patterns: [] });
     const bytes = JSON.stringify(har);
-    for (const s of [SECRET_VALUE, Buffer.from(SECRET_VALUE).toString('base64'), HEADER_TOKEN, execToken, execToken.split('.')[2]!]) expect(bytes).not.toContain(s);
+    for (const s of [SECRET_VALUE, Buffer.from(SECRET_VALUE).toString('base64'), PATCHED_VALUE, Buffer.from(PATCHED_VALUE).toString('base64'), TEXT_KEY, HEADER_TOKEN, execToken, execToken.split('.')[2]!]) expect(bytes).not.toContain(s);
     expect(harProblems(har)).toEqual([]);
     const entries = har.log.entries.map((e) => `${e.request.method} ${e._apiPath.split('?')[0]} ${e.response.status} ${e._via}`);
     expect(entries).toContain(`PUT ${cms}/one 409 http`);

@@ -1,14 +1,20 @@
 // Redaction of a recording before its file is written: what a session shows on the screen is
 // often fine to show a colleague, but a file travels further (bug reports, chat, a class's shared
-// folder). Replaced by default:
+// folder). Replaced by default, by what a value is as much as by where it sits:
 // - the values of a Secret's `data` and `stringData` (keys stay: which keys exist is often the
 //   question), and its last-applied-configuration annotation, which repeats them (kubectl apply);
+//   a Secret is known by its `kind`, and every body sent to or read from a Secret's path (core
+//   v1 `secrets`) counts as one whatever it says: a merge or strategic merge patch carries no
+//   kind, a JSON Patch's `value`s are replaced, and a body that cannot be read there is dropped;
 // - string fields that hold credentials wherever they appear: `token` (TokenReview spec,
-//   TokenRequest and ExecCredential status), `*Token`, `password`, `clientKeyData`,
-//   `client-key-data` (a kubeconfig in a ConfigMap);
+//   TokenRequest and ExecCredential status), `*Token`, `password`, `apiKey`, `*Secret`,
+//   `clientKeyData`, `client-key-data`;
+// - credential-shaped text inside any string (a kubeconfig or a config file kept in a ConfigMap,
+//   a log line): PEM private key blocks, `key: value` / `"key": "value"` / `key=value` for those
+//   same keys, bearer and basic credentials, JSON Web Tokens (service account tokens), and the
+//   password of a URL's userinfo;
 // - the Authorization, Proxy-Authorization, Cookie and Set-Cookie headers, and any header whose
 //   name says token;
-// - bearer tokens and JSON Web Tokens in any text (service account tokens are JWTs);
 // - whatever matches one of the user's own patterns (regular expressions).
 // A binary body (protobuf, CBOR) cannot be walked here: it is dropped when it may hold a Secret
 // (the path names secrets, or the bytes spell "Secret") or matches a pattern.
@@ -41,10 +47,30 @@ export interface RedactionSite {
 }
 
 const SECRET_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie)$|token/i;
-const CREDENTIAL_FIELD = /^(token|password|clientKeyData|client-key-data|[a-zA-Z-]*[Tt]oken)$/;
+/** Names of fields (and of `key: value` pairs in text) whose value is a credential. */
+const CREDENTIAL_KEY = String.raw`(?:[A-Za-z_-]*(?:[Tt]oken|TOKEN|[Pp]assword|PASSWORD|[Pp]asswd|[Ss]ecret|SECRET)|api[-_]?[Kk]ey|API_?KEY|client-key-data|clientKeyData)`;
+const CREDENTIAL_FIELD = new RegExp(`^${CREDENTIAL_KEY}$`);
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+/** A Secret's path: core v1 secrets, a collection, an object or a watch (`/api/v1/watch/...`). */
+const SECRET_PATH = /^\/api\/v1\/(?:watch\/)?(?:namespaces\/[^/?]+\/)?secrets(?:[/?]|$)/;
 const BEARER = /(Bearer\s+)[A-Za-z0-9._~+/=-]+/g;
+const BASIC = /(Basic\s+)[A-Za-z0-9+/]{6,}={0,2}/g;
 const JWT = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
+const PEM_KEY = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g;
+/** `"key": "value"` (JSON in a string), `key: value` (YAML), `key=value` (env files, query strings, flags). */
+// Each starts only where a key can (after a quote, space or punctuation), so a long run of
+// letters costs one scan, not one per position.
+const QUOTED_PAIR = new RegExp(String.raw`((?<![A-Za-z0-9_-])["']?${CREDENTIAL_KEY}["']?\s*:\s*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*')`, 'g');
+const YAML_PAIR = new RegExp(String.raw`((?:^|[\s{,\[-])${CREDENTIAL_KEY}\s*:[ \t]+)(?!["'|>]|REDACTED|true\b|false\b|null\b)([^\s,}\]#][^\r\n,}\]]*)`, 'gm');
+const ENV_PAIR = new RegExp(String.raw`((?:^|[\s?&;,"'-])${CREDENTIAL_KEY}=)(?!REDACTED)([^\s&;,"']+)`, 'gm');
+/** A YAML block scalar (`client-key-data: |`) under a credential key: its indented lines. */
+const YAML_BLOCK = new RegExp(String.raw`((?:^|\n)([ \t]*)-?[ \t]*${CREDENTIAL_KEY}\s*:[ \t]*[|>][-+]?[ \t]*)((?:\r?\n\2[ \t]+[^\r\n]*)+)`, 'g');
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s@]+@/gi;
+
+/** Whether a request path is a Secret's (its bodies, both ways, hold Secret data whatever their kind). */
+export function isSecretPath(path: string): boolean {
+  return SECRET_PATH.test(path);
+}
 
 /** A user pattern that is not a valid regular expression is matched as plain text. */
 export function compilePatterns(patterns: string[]): { source: string; re: RegExp }[] {
@@ -91,16 +117,24 @@ export class Redactor {
   text(text: string, site: RedactionSite, field?: string): string {
     if (!this.enabled || text === '') return text;
     let out = text;
-    if (BEARER.test(out)) {
-      out = out.replace(BEARER, `$1${REDACTED}`);
-      this.note(site, 'bearer', field);
-    }
-    BEARER.lastIndex = 0;
-    if (JWT.test(out)) {
-      out = out.replace(JWT, REDACTED);
-      this.note(site, 'jwt', field);
-    }
-    JWT.lastIndex = 0;
+    const rule = (re: RegExp, name: string, by: string) => {
+      re.lastIndex = 0;
+      if (re.test(out)) {
+        re.lastIndex = 0;
+        out = out.replace(re, by);
+        this.note(site, name, field);
+      }
+      re.lastIndex = 0;
+    };
+    rule(PEM_KEY, 'private-key', REDACTED);
+    rule(YAML_BLOCK, 'credential-text', `$1\n$2  ${REDACTED}`);
+    rule(QUOTED_PAIR, 'credential-text', `$1"${REDACTED}"`);
+    rule(YAML_PAIR, 'credential-text', `$1${REDACTED}`);
+    rule(ENV_PAIR, 'credential-text', `$1${REDACTED}`);
+    rule(URL_PASSWORD, 'url-password', `$1${REDACTED}@`);
+    rule(BEARER, 'bearer', `$1${REDACTED}`);
+    rule(BASIC, 'basic', `$1${REDACTED}`);
+    rule(JWT, 'jwt', REDACTED);
     for (const p of this.patterns) {
       p.re.lastIndex = 0;
       if (p.re.test(out)) {
@@ -116,23 +150,26 @@ export class Redactor {
   /**
    * A body as text: JSON is walked (and written back compactly when something was replaced), YAML
    * is read and written back as JSON when something was replaced, anything else gets the text rules.
+   * `path` is the request's: on a Secret's path the body is a Secret's whatever it says (a patch
+   * names no kind), and one that cannot be read is dropped whole.
    */
-  body(text: string, site: RedactionSite): string {
+  body(text: string, site: RedactionSite, path = ''): string {
     if (!this.enabled || text === '') return text;
+    const secret = isSecretPath(path);
     const trimmed = text.trimStart();
     if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch {
-        return this.text(text, site);
+        return secret ? this.unreadable(site) : this.text(text, site);
       }
       const before = this.report.length;
-      const walked = this.value(parsed, site, '', false);
+      const walked = this.value(parsed, site, '', false, secret);
       return this.report.length === before ? text : JSON.stringify(walked);
     }
     // A YAML body (an apply, a create typed as YAML): parsed to find a Secret's data.
-    if (/^\s*(kind|apiVersion|metadata|data|stringData)\s*:/m.test(text)) {
+    if (secret || /^\s*(kind|apiVersion|metadata|data|stringData)\s*:/m.test(text)) {
       let parsed: unknown;
       try {
         parsed = fromYaml(text);
@@ -141,14 +178,18 @@ export class Redactor {
       }
       if (parsed && typeof parsed === 'object') {
         const before = this.report.length;
-        const walked = this.value(parsed, site, '', false);
+        const walked = this.value(parsed, site, '', false, secret);
         if (this.report.length !== before) return JSON.stringify(walked);
-      } else if (/^\s*kind\s*:\s*Secret\b/m.test(text)) {
-        this.note(site, 'secret-data');
-        return `${REDACTED} (a Secret in YAML that could not be read)`;
+      } else if (secret || /^\s*kind\s*:\s*Secret\b/m.test(text)) {
+        return this.unreadable(site);
       }
     }
     return this.text(text, site);
+  }
+
+  private unreadable(site: RedactionSite): string {
+    this.note(site, 'secret-data');
+    return `${REDACTED} (a Secret's body that could not be read)`;
   }
 
   /** A binary body: kept unless it may hold a Secret or matches a pattern. */
@@ -164,12 +205,19 @@ export class Redactor {
     return bytes;
   }
 
-  private value(v: unknown, site: RedactionSite, path: string, inSecretList: boolean): unknown {
+  /**
+   * `secretDoc`: the top of a body on a Secret's path. An object there without a kind of its own
+   * (a merge patch) is the Secret; a list there is a JSON Patch, whose values are replaced.
+   */
+  private value(v: unknown, site: RedactionSite, path: string, inSecretList: boolean, secretDoc = false): unknown {
     if (typeof v === 'string') return this.text(v, site, path);
-    if (Array.isArray(v)) return v.map((x, i) => this.value(x, site, `${path}[${i}]`, inSecretList));
+    if (Array.isArray(v)) {
+      if (secretDoc) return v.map((op, i) => this.jsonPatchOp(op, site, `${path}[${i}]`));
+      return v.map((x, i) => this.value(x, site, `${path}[${i}]`, inSecretList));
+    }
     if (typeof v !== 'object' || v === null) return v;
     const o = v as Record<string, unknown>;
-    const isSecret = o.kind === 'Secret' || (inSecretList && o.kind === undefined && typeof o.metadata === 'object');
+    const isSecret = o.kind === 'Secret' || (secretDoc && (o.kind === undefined || o.kind === null)) || (inSecretList && o.kind === undefined && typeof o.metadata === 'object');
     const secretList = o.kind === 'SecretList';
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(o)) {
@@ -187,6 +235,14 @@ export class Redactor {
       }
     }
     return out;
+  }
+
+  /** One operation of a JSON Patch sent to a Secret: its `value` may be any part of the Secret. */
+  private jsonPatchOp(op: unknown, site: RedactionSite, path: string): unknown {
+    if (!op || typeof op !== 'object' || Array.isArray(op) || !('value' in op)) return this.value(op, site, path, false);
+    const { value: _value, ...rest } = op as Record<string, unknown>;
+    this.note(site, 'secret-data', `${path}.value`);
+    return { ...(this.value(rest, site, path, false) as object), value: REDACTED };
   }
 
   private secretMetadata(m: Record<string, unknown>, site: RedactionSite, path: string): unknown {

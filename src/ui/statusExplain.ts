@@ -79,7 +79,7 @@ export const STATUS_RULES: Rule[] = [
     id: 'explorer-proxy',
     covers: 'The explorer server answered for the cluster (details.kind "proxy"): credentials it could not get, a TLS failure, an unreachable server, a kubeconfig it refuses, a credential plugin still running.',
     match: (s) => s.details?.kind === 'proxy' && Object.hasOwn(PROXY_SENTENCES, s.details.causes?.[0]?.reason ?? ''),
-    explain: (s) => ({ sentence: PROXY_SENTENCES[s.details!.causes![0]!.reason!]! }),
+    explain: (s) => ({ sentence: PROXY_SENTENCES[s.details?.causes?.[0]?.reason ?? ''] ?? 'The explorer server answered for the cluster; the cluster itself said nothing.' }),
   },
   {
     id: 'unauthorized',

@@ -7,6 +7,14 @@ import { fromYaml, fromYamlAll, serverScalar, toYaml, YamlError, yamlVersionDiff
 export const TRICKY_STRINGS = ['yes', 'no', 'on', 'off', 'y', 'n', 'Yes', 'NO', 'True', '~', 'null', '0x10', '012', '1e3', '.inf', '1_000', '2026-11-23', '12:30', '', 'line one\nline two\n', 'ünïcödé ✓ 日本', '0b101', '+12', '-.INF', '.NaN', '0o17', '09', 'Off', 'NULL'];
 
 describe('toYaml', () => {
+  it('quotes every string the API server (go-yaml v2) reads as something else, keys too', () => {
+    // Before: js-yaml's rules alone, under which these went out plain and the server read numbers.
+    for (const w of ['0X1F', '0B101', '0O17', '08_', '1_e3', '-0b1_0', '+0x_1', '.1_0', '<<']) {
+      const text = toYaml({ [w]: w });
+      expect([w, text]).toEqual([w, `'${w}': '${w}'\n`]);
+    }
+  });
+
   it('quotes every string that either YAML version would read as something else', () => {
     const text = toYaml({ data: Object.fromEntries(TRICKY_STRINGS.map((w, i) => [`k${i}`, w])) });
     expect(yamlVersionDifferences(text)).toEqual([]);
@@ -86,6 +94,16 @@ describe('serverScalar (go.yaml.in/yaml/v2 resolve)', () => {
     ['12:30', '12:30'],
     ['09', 9],
     ['abc', 'abc'],
+    ['0X1F', 31],
+    ['0B101', 5],
+    ['0O17', 15],
+    ['08_', 8],
+    ['1_e3', 1000],
+    ['.1_0', 0.1],
+    ['1e400', '1e400'],
+    ['+0xFFFFFFFFFFFFFFFF', '+0xFFFFFFFFFFFFFFFF'],
+    ['0xFFFFFFFFFFFFFFFF', 18446744073709551615n],
+    ['<<', '<<'],
   ])('%s reads as %s', (source, value) => {
     expect(serverScalar(source)).toEqual(value);
   });

@@ -1,7 +1,7 @@
 // The one YAML codec (pure): what it writes is read back the same by both YAML versions, and the
 // reader points at lines where the API server (YAML 1.1) would read a plain scalar otherwise.
 import { describe, expect, it } from 'vitest';
-import { fromYaml, fromYamlAll, serverScalar, toYaml, YamlError, yamlVersionDifferences } from './yaml';
+import { fromYaml, fromYamlAll, lineOfPath, serverScalar, toYaml, YamlError, yamlVersionDifferences } from './yaml';
 
 // The words of the issue, and more that YAML 1.1 and 1.2 resolve differently.
 export const TRICKY_STRINGS = ['yes', 'no', 'on', 'off', 'y', 'n', 'Yes', 'NO', 'True', '~', 'null', '0x10', '012', '1e3', '.inf', '1_000', '2026-11-23', '12:30', '', 'line one\nline two\n', 'ünïcödé ✓ 日本', '0b101', '+12', '-.INF', '.NaN', '0o17', '09', 'Off', 'NULL'];
@@ -136,5 +136,17 @@ describe('merge keys', () => {
 
   it('merges a list of anchors', () => {
     expect(fromYaml('x: &x {a: 1}\ny: &y {b: 2}\nz:\n  <<: [*x, *y]\n')).toMatchObject({ z: { a: 1, b: 2 } });
+  });
+});
+
+describe('lineOfPath', () => {
+  it('finds the line of a key or element, in YAML and in JSON', () => {
+    const yaml = 'spec:\n  replicas: 3\n  containers:\n  - name: a\n    ports:\n    - containerPort: 80\n';
+    expect(lineOfPath(yaml, ['spec', 'replicas'])).toBe(2);
+    expect(lineOfPath(yaml, ['spec', 'containers', 0, 'ports', 0, 'containerPort'])).toBe(6);
+    expect(lineOfPath(yaml, ['spec', 'missing'])).toBeUndefined();
+    const json = '{\n  "metadata": {"labels": {"a.b": "1"}},\n  "spec": {\n    "replicas": 4294967297\n  }\n}\n';
+    expect(lineOfPath(json, ['spec', 'replicas'])).toBe(4);
+    expect(lineOfPath(json, ['metadata', 'labels', 'a.b'])).toBe(2);
   });
 });

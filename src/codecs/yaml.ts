@@ -265,3 +265,50 @@ export function yamlVersionDifferences(text: string): YamlVersionDifference[] {
   }
   return out;
 }
+
+/**
+ * The 1-based line of the field at `path` (keys and list indexes from the root) in a YAML or JSON
+ * text (JSON is read as YAML flow syntax): the line of its key, or of the element. For errors found
+ * on the parsed value (a protobuf field out of range) to point at the text the user wrote.
+ */
+export function lineOfPath(text: string, path: readonly (string | number)[]): number | undefined {
+  let events: ReturnType<typeof parseEvents>;
+  try {
+    events = parseEvents(text, {});
+  } catch {
+    return undefined;
+  }
+  type Frame = { kind: 'doc' | 'map' | 'seq'; path: (string | number)[]; index: number; key?: string; keyAt?: number };
+  const stack: Frame[] = [];
+  const advance = (f: Frame | undefined) => {
+    if (f?.kind === 'map') f.key = undefined;
+    else if (f?.kind === 'seq') f.index++;
+  };
+  const same = (p: (string | number)[]) => p.length === path.length && p.every((t, i) => String(t) === String(path[i]));
+  for (const ev of events) {
+    if (ev.type === EVENT_ID.DOCUMENT) {
+      stack.push({ kind: 'doc', path: [], index: 0 });
+      continue;
+    }
+    if (ev.type === EVENT_ID.POP) {
+      stack.pop();
+      advance(stack[stack.length - 1]);
+      continue;
+    }
+    const top = stack[stack.length - 1];
+    const start = ev.type === EVENT_ID.SCALAR ? ev.valueStart : 'start' in ev ? (ev.start as number) : 0;
+    const isContainer = ev.type === EVENT_ID.MAPPING || ev.type === EVENT_ID.SEQUENCE;
+    if (top?.kind === 'map' && top.key === undefined) {
+      // A key. (A complex key, a mapping or sequence, never names a JSON field.)
+      top.key = ev.type === EVENT_ID.SCALAR ? getScalarValue(text, ev) : '\u0000';
+      top.keyAt = start;
+      if (isContainer) stack.push({ kind: ev.type === EVENT_ID.MAPPING ? 'map' : 'seq', path: [], index: 0 });
+      continue;
+    }
+    const here = top ? (top.kind === 'doc' ? [] : [...top.path, top.kind === 'seq' ? top.index : top.key!]) : [];
+    if (same(here)) return lineAndColumn(text, top?.kind === 'map' ? top.keyAt! : start).line;
+    if (isContainer) stack.push({ kind: ev.type === EVENT_ID.MAPPING ? 'map' : 'seq', path: here, index: 0 });
+    else advance(top);
+  }
+  return undefined;
+}

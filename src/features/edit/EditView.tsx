@@ -32,6 +32,7 @@ import { editReducer, undecidedConflicts } from './state';
 import { editorKey, handOver, initialState } from './handover';
 import { Subresources } from './Subresources';
 import { SchemaNotice, useEditorSchema } from './useEditorSchema';
+import { bodyToSend, requestToSend } from './toSend';
 
 const PATCH_MODES: WriteMode[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply'];
 const VERB_FOR: Record<WriteMode, string> = { create: 'create', replace: 'update', 'json-patch': 'patch', 'merge-patch': 'patch', 'strategic-merge-patch': 'patch', apply: 'patch', delete: 'delete' };
@@ -124,18 +125,12 @@ function EditObject({ route, context }: { route: Route; context: string }) {
   const objectPath = loadedPath ?? (hasType && editedName ? resourcePath({ group: route.group!, version: route.version!, resource: route.resource!, namespace, name: editedName }) : undefined);
   const rv = metaOf(s.base).resourceVersion;
 
-  const generated = useMemo(
-    () => (edited ? generateBody({ mode: s.mode, format: s.format, base: baseView, live: s.base, edited, guard: s.guard, fieldManager: s.opts.fieldManager, touchedOnly: s.touchedOnly, hints }) : ''),
-    [edited, baseView, s.base, s.mode, s.format, s.guard, s.opts.fieldManager, s.touchedOnly, hints],
-  );
-  const body = s.patchOverride ?? generated;
+  const body = useMemo(() => bodyToSend(s, edited, hints), [s, edited, hints]);
   // What the body says, not the checkbox: a body typed by hand may carry no guard.
   const guarded = s.mode === 'delete' ? s.preRv !== undefined : bodyGuarded(s.mode, body, rv);
 
-  const deleteInput = (): DeleteOptionsInput => ({ ...s.del, preconditionUid: s.preUid, preconditionResourceVersion: s.preRv });
   const paths = { objectPath, collectionPath };
-  const wire: WireRequest | undefined =
-    s.mode === 'delete' ? (objectPath ? buildWriteRequest('delete', paths, '', s.opts, deleteInput()) : undefined) : (s.mode === 'create' || objectPath) && body ? buildWriteRequest(s.mode, paths, body, s.opts) : undefined;
+  const wire: WireRequest | undefined = requestToSend(s, body, paths);
 
   const write = useMutation({
     mutationFn: (v: { request: WireRequest; mode: WriteMode; dryRun: boolean; preview: boolean; before?: JsonObject; edited?: JsonObject; guardedApply: boolean; createOnly: boolean; sent: { text: string; format: Format } }) =>

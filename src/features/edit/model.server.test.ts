@@ -45,7 +45,6 @@ interface Real {
   tickedUid?: string;
   log: string[];
 }
-type Model = Record<string, never>;
 const objectPath = (r: Real) => `${collectionPath}/${r.name}`;
 const dispatch = (r: Real, a: EditAction) => {
   r.s = editReducer(r.s, a);

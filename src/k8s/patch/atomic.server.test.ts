@@ -11,7 +11,7 @@ import { useRealProxy } from '../testing';
 import { applyConfiguration } from './apply';
 import type { FieldHints } from './hints';
 import { type JsonObject, withoutManagedFields } from './patch';
-import { hasKubectl, hintsFor, kube, kubectl, patchAs } from './serverTestKit';
+import { createCrd, hasKubectl, hintsFor, kube, kubectl, patchAs } from './serverTestKit';
 
 const ns = `atomic-${randomBytes(3).toString('hex')}`;
 const group = `at${randomBytes(3).toString('hex')}.example.com`;
@@ -60,36 +60,11 @@ const TWINS: Record<string, Twin> = {
 beforeAll(async () => {
   useRealProxy();
   await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-  await kube('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-    metadata: { name: `targets.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { plural: 'targets', singular: 'target', kind: 'Target', listKind: 'TargetList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: {
-                    selector: { type: 'object', 'x-kubernetes-map-type': 'atomic', additionalProperties: { type: 'string' } },
-                    ref: { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { kind: { type: 'string' }, name: { type: 'string' } } },
-                    // Granular (the default): stays per key.
-                    open: { type: 'object', additionalProperties: { type: 'string' } },
-                  },
-                },
-              },
-            },
-          },
-        },
-      ],
-    },
+  await createCrd(group, { plural: 'targets', kind: 'Target' }, {
+    selector: { type: 'object', 'x-kubernetes-map-type': 'atomic', additionalProperties: { type: 'string' } },
+    ref: { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { kind: { type: 'string' }, name: { type: 'string' } } },
+    // Granular (the default): stays per key.
+    open: { type: 'object', additionalProperties: { type: 'string' } },
   });
 });
 

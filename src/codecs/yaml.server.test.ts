@@ -143,7 +143,7 @@ let checked = 0;
 async function runBatch(strings: string[]): Promise<void> {
   // toYaml: every string as a key and as its value, and in a list.
   const pairs = Object.fromEntries(strings.map((s) => [s, s]));
-  const stored = await dryApply<{ spec: { pairs: Record<string, unknown>; list: unknown[] } }>('quoted', toYaml({ apiVersion: `${group}/v1`, kind: 'Bag', metadata: { name: 'quoted' }, spec: { pairs, list: strings } }));
+  const stored = await dryApply<{ spec: { pairs: Record<string, unknown>; list: unknown[] } }>('gen-quoted', toYaml({ apiVersion: `${group}/v1`, kind: 'Bag', metadata: { name: 'gen-quoted' }, spec: { pairs, list: strings } }));
   const wrong = strings.filter((s, i) => stored.spec.pairs[s] !== s || stored.spec.list[i] !== s);
   const extraKeys = Object.keys(stored.spec.pairs).filter((k) => !Object.hasOwn(pairs, k));
   expect({ wrong: wrong.slice(0, 20), extraKeys: extraKeys.slice(0, 20) }).toEqual({ wrong: [], extraKeys: [] });
@@ -151,8 +151,8 @@ async function runBatch(strings: string[]): Promise<void> {
   // Plain: the server's reading is serverScalar's, and the notes flag it exactly when YAML 1.2 differs.
   // (Values JSON cannot hold, .inf and .nan, would fail the whole request: left out.)
   const plain = strings.filter((s) => PLAIN_SAFE.test(s) && !s.endsWith(':') && !/^[-+]?\.(inf|nan)$/i.test(s));
-  const text = `apiVersion: ${group}/v1\nkind: Bag\nmetadata:\n  name: plain\nspec:\n  data:\n${plain.map((s, i) => `    k${i}: ${s}`).join('\n')}\n`;
-  const read = await dryApply<{ spec: { data: Record<string, unknown> } }>('plain', text);
+  const text = `apiVersion: ${group}/v1\nkind: Bag\nmetadata:\n  name: gen-plain\nspec:\n  data:\n${plain.map((s, i) => `    k${i}: ${s}`).join('\n')}\n`;
+  const read = await dryApply<{ spec: { data: Record<string, unknown> } }>('gen-plain', text);
   const flagged = new Set(yamlVersionDifferences(text).map((d) => d.line));
   const misread: string[] = [];
   const misflagged: string[] = [];

@@ -8,7 +8,7 @@
 // writer's last value. E2E_MODEL_RUNS=<n> (default 20 sequences), E2E_MODEL_SEED to replay.
 import type { Page } from '@playwright/test';
 import fc from 'fast-check';
-import { cmPath, openEditor, typeObject } from './editor';
+import { cmPath, openEditor, q, typeObject } from './editor';
 import { expect, test } from './fixtures';
 
 type Kube = { request: (u: 'admin', m: string, p: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: string }> };
@@ -168,7 +168,16 @@ test(`${RUNS} generated sequences through the page: what goes out is what was sh
       const path = cmPath(ns, name);
       const initial = { a: 'a0', b: 'b0', c: 'c0' };
       await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps?fieldManager=creator`, { metadata: { name }, data: initial });
-      await openEditor(page, explorerUrl, ns, name);
+      if (n === 1) await openEditor(page, explorerUrl, ns, name);
+      else {
+        // In-page navigation (the router follows popstate): the app, its discovery and schemas stay loaded.
+        await page.evaluate((url) => {
+          history.pushState(null, '', url);
+          dispatchEvent(new PopStateEvent('popstate'));
+        }, `${explorerUrl}${q({ context: 'local-admin', view: 'edit', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name })}`);
+        await page.getByRole('radio', { name: 'JSON', exact: true }).check();
+        await expect(page.getByRole('region', { name: 'Object' }).locator('.view-lines')).toContainText(`"name": "${name}"`);
+      }
       const r: Run = { page, kube, path, theirs: new Map(Object.entries(initial)), touched: new Set(), log: [] };
       for (const st of steps) {
         r.log.push(st.name);

@@ -159,6 +159,43 @@ test('after an apply conflict, Delete selected: "Re-send with force=true" re-sen
   expect((await get(kube, cmPath(ns, 'forced')))?.data).toEqual({ a: 'mine' });
 });
 
+test('preconditions fixed at the tick, an unguarded typed body called so, a half-typed text kept (issue 41, cases 6, 7, 5)', async ({ page, explorerUrl, kube, ns }) => {
+  const path = cmPath(ns, 'guards');
+  const theirPatch = async (data: Record<string, string>) => expect((await kube.request('admin', 'PATCH', path, { data }, { 'Content-Type': 'application/merge-patch+json' })).status).toBe(200);
+  await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'guards' }, data: { a: '1' } });
+  await openEditor(page, explorerUrl, ns, 'guards');
+  const ticked = (await get(kube, path))!.metadata.resourceVersion as string;
+
+  // Case 6: Delete with the resourceVersion precondition ticked; another writer changes the object
+  // (nothing typed: the view follows it). Before: the precondition followed too, and the DELETE got 200.
+  await page.getByRole('radio', { name: 'Delete', exact: true }).check();
+  await page.getByLabel(/precondition resourceVersion/).check();
+  await theirPatch({ b: 'theirs' });
+  await expect(page.getByLabel('Loaded resourceVersion')).not.toHaveText(ticked);
+  await expect(page.getByLabel('Request to send')).toContainText(`"resourceVersion": "${ticked}"`);
+  await clickAndWait(page, page.getByRole('button', { name: 'Send', exact: true }));
+  await expect(result(page).getByLabel('Result status')).toContainText('HTTP 409');
+  expect((await get(kube, path))?.data).toEqual({ a: '1', b: 'theirs' });
+
+  // Case 7: a merge patch typed by hand, without the guard; another writer's change. Before, the
+  // banner said the send would get 409, and the body went out unguarded over their change.
+  await page.getByRole('radio', { name: 'JSON Merge Patch' }).check();
+  await page.getByRole('textbox', { name: 'Patch body' }).focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.insertText('{"data": {"b": "mine"}}');
+  await expect(page.getByRole('note', { name: 'Unguarded' })).toBeVisible();
+  await theirPatch({ c: 'theirs' });
+  const banner = page.getByRole('alert', { name: 'Changed on the server' });
+  await expect(banner.getByLabel('Not guarded')).toContainText('carries no resourceVersion guard');
+  await expect(banner).not.toContainText('sending now gets 409');
+
+  // Case 5: the text does not parse: re-apply and keep-mine cannot replace it with the server's version.
+  await typeObject(page, '{"data": {"a": ');
+  await expect(banner.getByRole('button', { name: 'Re-apply my changes to the latest version' })).toBeDisabled();
+  await expect(banner.getByRole('button', { name: 'Keep my edit as it is (overwrites their change)' })).toBeDisabled();
+});
+
 test(`${RUNS} generated sequences through the page: what goes out is what was shown; untouched keys keep the other writer's values`, async ({ page, explorerUrl, kube, ns }) => {
   test.setTimeout(60_000 + RUNS * 30_000);
   let n = 0;

@@ -94,7 +94,7 @@ function readCases(f: FieldPlan, id: number, v: string, keyType: string | undefi
           else if (kk === ${(2 << 3) | wt}) x = ${readExpr(f.scalar, f.message)};
           else skipOrFail(c, kk, 2);
         }
-        (${v} ??= {})[String(k)] = x;
+        setOwn((${v} ??= {}), String(k), x);
         break;
       }`,
     ];
@@ -202,6 +202,7 @@ export function generateDecoders(desc: DescriptorJson, rootNames: string[] = DEF
 // Decoders compiled at build time, straight to the server's JSON form; see the generator for why.
 /* eslint-disable */
 import { toBase64 } from '../base64';
+import { setOwn } from '../json';
 import { goDuration, rfc3339 } from './goText';
 import { Cursor, readValue } from './reader';
 

@@ -1,12 +1,20 @@
 // The one YAML codec (pure): what it writes is read back the same by both YAML versions, and the
 // reader points at lines where the API server (YAML 1.1) would read a plain scalar otherwise.
 import { describe, expect, it } from 'vitest';
-import { fromYaml, fromYamlAll, serverScalar, toYaml, YamlError, yamlVersionDifferences } from './yaml';
+import { fromYaml, fromYamlAll, lineOfPath, serverScalar, toYaml, YamlError, yamlVersionDifferences } from './yaml';
 
 // The words of the issue, and more that YAML 1.1 and 1.2 resolve differently.
 export const TRICKY_STRINGS = ['yes', 'no', 'on', 'off', 'y', 'n', 'Yes', 'NO', 'True', '~', 'null', '0x10', '012', '1e3', '.inf', '1_000', '2026-11-23', '12:30', '', 'line one\nline two\n', 'ünïcödé ✓ 日本', '0b101', '+12', '-.INF', '.NaN', '0o17', '09', 'Off', 'NULL'];
 
 describe('toYaml', () => {
+  it('quotes every string the API server (go-yaml v2) reads as something else, keys too', () => {
+    // Before: js-yaml's rules alone, under which these went out plain and the server read numbers.
+    for (const w of ['0X1F', '0B101', '0O17', '08_', '1_e3', '-0b1_0', '+0x_1', '.1_0', '<<']) {
+      const text = toYaml({ [w]: w });
+      expect([w, text]).toEqual([w, `'${w}': '${w}'\n`]);
+    }
+  });
+
   it('quotes every string that either YAML version would read as something else', () => {
     const text = toYaml({ data: Object.fromEntries(TRICKY_STRINGS.map((w, i) => [`k${i}`, w])) });
     expect(yamlVersionDifferences(text)).toEqual([]);
@@ -86,6 +94,16 @@ describe('serverScalar (go.yaml.in/yaml/v2 resolve)', () => {
     ['12:30', '12:30'],
     ['09', 9],
     ['abc', 'abc'],
+    ['0X1F', 31],
+    ['0B101', 5],
+    ['0O17', 15],
+    ['08_', 8],
+    ['1_e3', 1000],
+    ['.1_0', 0.1],
+    ['1e400', '1e400'],
+    ['+0xFFFFFFFFFFFFFFFF', '+0xFFFFFFFFFFFFFFFF'],
+    ['0xFFFFFFFFFFFFFFFF', 18446744073709551615n],
+    ['<<', '<<'],
   ])('%s reads as %s', (source, value) => {
     expect(serverScalar(source)).toEqual(value);
   });
@@ -118,5 +136,17 @@ describe('merge keys', () => {
 
   it('merges a list of anchors', () => {
     expect(fromYaml('x: &x {a: 1}\ny: &y {b: 2}\nz:\n  <<: [*x, *y]\n')).toMatchObject({ z: { a: 1, b: 2 } });
+  });
+});
+
+describe('lineOfPath', () => {
+  it('finds the line of a key or element, in YAML and in JSON', () => {
+    const yaml = 'spec:\n  replicas: 3\n  containers:\n  - name: a\n    ports:\n    - containerPort: 80\n';
+    expect(lineOfPath(yaml, ['spec', 'replicas'])).toBe(2);
+    expect(lineOfPath(yaml, ['spec', 'containers', 0, 'ports', 0, 'containerPort'])).toBe(6);
+    expect(lineOfPath(yaml, ['spec', 'missing'])).toBeUndefined();
+    const json = '{\n  "metadata": {"labels": {"a.b": "1"}},\n  "spec": {\n    "replicas": 4294967297\n  }\n}\n';
+    expect(lineOfPath(json, ['spec', 'replicas'])).toBe(4);
+    expect(lineOfPath(json, ['metadata', 'labels', 'a.b'])).toBe(2);
   });
 });

@@ -5,9 +5,10 @@
 // sigs.k8s.io/yaml, which follows YAML 1.1: a plain `yes`, `on`, `n` or `1_000` is a boolean or
 // a number there, while a YAML 1.2 library reads it as a string. A ConfigMap sent with a plain
 // `a: yes` gets 500 "expected string"; a custom resource that preserves unknown fields stores `true`.
-// So the writer quotes every string that *either* version would read as something else (js-yaml's
-// dump does this by default: it checks its YAML 1.1 resolvers too), and the reader says, line by
-// line, where the two versions read a plain scalar differently, instead of guessing silently.
+// So the writer quotes every string that *either* reader would take for something else: js-yaml's
+// own (YAML 1.2) resolvers, and the server's, ported from go.yaml.in/yaml/v2 (serverScalar below:
+// `0X1F`, `0B101`, `08_` or `1_e3` are numbers there, which js-yaml's YAML 1.1 tags do not know).
+// The reader says, line by line, where the two read a plain scalar differently, by the same port.
 //
 // Numbers: an integer beyond 2^53 is read as a bigint and written back digit for digit (see
 // json.ts for why). `.inf`, `-.inf` and `.nan` are refused at their line: JSON cannot hold them,
@@ -15,7 +16,7 @@
 //
 // Merge keys (`<<: *defaults`): merged, as sigs.k8s.io/yaml (go-yaml) does for kubectl and the
 // API server; keys written in the mapping itself win over merged ones.
-import { CORE_SCHEMA, defineScalarTag, dump, DUMP_SCHEMA, EVENT_ID, getScalarValue, intCoreTag, loadAll, mergeTag, NOT_RESOLVED, parseEvents, SCALAR_STYLE, type ScalarTagDefinition, YAMLException } from 'js-yaml';
+import { CORE_SCHEMA, DEFAULT_SCALAR_STYLE_RULES, defineScalarTag, dump, DUMP_SCHEMA, EVENT_ID, getScalarValue, intCoreTag, loadAll, mergeTag, NOT_RESOLVED, parseEvents, SCALAR_STYLE, type ScalarLayout, type ScalarTagDefinition, YAMLException } from 'js-yaml';
 import { nonFinitePath } from './json';
 
 const INT_TAG = 'tag:yaml.org,2002:int';
@@ -49,7 +50,25 @@ export function toYaml(value: unknown): string {
   // noRefs: an object used twice is written twice, never as an anchor/alias the user did not write.
   // NEL, U+2028 and U+2029 come out escaped (`\N`, `\L`, `\P`), which YAML 1.1 reads as the
   // characters, not as line breaks.
-  return dump(value, { lineWidth: -1, noRefs: true, schema: WRITE_SCHEMA });
+  return dump(value, { lineWidth: -1, noRefs: true, schema: WRITE_SCHEMA, scalarStyleRules: WRITE_RULES });
+}
+
+/**
+ * A string the API server would read as something else (a number, boolean, null, or a merge key)
+ * may not be written plain: the rule takes the plain style away, and js-yaml's own rules then quote it.
+ */
+function quoteWhatTheServerReadsOtherwise(layout: ScalarLayout): void {
+  const { node } = layout;
+  if (node.tagged || node.tag !== STR_TAG || typeof node.value !== 'string') return;
+  if (readsAsString(node.value)) return;
+  layout.allowedStylesMask &= ~(1 << SCALAR_STYLE.PLAIN);
+}
+const STR_TAG = 'tag:yaml.org,2002:str';
+const WRITE_RULES = [quoteWhatTheServerReadsOtherwise, ...Object.values(DEFAULT_SCALAR_STYLE_RULES)];
+
+/** The server reads this text, written plain, as the same string (go-yaml v2; `<<` is a merge key as a key). */
+function readsAsString(s: string): boolean {
+  return s !== '<<' && serverScalar(s) === s;
 }
 
 /** A parse error with the 1-based line and column it points at. */
@@ -168,22 +187,35 @@ const SERVER_WORDS = new Map<string, unknown>([
   ...['.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF'].map((w) => [w, Number.POSITIVE_INFINITY] as const),
   ...['-.inf', '-.Inf', '-.INF'].map((w) => [w, Number.NEGATIVE_INFINITY] as const),
 ]);
-// Go's strconv.ParseInt(s, 0, 64) syntax: sign, then 0x/0o/0b prefixes, a leading 0 for octal.
+// Go's strconv.ParseInt(s, 0, 64) syntax (underscores removed first): sign, then 0x/0o/0b
+// prefixes in either case, a leading 0 for octal.
 const GO_INT = /^([+-]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]([0-7]+)|0[bB]([01]+)|(0[0-7]*)|([1-9][0-9]*))$/;
 const GO_YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+// strconv.ParseFloat on a text that starts with '.': decimal only, underscores between digits
+// (strconv's underscoreOK), in the fraction and the exponent.
+const GO_DOT_FLOAT = /^\.[0-9](_?[0-9])*([eE][-+]?[0-9](_?[0-9])*)?$/;
 const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
+
+/** A Go float64 parse: out of range is an error (ErrRange), and the scalar stays a string. */
+function goFloat(text: string, source: string): unknown {
+  const v = Number(text.replace(/_/g, ''));
+  return Number.isFinite(v) ? v : source;
+}
 
 /**
  * What kube-apiserver reads for a plain scalar: a port of resolve() in go.yaml.in/yaml/v2 for
  * untagged scalars, as sigs.k8s.io/yaml decodes them into interface{} before turning them into
  * JSON. Timestamps (`2026-11-23`) stay strings there (decode.go keeps them as text for
  * interface{} targets), and base-60 numbers (`12:30`) are not supported, so both are strings.
+ * Integers beyond 2^53 come back as bigint (exact, as this module reads them).
  */
 export function serverScalar(source: string): unknown {
   if (SERVER_WORDS.has(source)) return SERVER_WORDS.get(source);
   const c = source[0]!;
-  if (c === '.') return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(source) ? Number(source) : source;
+  // resolve.go's '.' hint: strconv.ParseFloat of the text as it is (no underscore removal, no regexp).
+  if (c === '.') return GO_DOT_FLOAT.test(source) ? goFloat(source, source) : source;
   if (c !== '+' && c !== '-' && !(c >= '0' && c <= '9')) return source;
   const plain = source.replace(/_/g, '');
   const m = GO_INT.exec(plain);
@@ -191,10 +223,10 @@ export function serverScalar(source: string): unknown {
     const [, sign, hex, oct, bin, octLeading, dec] = m;
     const digits = hex !== undefined ? `0x${hex}` : oct !== undefined ? `0o${oct}` : bin !== undefined ? `0b${bin}` : octLeading !== undefined ? (octLeading.length > 1 ? `0o${octLeading.slice(1)}` : '0') : dec!;
     const big = sign === '-' ? -BigInt(digits) : BigInt(digits);
-    // ParseInt, then ParseUint; beyond both it falls through to the float rule.
-    if (big >= INT64_MIN && big <= UINT64_MAX) return Number(big);
+    // ParseInt (int64, sign allowed), then ParseUint (uint64, no sign); beyond both, the float rule.
+    if ((big >= INT64_MIN && big <= INT64_MAX) || (sign === '' && big <= UINT64_MAX)) return Number.isSafeInteger(Number(big)) ? Number(big) : big;
   }
-  if (GO_YAML_FLOAT.test(plain)) return Number(plain);
+  if (GO_YAML_FLOAT.test(plain)) return goFloat(plain, source);
   return source;
 }
 
@@ -232,4 +264,51 @@ export function yamlVersionDifferences(text: string): YamlVersionDifference[] {
     });
   }
   return out;
+}
+
+/**
+ * The 1-based line of the field at `path` (keys and list indexes from the root) in a YAML or JSON
+ * text (JSON is read as YAML flow syntax): the line of its key, or of the element. For errors found
+ * on the parsed value (a protobuf field out of range) to point at the text the user wrote.
+ */
+export function lineOfPath(text: string, path: readonly (string | number)[]): number | undefined {
+  let events: ReturnType<typeof parseEvents>;
+  try {
+    events = parseEvents(text, {});
+  } catch {
+    return undefined;
+  }
+  type Frame = { kind: 'doc' | 'map' | 'seq'; path: (string | number)[]; index: number; key?: string; keyAt?: number };
+  const stack: Frame[] = [];
+  const advance = (f: Frame | undefined) => {
+    if (f?.kind === 'map') f.key = undefined;
+    else if (f?.kind === 'seq') f.index++;
+  };
+  const same = (p: (string | number)[]) => p.length === path.length && p.every((t, i) => String(t) === String(path[i]));
+  for (const ev of events) {
+    if (ev.type === EVENT_ID.DOCUMENT) {
+      stack.push({ kind: 'doc', path: [], index: 0 });
+      continue;
+    }
+    if (ev.type === EVENT_ID.POP) {
+      stack.pop();
+      advance(stack[stack.length - 1]);
+      continue;
+    }
+    const top = stack[stack.length - 1];
+    const start = ev.type === EVENT_ID.SCALAR ? ev.valueStart : 'start' in ev ? (ev.start as number) : 0;
+    const isContainer = ev.type === EVENT_ID.MAPPING || ev.type === EVENT_ID.SEQUENCE;
+    if (top?.kind === 'map' && top.key === undefined) {
+      // A key. (A complex key, a mapping or sequence, never names a JSON field.)
+      top.key = ev.type === EVENT_ID.SCALAR ? getScalarValue(text, ev) : '\u0000';
+      top.keyAt = start;
+      if (isContainer) stack.push({ kind: ev.type === EVENT_ID.MAPPING ? 'map' : 'seq', path: [], index: 0 });
+      continue;
+    }
+    const here = top ? (top.kind === 'doc' ? [] : [...top.path, top.kind === 'seq' ? top.index : top.key!]) : [];
+    if (same(here)) return lineAndColumn(text, top?.kind === 'map' ? top.keyAt! : start).line;
+    if (isContainer) stack.push({ kind: ev.type === EVENT_ID.MAPPING ? 'map' : 'seq', path: here, index: 0 });
+    else advance(top);
+  }
+  return undefined;
 }

@@ -2,6 +2,7 @@
 // Decoders compiled at build time, straight to the server's JSON form; see the generator for why.
 /* eslint-disable */
 import { toBase64 } from '../base64';
+import { setOwn } from '../json';
 import { goDuration, rfc3339 } from './goText';
 import { Cursor, readValue } from './reader';
 
@@ -146,7 +147,7 @@ case 90: {
           else if (kk === 18) x = c.string();
           else skipOrFail(c, kk, 2);
         }
-        (v10 ??= {})[String(k)] = x;
+        setOwn((v10 ??= {}), String(k), x);
         break;
       }
 case 98: {
@@ -159,7 +160,7 @@ case 98: {
           else if (kk === 18) x = c.string();
           else skipOrFail(c, kk, 2);
         }
-        (v11 ??= {})[String(k)] = x;
+        setOwn((v11 ??= {}), String(k), x);
         break;
       }
 case 106: (v12 ??= []).push(d_apimachinery_pkg_apis_meta_v1_OwnerReference(c, c.length() + c.pos)); break;
@@ -354,7 +355,7 @@ case 58: {
           else if (kk === 18) x = c.string();
           else skipOrFail(c, kk, 2);
         }
-        (v8 ??= {})[String(k)] = x;
+        setOwn((v8 ??= {}), String(k), x);
         break;
       }
 case 66: v9 = c.string(); break;
@@ -390,7 +391,7 @@ case 258: {
           else if (kk === 18) x = d_apimachinery_pkg_api_resource_Quantity(c, c.length() + c.pos);
           else skipOrFail(c, kk, 2);
         }
-        (v32 ??= {})[String(k)] = x;
+        setOwn((v32 ??= {}), String(k), x);
         break;
       }
 case 266: (v33 ??= []).push(d_api_core_v1_TopologySpreadConstraint(c, c.length() + c.pos)); break;
@@ -959,7 +960,7 @@ case 42: {
           else if (kk === 18) x = c.string();
           else skipOrFail(c, kk, 2);
         }
-        (v4 ??= {})[String(k)] = x;
+        setOwn((v4 ??= {}), String(k), x);
         break;
       }
       default:
@@ -1533,7 +1534,7 @@ let v1: unknown[] | undefined;
           else if (kk === 18) x = c.string();
           else skipOrFail(c, kk, 2);
         }
-        (v0 ??= {})[String(k)] = x;
+        setOwn((v0 ??= {}), String(k), x);
         break;
       }
 case 18: (v1 ??= []).push(d_apimachinery_pkg_apis_meta_v1_LabelSelectorRequirement(c, c.length() + c.pos)); break;
@@ -1600,7 +1601,7 @@ case 58: {
           else if (kk === 18) x = c.string();
           else skipOrFail(c, kk, 2);
         }
-        (v6 ??= {})[String(k)] = x;
+        setOwn((v6 ??= {}), String(k), x);
         break;
       }
 case 64: v7 = c.varint(); break;
@@ -1740,7 +1741,7 @@ case 34: {
           else if (kk === 18) x = c.string();
           else skipOrFail(c, kk, 2);
         }
-        (v3 ??= {})[String(k)] = x;
+        setOwn((v3 ??= {}), String(k), x);
         break;
       }
 case 42: v4 = d_api_core_v1_LocalObjectReference(c, c.length() + c.pos); break;
@@ -1853,7 +1854,7 @@ let v1: Record<string, unknown> | undefined;
           else if (kk === 18) x = d_apimachinery_pkg_api_resource_Quantity(c, c.length() + c.pos);
           else skipOrFail(c, kk, 2);
         }
-        (v0 ??= {})[String(k)] = x;
+        setOwn((v0 ??= {}), String(k), x);
         break;
       }
 case 18: {
@@ -1866,7 +1867,7 @@ case 18: {
           else if (kk === 18) x = d_apimachinery_pkg_api_resource_Quantity(c, c.length() + c.pos);
           else skipOrFail(c, kk, 2);
         }
-        (v1 ??= {})[String(k)] = x;
+        setOwn((v1 ??= {}), String(k), x);
         break;
       }
       default:
@@ -2272,7 +2273,7 @@ let v2: unknown[] | undefined;
           else if (kk === 18) x = d_apimachinery_pkg_api_resource_Quantity(c, c.length() + c.pos);
           else skipOrFail(c, kk, 2);
         }
-        (v0 ??= {})[String(k)] = x;
+        setOwn((v0 ??= {}), String(k), x);
         break;
       }
 case 18: {
@@ -2285,7 +2286,7 @@ case 18: {
           else if (kk === 18) x = d_apimachinery_pkg_api_resource_Quantity(c, c.length() + c.pos);
           else skipOrFail(c, kk, 2);
         }
-        (v1 ??= {})[String(k)] = x;
+        setOwn((v1 ??= {}), String(k), x);
         break;
       }
 case 26: (v2 ??= []).push(d_api_core_v1_ResourceClaim(c, c.length() + c.pos)); break;
@@ -3554,7 +3555,7 @@ case 154: {
           else if (kk === 18) x = d_apimachinery_pkg_api_resource_Quantity(c, c.length() + c.pos);
           else skipOrFail(c, kk, 2);
         }
-        (v18 ??= {})[String(k)] = x;
+        setOwn((v18 ??= {}), String(k), x);
         break;
       }
 case 162: v19 = d_api_core_v1_ResourceRequirements(c, c.length() + c.pos); break;
@@ -3699,7 +3700,7 @@ case 82: {
           else if (kk === 18) x = d_apimachinery_pkg_api_resource_Quantity(c, c.length() + c.pos);
           else skipOrFail(c, kk, 2);
         }
-        (v9 ??= {})[String(k)] = x;
+        setOwn((v9 ??= {}), String(k), x);
         break;
       }
 case 90: v10 = d_api_core_v1_ResourceRequirements(c, c.length() + c.pos); break;

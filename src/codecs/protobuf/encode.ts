@@ -4,6 +4,7 @@
 // (a typo, a field of a newer version) is an error naming its path, never silently dropped.
 import protobuf from 'protobufjs';
 import { fromStdBase64 } from '../base64';
+import { setOwn } from '../json';
 import { errText, SchemaEncodeError } from './errors';
 import { K8S_MAGIC, type PbResult } from './fields';
 import { parseGoDuration, parseRfc3339 } from './goText';
@@ -23,24 +24,65 @@ function fromBase64(s: string, path: string): Uint8Array {
 
 const utf8enc = new TextEncoder();
 
+/** A value in an error message (JSON.stringify throws on a bigint). */
+function shown(v: unknown): string {
+  return typeof v === 'bigint' ? v.toString() : JSON.stringify(v);
+}
+
+// The range of each protobuf integer type. The server's JSON decoder refuses a value outside its
+// Go field's range (400); written into protobuf it would wrap instead (replicas 4294967297 became 1).
+const INT_RANGES: Record<string, [bigint, bigint]> = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  sint32: [-(2n ** 31n), 2n ** 31n - 1n],
+  sfixed32: [-(2n ** 31n), 2n ** 31n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  fixed32: [0n, 2n ** 32n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  sint64: [-(2n ** 63n), 2n ** 63n - 1n],
+  sfixed64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+  fixed64: [0n, 2n ** 64n - 1n],
+};
+
+/** An integer of a protobuf type, in range, as protobufjs writes it (64-bit ones as {low, high}, exact beyond 2^53). */
+function integerFromJson(type: string, v: unknown, path: string): unknown {
+  if (!(typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v)))) throw new SchemaEncodeError(`${path}: expected an integer, got ${shown(v)}`);
+  const range = INT_RANGES[type];
+  if (!range) return v;
+  // (A number beyond 2^53 has lost digits already; the JSON reader keeps such integers as bigint.)
+  const b = BigInt(v);
+  if (b < range[0] || b > range[1]) throw new SchemaEncodeError(`${path}: ${b} is out of the range of a ${type} (${range[0]} to ${range[1]}): the server refuses it (as it refuses the JSON), and protobuf would wrap it`);
+  if (!type.endsWith('64')) return Number(b);
+  const u = BigInt.asUintN(64, b);
+  return { low: Number(u & 0xffffffffn), high: Number(u >> 32n) };
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Text protobuf carries as UTF-8: a lone surrogate has no UTF-8 form (TextEncoder would write U+FFFD instead). */
+function utf8Text(v: string, path: string): string {
+  if (LONE_SURROGATE.test(v)) throw new SchemaEncodeError(`${path}: the text holds a lone UTF-16 surrogate, which protobuf's UTF-8 cannot carry`);
+  return v;
+}
+
 function scalarFromJson(type: string, v: unknown, path: string): unknown {
   switch (type) {
     case 'string':
-      if (typeof v !== 'string') throw new SchemaEncodeError(`${path}: expected a string, got ${JSON.stringify(v)}`);
-      return v;
+      if (typeof v !== 'string') throw new SchemaEncodeError(`${path}: expected a string, got ${shown(v)}`);
+      return utf8Text(v, path);
     case 'bool':
-      if (typeof v !== 'boolean') throw new SchemaEncodeError(`${path}: expected true or false, got ${JSON.stringify(v)}`);
+      if (typeof v !== 'boolean') throw new SchemaEncodeError(`${path}: expected true or false, got ${shown(v)}`);
       return v;
     case 'bytes':
       if (typeof v !== 'string') throw new SchemaEncodeError(`${path}: expected base64 text`);
       return fromBase64(v, path);
     case 'double':
     case 'float':
-      if (typeof v !== 'number') throw new SchemaEncodeError(`${path}: expected a number, got ${JSON.stringify(v)}`);
+      if (typeof v === 'bigint') return Number(v);
+      if (typeof v !== 'number') throw new SchemaEncodeError(`${path}: expected a number, got ${shown(v)}`);
       return v;
     default:
-      if (typeof v !== 'number' || !Number.isInteger(v)) throw new SchemaEncodeError(`${path}: expected an integer, got ${JSON.stringify(v)}`);
-      return v;
+      return integerFromJson(type, v, path);
   }
 }
 
@@ -67,7 +109,7 @@ export function jsonToMessage(t: protobuf.Type, v: unknown, path: string, used?:
       if (typeof v !== 'string' && typeof v !== 'number') throw new SchemaEncodeError(`${path}: expected a quantity like "250m"`);
       return { string: String(v) };
     case 'intorstring':
-      if (typeof v === 'number' && Number.isInteger(v)) return { type: 0, intVal: v };
+      if ((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint') return { type: 0, intVal: integerFromJson('int32', v, path) };
       if (typeof v === 'string') return { type: 1, strVal: v };
       throw new SchemaEncodeError(`${path}: expected an integer or a string`);
     case 'rawjson': {
@@ -100,7 +142,7 @@ export function jsonToMessage(t: protobuf.Type, v: unknown, path: string, used?:
     }
   }
   if (v === null || v === undefined) return undefined;
-  if (!isObj(v)) throw new SchemaEncodeError(`${path}: expected an object, got ${JSON.stringify(v)}`);
+  if (!isObj(v)) throw new SchemaEncodeError(`${path}: expected an object, got ${shown(v)}`);
   const top = used === undefined;
   const taken = used ?? new Set<string>();
   const out: Record<string, unknown> = {};
@@ -119,7 +161,11 @@ export function jsonToMessage(t: protobuf.Type, v: unknown, path: string, used?:
     if (f.map) {
       if (!isObj(x)) throw new SchemaEncodeError(`${p}: expected an object`);
       const o: Record<string, unknown> = {};
-      for (const [k, y] of Object.entries(x)) o[k] = f.message ? (jsonToMessage(f.message, y, `${p}[${JSON.stringify(k)}]`) ?? {}) : scalarFromJson(f.scalar!, y, `${p}[${JSON.stringify(k)}]`);
+      for (const [k, y] of Object.entries(x)) {
+        const q = `${p}[${JSON.stringify(k)}]`;
+        // setOwn: a key `__proto__` is a key like any other (an assignment would set the prototype and drop it).
+        setOwn(o, utf8Text(k, q), f.message ? (jsonToMessage(f.message, y, q) ?? {}) : scalarFromJson(f.scalar!, y, q));
+      }
       out[f.name] = o;
     } else if (f.repeated) {
       if (!Array.isArray(x)) throw new SchemaEncodeError(`${p}: expected a list`);

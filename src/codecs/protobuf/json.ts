@@ -1,4 +1,5 @@
 // From protobufjs messages to the JSON form the server sends for the same object.
+import { setOwn } from '../json';
 import { errText, SchemaDecodeError } from './errors';
 import { decodeK8sEnvelope, decodeProtobufFields, K8S_MAGIC, type PbField, type PbResult } from './fields';
 import { goDuration, rfc3339 } from './goText';
@@ -120,7 +121,7 @@ export function messageToJson(schema: K8sSchema, t: protobuf.Type, m: Record<str
         continue;
       }
       const o: Record<string, unknown> = {};
-      for (const [k, x] of entries) o[k] = f.message ? sub(f.message, x) : scalarJson(f.scalar!, x);
+      for (const [k, x] of entries) setOwn(o, k, f.message ? sub(f.message, x) : scalarJson(f.scalar!, x));
       out[f.json] = o;
       continue;
     }

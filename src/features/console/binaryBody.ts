@@ -3,6 +3,7 @@
 // presets carry real bodies. The text stays what the user sees and edits; the encoded bytes are
 // shown (size, hex) before sending. Pure.
 import { baseType, parseJson, parseYaml } from '../../codecs';
+import { lineOfPath } from '../../codecs/yaml';
 import { encodeCbor } from '../../codecs/cbor';
 import { encodeK8sObject, type K8sSchema, withBinaryBytes } from '../../codecs/protobuf';
 
@@ -36,6 +37,21 @@ export function encodeRequestBody(text: string, contentType: string, schema: K8s
     }
   }
   const enc = encodeK8sObject(schema, parsed.value);
-  if (!enc.ok) return { kind: 'error', error: enc.error };
+  if (!enc.ok) {
+    const line = lineOfError(text, enc.error);
+    return { kind: 'error', error: line !== undefined ? `line ${line}: ${enc.error}` : enc.error };
+  }
   return { kind: 'binary', format: 'Protobuf', bytes: enc.value };
+}
+
+/**
+ * The line of the field an encoding error names: the codec's errors start with the field's path
+ * (`spec.replicas: …`, `metadata.labels["a"]: …`, `spec.containers[0].ports[1].containerPort: …`).
+ */
+function lineOfError(text: string, error: string): number | undefined {
+  const m = /^((?:[A-Za-z_$][\w$-]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\]|\.(?=[A-Za-z_$]))+): /.exec(error);
+  if (!m) return undefined;
+  const tokens: (string | number)[] = [];
+  for (const t of m[1]!.matchAll(/([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) tokens.push(t[1] ?? (t[2] !== undefined ? Number(t[2]) : (JSON.parse(t[3]!) as string)));
+  return lineOfPath(text, tokens);
 }

@@ -1,29 +1,54 @@
 // deletecollection: DELETE on a collection deletes every object the selectors match. It is
-// confirmed here by first sending the same request with dryRun=All: the server answers with the
-// list of objects it would delete, and that count is what the button offers to delete. The real
-// request then answers with the list of objects it deleted (or marked for deletion).
+// counted here by first sending the same request with dryRun=All: the server answers with the
+// list of objects it would delete. The button then deletes exactly those objects, one DELETE each
+// with the uid of the count as a precondition: the collection request sent again would match
+// anew, and delete objects created since the count ("Delete these 2" deleted 3). An object
+// deleted or replaced since the count is not deleted (404, or 409 for another uid).
 import { useState } from 'react';
 import { kubeFetch } from '../../k8s/client';
 import type { ApiResource } from '../../k8s/discovery';
 import { resourcePath } from '../../k8s/paths';
 
-interface Answer {
+export interface Counted {
+  name: string;
+  namespace?: string;
+  uid?: string;
+}
+
+export interface Answer {
   request: string;
   status: number;
   names: string[];
+  items: Counted[];
   message?: string;
 }
 
-async function deleteCollection(context: string, path: string, query: Record<string, string>): Promise<Answer> {
+export async function deleteCollection(context: string, path: string, query: Record<string, string>): Promise<Answer> {
   const q = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== ''));
   const res = await kubeFetch({ context, path, method: 'DELETE', query: q, headers: { Accept: 'application/json' } });
-  const body = (await res.json().catch(() => ({}))) as { kind?: string; message?: string; items?: { metadata?: { name?: string } }[] };
+  const body = (await res.json().catch(() => ({}))) as { kind?: string; message?: string; items?: { metadata?: { name?: string; namespace?: string; uid?: string } }[] };
+  const items = (body.items ?? []).map((i) => ({ name: i.metadata?.name ?? '?', namespace: i.metadata?.namespace, uid: i.metadata?.uid }));
   return {
     request: `DELETE ${path}${Object.keys(q).length ? `?${new URLSearchParams(q).toString()}` : ''}`,
     status: res.status,
-    names: (body.items ?? []).map((i) => i.metadata?.name ?? '?'),
+    names: items.map((i) => i.name),
+    items,
     message: body.kind === 'Status' ? body.message : undefined,
   };
+}
+
+/** Deletes exactly the counted objects: one DELETE each, on the uid of the count. */
+export async function deleteCounted(context: string, resource: ApiResource, items: Counted[], propagationPolicy: string): Promise<Answer[]> {
+  const out: Answer[] = [];
+  for (const item of items) {
+    const path = resourcePath({ group: resource.group, version: resource.version, resource: resource.resource, namespace: resource.namespaced ? item.namespace : undefined, name: item.name });
+    const options = { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy, ...(item.uid ? { preconditions: { uid: item.uid } } : {}) };
+    const res = await kubeFetch({ context, path, method: 'DELETE', headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, body: JSON.stringify(options) });
+    const body = (await res.json().catch(() => ({}))) as { kind?: string; message?: string };
+    const ok = res.status >= 200 && res.status < 300;
+    out.push({ request: `DELETE ${path} (preconditions.uid ${item.uid ?? '-'})`, status: res.status, names: ok ? [item.name] : [], items: ok ? [item] : [], message: body.kind === 'Status' ? body.message : undefined });
+  }
+  return out;
 }
 
 export function DeleteCollection({ context, resource, namespace }: { context: string; resource: ApiResource; namespace?: string }) {
@@ -32,7 +57,7 @@ export function DeleteCollection({ context, resource, namespace }: { context: st
   const [fieldSelector, setFieldSelector] = useState('');
   const [propagationPolicy, setPropagationPolicy] = useState('Background');
   const [dry, setDry] = useState<Answer>();
-  const [done, setDone] = useState<Answer>();
+  const [done, setDone] = useState<Answer[]>();
   const [busy, setBusy] = useState(false);
   const query = { labelSelector, fieldSelector, propagationPolicy };
   const allowed = resource.verbs.includes('deletecollection');
@@ -49,7 +74,7 @@ export function DeleteCollection({ context, resource, namespace }: { context: st
   const run = async () => {
     setBusy(true);
     try {
-      setDone(await deleteCollection(context, path, query));
+      if (dry) setDone(await deleteCounted(context, resource, dry.items, propagationPolicy));
       setDry(undefined);
     } finally {
       setBusy(false);
@@ -95,15 +120,22 @@ export function DeleteCollection({ context, resource, namespace }: { context: st
               Delete these {dry.names.length} {resource.resource}
             </button>
           )}
-          <p className="muted">The real request matches again when it runs: objects created or changed since this count are judged then.</p>
+          <p className="muted">The button deletes exactly these, one DELETE each on the uid counted: a collection request sent again would match anew, and delete objects created since this count.</p>
         </div>
       )}
       {done && (
         <div role="region" aria-label="Collection deleted" className="small">
           <p>
-            <code>{done.request}</code> → HTTP {done.status}: {done.status === 200 ? `deleted ${done.names.length} ${resource.resource}` : done.message}
+            Deleted {done.filter((d) => d.names.length > 0).length} of the {done.length} counted {resource.resource}, one request each:
           </p>
-          {done.names.length > 0 && <p className="mono">{done.names.join(', ')}</p>}
+          <ul className="mono">
+            {done.map((d) => (
+              <li key={d.request}>
+                <code>{d.request}</code> → HTTP {d.status}
+                {d.status === 404 ? ': gone since the count' : d.status === 409 ? ': another object by that name since the count (uid precondition)' : d.names.length === 0 ? `: ${d.message ?? ''}` : ''}
+              </li>
+            ))}
+          </ul>
         </div>
       )}
     </section>

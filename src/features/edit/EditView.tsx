@@ -14,7 +14,7 @@ import { discoveryQuery, findResource } from '../../k8s/discovery';
 import { invalidateObject, objectQuery, setObject } from '../../k8s/objects';
 import { fieldHintsFrom, groupVersionKey, openApiIndexQuery, schemaAnswerQuery } from '../../k8s/openapi';
 import { apiVersionOf, type ResourceRef, resourcePath } from '../../k8s/paths';
-import { applyOwnershipPreview, dropFields, type FieldHints, type JsonObject, NO_HINTS, unkeyedLists } from '../../k8s/patch';
+import { applyOwnershipPreview, type FieldHints, type JsonObject, NO_HINTS, unkeyedLists } from '../../k8s/patch';
 import { inform } from '../../k8s/watch';
 import { jsonNesting, MAX_NESTING, yamlVersionDifferences } from '../../codecs';
 import { parseJsonExact } from '../../codecs/json';
@@ -27,10 +27,12 @@ import { FourWays } from './FourWays';
 import { ApplyPreviewPanel, DifferencesWarning, EditDiff, ExchangesPanel, OutcomeView, ParseProblems, ServerChangedBanner, wireText, YamlNotes } from './panels';
 import { buildWriteRequest, type DeleteOptionsInput, type FieldValidation, MODE_INFO, sendWrite, type WireRequest, type WriteMode } from './request';
 import { RebaseConflicts } from './RebaseConflicts';
+import { bodyGuarded, dropResend, forceResend, recoverable, type Resend } from './recovery';
 import { editReducer, undecidedConflicts } from './state';
 import { editorKey, handOver, initialState } from './handover';
 import { Subresources } from './Subresources';
 import { SchemaNotice, useEditorSchema } from './useEditorSchema';
+import { bodyToSend, requestToSend } from './toSend';
 
 const PATCH_MODES: WriteMode[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply'];
 const VERB_FOR: Record<WriteMode, string> = { create: 'create', replace: 'update', 'json-patch': 'patch', 'merge-patch': 'patch', 'strategic-merge-patch': 'patch', apply: 'patch', delete: 'delete' };
@@ -125,16 +127,12 @@ function EditObject({ route, context }: { route: Route; context: string }) {
   const objectPath = loadedPath ?? (hasType && editedName ? resourcePath({ group: route.group!, version: route.version!, resource: route.resource!, namespace, name: editedName }) : undefined);
   const rv = metaOf(s.base).resourceVersion;
 
-  const generated = useMemo(
-    () => (edited ? generateBody({ mode: s.mode, format: s.format, base: baseView, live: s.base, edited, guard: s.guard, fieldManager: s.opts.fieldManager, touchedOnly: s.touchedOnly, hints }) : ''),
-    [edited, baseView, s.base, s.mode, s.format, s.guard, s.opts.fieldManager, s.touchedOnly, hints],
-  );
-  const body = s.patchOverride ?? generated;
+  const body = useMemo(() => bodyToSend(s, edited, hints), [s, edited, hints]);
+  // What the body says, not the checkbox: a body typed by hand may carry no guard.
+  const guarded = s.mode === 'delete' ? s.preRv !== undefined : bodyGuarded(s.mode, body, rv);
 
-  const deleteInput = (): DeleteOptionsInput => ({ ...s.del, preconditionUid: s.preUid ? metaOf(s.base).uid : undefined, preconditionResourceVersion: s.preRv ? rv : undefined });
   const paths = { objectPath, collectionPath };
-  const wire: WireRequest | undefined =
-    s.mode === 'delete' ? (objectPath ? buildWriteRequest('delete', paths, '', s.opts, deleteInput()) : undefined) : (s.mode === 'create' || objectPath) && body ? buildWriteRequest(s.mode, paths, body, s.opts) : undefined;
+  const wire: WireRequest | undefined = requestToSend(s, body, paths);
 
   const write = useMutation({
     mutationFn: (v: { request: WireRequest; mode: WriteMode; dryRun: boolean; preview: boolean; before?: JsonObject; edited?: JsonObject; guardedApply: boolean; createOnly: boolean; sent: { text: string; format: Format } }) =>
@@ -171,21 +169,28 @@ function EditObject({ route, context }: { route: Route; context: string }) {
 
   // An apply on a loaded object with the guard on must never create it (see sendWrite);
   // `recreate` is the user's separate, explicit choice to apply it anew without the guard.
-  function send(over: { body?: string; force?: boolean; preview?: boolean; recreate?: boolean } = {}) {
-    if (!wire || (!canSend && over.body === undefined && over.force === undefined)) return;
+  function send(over: { preview?: boolean } = {}) {
+    if (!wire || !canSend) return;
     const dryRun = over.preview ? true : s.opts.dryRun;
-    const custom = over.body !== undefined || over.force !== undefined || over.preview;
-    const request = custom ? buildWriteRequest(s.mode, paths, over.body ?? body, { ...s.opts, dryRun, force: over.force ?? s.opts.force }, deleteInput()) : wire;
-    const guardedApply = s.mode === 'apply' && !isCreate && s.guard && !over.recreate;
+    // What goes out is the request shown (`wire`); a preview is the same with dryRun=All.
+    const request = over.preview ? { ...wire, query: { ...wire.query, dryRun: 'All' } } : wire;
+    const guardedApply = s.mode === 'apply' && !isCreate && s.guard;
     // Create mode names the object in the body: an apply there must not change one that exists.
     const createOnly = s.mode === 'apply' && isCreate && !!editedName;
-    write.mutate({ request, mode: s.mode, dryRun, preview: !!over.preview, before: over.recreate ? undefined : s.base, edited: over.body === undefined || over.recreate ? edited : undefined, guardedApply, createOnly, sent: { text: s.text, format: s.format } });
+    write.mutate({ request, mode: s.mode, dryRun, preview: !!over.preview, before: s.base, edited: s.patchOverride === null ? edited : undefined, guardedApply, createOnly, sent: { text: s.text, format: s.format } });
+  }
+
+  /** A recovery button: the request its result came from, as the button changed it (recovery.ts), in that request's mode. */
+  function resend(r: Resend | undefined, check: { before?: JsonObject; edited?: JsonObject } = { before: s.base }) {
+    if (!r || write.isPending) return;
+    write.mutate({ ...r, dryRun: r.request.query.dryRun === 'All', preview: false, ...check, sent: { text: s.text, format: s.format } });
   }
 
   function recreate() {
     if (!edited) return;
+    // Always an apply (whatever mode is selected now): the button answers a refused apply.
     const unguarded = generateBody({ mode: 'apply', format: s.format, base: undefined, live: undefined, edited: withoutServerMetadata(edited), guard: false, fieldManager: s.opts.fieldManager, touchedOnly: false, hints });
-    send({ body: unguarded, recreate: true });
+    resend({ mode: 'apply', request: buildWriteRequest('apply', paths, unguarded, { ...s.opts, force: false }), guardedApply: false, createOnly: false }, { edited });
   }
 
   async function loadLatest() {
@@ -244,6 +249,8 @@ function EditObject({ route, context }: { route: Route; context: string }) {
         <ServerChangedBanner
           base={s.base}
           changed={s.serverChanged}
+          guarded={guarded}
+          editParses={!!edited}
           onFollow={() => s.serverChanged?.object && dispatch({ type: 'rebase', how: 'discard', object: s.serverChanged.object })}
           onReapply={() => s.serverChanged?.object && dispatch({ type: 'rebase', how: 'reapply', object: s.serverChanged.object, edited, hints })}
           onKeepMine={() => s.serverChanged?.object && dispatch({ type: 'rebase', how: 'keep-mine', object: s.serverChanged.object, edited })}
@@ -332,8 +339,10 @@ function EditObject({ route, context }: { route: Route; context: string }) {
           )}
         </div>
         {applyNeedsManager && <p className="edit-parse-error">Server-Side Apply needs a fieldManager (the server answers 400 without one).</p>}
-        {!s.guard && isPatch && !isCreate && (
-          <p className="small edit-parse-error">Unguarded: if someone changed the object since you loaded it, this patch applies on top of their version (a merge patch replaces lists whole, and may undo their change).</p>
+        {!guarded && isPatch && !isCreate && (
+          <p className="small edit-parse-error" role="note" aria-label="Unguarded">
+            Unguarded{s.patchOverride !== null && s.guard ? ' (the body typed by hand carries no resourceVersion guard)' : ''}: if someone changed the object since you loaded it, this patch applies on top of their version (a merge patch replaces lists whole, and may undo their change).
+          </p>
         )}
 
         {s.mode === 'delete' ? (
@@ -352,10 +361,11 @@ function EditObject({ route, context }: { route: Route; context: string }) {
               <input aria-label="gracePeriodSeconds" inputMode="numeric" value={s.del.gracePeriodSeconds} onChange={(e) => dispatch({ type: 'del', del: { gracePeriodSeconds: e.target.value.replace(/[^0-9]/g, '') } })} size={6} placeholder="default" />
             </label>
             <label title="The server deletes only if the object still has this uid (not a re-created namesake)">
-              <input type="checkbox" checked={s.preUid} onChange={(e) => dispatch({ type: 'pre-uid', on: e.target.checked })} /> precondition uid {baseMeta.uid}
+              <input type="checkbox" checked={s.preUid !== undefined} onChange={(e) => dispatch({ type: 'pre-uid', on: e.target.checked })} /> precondition uid {s.preUid ?? baseMeta.uid}
             </label>
             <label title="The server deletes only if nobody changed the object since you loaded it (else 409)">
-              <input type="checkbox" checked={s.preRv} onChange={(e) => dispatch({ type: 'pre-rv', on: e.target.checked })} /> precondition resourceVersion {baseMeta.resourceVersion}
+              <input type="checkbox" checked={s.preRv !== undefined} onChange={(e) => dispatch({ type: 'pre-rv', on: e.target.checked })} /> precondition resourceVersion {s.preRv ?? baseMeta.resourceVersion}
+              {s.preRv !== undefined && s.preRv !== baseMeta.resourceVersion && <span className="warn"> (as ticked; the object is at {baseMeta.resourceVersion} now: the server answers 409)</span>}
             </label>
           </div>
         ) : isPatch ? (
@@ -454,18 +464,10 @@ function EditObject({ route, context }: { route: Route; context: string }) {
           <OutcomeView
             outcome={s.outcome}
             format={s.format}
-            onForce={() => {
-              // Force for this one request: the checkbox stays as the user left it.
-              send({ body: s.outcome?.sentBody, force: true });
-            }}
+            // Force for this one request: the checkbox stays as the user left it.
+            onForce={recoverable(s) ? () => resend(forceResend(s.outcome!)) : undefined}
             onRecreate={recreate}
-            onDrop={(fields) => {
-              const parsedBody = parseText(s.outcome?.sentBody ?? '', 'yaml').obj;
-              if (!parsedBody) return;
-              const next = serialize(dropFields(parsedBody, fields).body, s.format);
-              dispatch({ type: 'override', body: next });
-              send({ body: next });
-            }}
+            onDrop={recoverable(s) ? (fields) => resend(dropResend(s.outcome!, fields)) : undefined}
             onLoadLatest={() => void loadLatest()}
           />
           {!isCreate && (s.outcome.mode === 'create' || (s.outcome.mode === 'apply' && s.outcome.exchange.response?.status === 201)) && s.outcome.ok && (

@@ -69,7 +69,7 @@ function valueText(v: unknown): string {
  * What a scalar that YAML 1.1 and 1.2 read differently means in the body the Edit view sends. The
  * editor's text never goes out as it is: every mode's body is built from this editor's reading
  * (YAML 1.2) — JSON for create, PUT and the patches, and for apply either JSON or YAML written by
- * toYaml, which quotes a string YAML 1.1 would read otherwise. So `enabled: yes` is stored as the
+ * toYaml, which quotes every string the API server’s YAML reader would read otherwise (serverScalar, the same rule as these notes). So `enabled: yes` is stored as the
  * string "yes" and `mode: 012` goes out as the number 12, whatever the mode; the YAML 1.1 reading
  * (true, 10) is what kubectl would make of the same file. (A body typed into the Patch body editor
  * goes out verbatim: see yamlVersionDifferences' own messages, the server's reading.)

@@ -103,7 +103,25 @@ export function ApplyPreviewPanel({ preview, conflicts }: { preview?: OwnershipP
 }
 
 /** Someone else changed the object while it was open here. */
-export function ServerChangedBanner({ base, changed, onFollow, onReapply, onKeepMine }: { base: JsonObject; changed: { object?: JsonObject; deleted?: boolean }; onFollow: () => void; onReapply: () => void; onKeepMine: () => void }) {
+export function ServerChangedBanner({
+  base,
+  changed,
+  guarded,
+  editParses,
+  onFollow,
+  onReapply,
+  onKeepMine,
+}: {
+  base: JsonObject;
+  changed: { object?: JsonObject; deleted?: boolean };
+  /** The request to send carries the loaded resourceVersion (recovery.ts bodyGuarded). */
+  guarded: boolean;
+  /** The editor's text parses: there is an edit to re-apply or keep. */
+  editParses: boolean;
+  onFollow: () => void;
+  onReapply: () => void;
+  onKeepMine: () => void;
+}) {
   const rvOf = (o?: JsonObject) => (o && isObject(o.metadata) ? String(o.metadata.resourceVersion ?? '') : '');
   const uidOf = (o?: JsonObject) => (o && isObject(o.metadata) ? String(o.metadata.uid ?? '') : '');
   return (
@@ -124,21 +142,26 @@ export function ServerChangedBanner({ base, changed, onFollow, onReapply, onKeep
                 </strong>
               </>
             )}{' '}
-            Your patches are still computed against the version you loaded and guarded by its resourceVersion, so sending now gets 409 Conflict rather than undoing their change.
+            {guarded ? (
+              'Your patches are still computed against the version you loaded and guarded by its resourceVersion, so sending now gets 409 Conflict rather than undoing their change.'
+            ) : (
+              <strong aria-label="Not guarded">The request to send carries no resourceVersion guard (unticked, or a body typed by hand): sending now writes over their version, and may undo their change.</strong>
+            )}
           </p>
           <Suspense fallback={<p className="muted small">Loading the diff…</p>}>
             <EditDiff label="Their change" original={diffText(withoutManagedFields(base))} modified={diffText(withoutManagedFields(changed.object!))} originalTitle="the version you loaded" modifiedTitle="the server now" />
           </Suspense>
           <div className="row">
-            <button type="button" onClick={onReapply}>
+            <button type="button" disabled={!editParses} onClick={onReapply}>
               Re-apply my changes to the latest version
             </button>
             <button type="button" onClick={onFollow}>
               Discard my edit, edit the latest
             </button>
-            <button type="button" title="Overwrites their change when you send" onClick={onKeepMine}>
+            <button type="button" disabled={!editParses} title="Overwrites their change when you send" onClick={onKeepMine}>
               Keep my edit as it is (overwrites their change)
             </button>
+            {!editParses && <span className="muted small">Your text does not parse: fix it to re-apply or keep it (nothing of it is replaced meanwhile).</span>}
           </div>
         </>
       )}
@@ -182,8 +205,9 @@ export function OutcomeView({
 }: {
   outcome: Outcome;
   format: Format;
-  onForce: () => void;
-  onDrop: (fields: string[]) => void;
+  /** Absent when the request the result came from no longer stands (recovery.ts): no button then. */
+  onForce?: () => void;
+  onDrop?: (fields: string[]) => void;
   onLoadLatest: () => void;
   onRecreate?: () => void;
   children?: ReactNode;
@@ -261,15 +285,21 @@ export function OutcomeView({
               ))}
             </tbody>
           </table>
-          <div className="row">
-            <button type="button" onClick={onForce}>
-              Re-send with force=true
-            </button>
-            <button type="button" onClick={() => onDrop(outcome.conflicts.map((c) => c.field ?? '').filter(Boolean))}>
-              Drop these fields and re-send
-            </button>
-            <span className="muted small">Force makes this manager the owner of the fields; dropping them leaves them, and their values, to the other managers.</span>
-          </div>
+          {onForce && onDrop ? (
+            <div className="row">
+              <button type="button" onClick={onForce}>
+                Re-send with force=true
+              </button>
+              <button type="button" onClick={() => onDrop(outcome.conflicts.map((c) => c.field ?? '').filter(Boolean))}>
+                Drop these fields and re-send
+              </button>
+              <span className="muted small">Both re-send the apply shown under “Request sent”, changed only as they say, whatever mode is selected now. Force makes this manager the owner of the fields; dropping them leaves them, and their values, to the other managers.</span>
+            </div>
+          ) : (
+            <p className="muted small" role="note" aria-label="Recovery gone">
+              The object changed since this request was built: it can no longer be re-sent as it was. Send again from the editor.
+            </p>
+          )}
         </div>
       )}
       {outcome.mode === 'strategic-merge-patch' && r?.status === 415 && (

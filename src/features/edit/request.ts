@@ -68,6 +68,8 @@ export interface Exchange {
    * exchange is then the GET that found it gone).
    */
   refused?: 'would-create' | 'would-update';
+  /** The checks sendWrite made before the write: a re-send of this request makes them again. */
+  sentWith?: { guardedApply?: boolean; createOnly?: boolean };
 }
 
 /**
@@ -128,17 +130,18 @@ let nextId = 1;
  * apply endpoint can prevent.
  */
 export async function sendWrite(context: string, mode: WriteMode, request: WireRequest, opts: { guardedApply?: boolean; createOnly?: boolean } = {}): Promise<Exchange> {
+  const sentWith = { guardedApply: opts.guardedApply, createOnly: opts.createOnly };
   if (mode === 'apply' && opts.guardedApply) {
     const check = await sendExchange(context, mode, { method: 'GET', path: request.path, query: {}, headers: { Accept: 'application/json' } });
-    if (check.response?.status === 404) return { ...check, refused: 'would-create' };
+    if (check.response?.status === 404) return { ...check, refused: 'would-create', sentWith };
   }
   // The converse, in create mode: an apply to a name that exists changes that object (apply
   // creates or updates), which the user never loaded. Same check, same window between the two.
   if (mode === 'apply' && opts.createOnly) {
     const check = await sendExchange(context, mode, { method: 'GET', path: request.path, query: {}, headers: { Accept: 'application/json' } });
-    if (check.response?.status === 200) return { ...check, refused: 'would-update' };
+    if (check.response?.status === 200) return { ...check, refused: 'would-update', sentWith };
   }
-  return sendExchange(context, mode, request);
+  return { ...(await sendExchange(context, mode, request)), sentWith };
 }
 
 /** Sends through the one exchange recorder and keeps the whole exchange, in the Edit view's terms. */

@@ -1,6 +1,6 @@
 // The Edit view's state as one pure reducer: what the editor holds, which object it is based on,
 // the write options, and what the server answered. The view dispatches; nothing here fetches.
-import { type ConflictChoices, type FieldHints, isObject, type Json, type JsonObject, type MergeConflict, NO_HINTS, resolveFieldPath, setField, threeWayMerge } from '../../k8s/patch';
+import { type ConflictChoices, type FieldHints, isObject, type JsonObject, type MergeConflict, NO_HINTS, threeWayMerge } from '../../k8s/patch';
 import { compareResourceVersions } from '../../k8s/rv';
 import { defaultManagerFor, type Format, metaOf, type Outcome, parseText, serialize, TOUCHED_SUFFIX, viewOf } from './body';
 import type { DeleteOptionsInput, Exchange, WriteMode, WriteOptions } from './request';
@@ -16,8 +16,13 @@ export interface EditState {
   patchOverride: string | null;
   opts: WriteOptions;
   del: DeleteOptionsInput;
-  preUid: boolean;
-  preRv: boolean;
+  /**
+   * Delete preconditions, fixed when the box is ticked (undefined: not ticked): the uid and
+   * resourceVersion of the version shown then. A newer version followed afterwards does not move
+   * them, so a change made after the tick is not deleted unreviewed (the server answers 409).
+   */
+  preUid?: string;
+  preRv?: string;
   /** Patches conditional on the loaded resourceVersion: on by default. */
   guard: boolean;
   /** Apply only the fields changed in this edit, under a manager of its own. */
@@ -87,8 +92,6 @@ export function initialEditState(hasName: boolean): EditState {
     patchOverride: null,
     opts: { dryRun: false, fieldValidation: '', fieldManager: defaultManagerFor(hasName ? 'merge-patch' : 'create'), force: false },
     del: { propagationPolicy: 'Background', gracePeriodSeconds: '' },
-    preUid: false,
-    preRv: false,
     guard: true,
     touchedOnly: false,
     exchanges: [],
@@ -116,21 +119,21 @@ function rebasedText(s: EditState, r: Rebase): { text: string; conflicts: MergeC
   return { text: serialize({ ...merged, metadata: { ...meta, resourceVersion: rv ?? null } }, s.format), conflicts };
 }
 
-/** The editor's text with one field set (or removed, for undefined), or undefined when the path is not in it. */
-function choiceInText(s: EditState, path: string, value: Json | undefined): string | undefined {
-  const obj = parseText(s.text, s.format).obj;
-  const tokens = obj ? resolveFieldPath(obj, path) : null;
-  if (!obj || !tokens || tokens.length === 0) return undefined;
-  const parent = tokens.slice(0, -1).reduce<Json>((o, t) => (o as Record<string | number, Json>)[t]!, obj);
-  const last = tokens[tokens.length - 1]!;
-  if (Array.isArray(parent)) {
-    if (value === undefined) parent.splice(last as number, 1);
-    else parent[last as number] = value;
-  } else if (isObject(parent)) {
-    if (value === undefined) delete parent[last as string];
-    else setField(parent, last as string, value);
-  }
-  return serialize(obj, s.format);
+/**
+ * A choice made after typing since the merge: what the choice changes in the merged text (before
+ * → after the choice) is laid over the typed text by the same three-way merge, so that the typing
+ * stays wherever the choice does not touch it, also when the choice adds back a field the other
+ * writer removed (which the typed text does not have). Where the user typed at the chosen field
+ * too, the choice wins: it is the later act. A typed text that does not parse stays as it is.
+ */
+function choiceInTypedText(s: EditState, before: Rebase, after: string): string | undefined {
+  const from = parseText(before.text, s.format).obj;
+  const to = parseText(after, s.format).obj;
+  const typed = parseText(s.text, s.format).obj;
+  if (!from || !to || !typed) return s.text;
+  const first = threeWayMerge(from, to, typed, before.hints);
+  const { merged } = threeWayMerge(from, to, typed, before.hints, Object.fromEntries(first.conflicts.map((c) => [c.path, 'mine' as const])));
+  return serialize(merged, s.format);
 }
 
 /**
@@ -209,9 +212,9 @@ export function editReducer(s: EditState, a: EditAction): EditState {
     case 'del':
       return { ...s, del: { ...s.del, ...a.del } };
     case 'pre-uid':
-      return { ...s, preUid: a.on };
+      return { ...s, preUid: a.on ? metaOf(s.base).uid : undefined };
     case 'pre-rv':
-      return { ...s, preRv: a.on };
+      return { ...s, preRv: a.on ? metaOf(s.base).resourceVersion : undefined };
     case 'guard':
       return { ...s, guard: a.on, patchOverride: null, preview: undefined };
     case 'touched-only': {
@@ -236,7 +239,10 @@ export function editReducer(s: EditState, a: EditAction): EditState {
       return { ...s, latest: a.latest };
     case 'rebase': {
       const rv = metaOf(a.object).resourceVersion;
-      if (a.how === 'discard' || !a.edited || !s.base) return { ...onBase(s, a.object), latest: undefined };
+      if (a.how === 'discard' || !s.base) return { ...onBase(s, a.object), latest: undefined };
+      // The text does not parse (half typed): there is no edit to re-apply or keep, and replacing
+      // the text with the server's version would throw the typing away. Nothing changes.
+      if (!a.edited) return s;
       if (a.how === 'keep-mine') {
         // The edit as it is, on the latest resourceVersion: overwrites the other changes.
         const meta = isObject(a.edited.metadata) ? a.edited.metadata : {};
@@ -255,7 +261,7 @@ export function editReducer(s: EditState, a: EditAction): EditState {
       const r: Rebase = { ...s.rebase, choices: { ...s.rebase.choices, [a.path]: a.side } };
       const { text, conflicts } = rebasedText(s, r);
       // Typed since the merge: the choice goes into the typed text, which is not replaced.
-      const typed = s.text !== s.rebase.text ? choiceInText(s, a.path, conflicts.find((c) => c.path === a.path)?.[a.side]) : undefined;
+      const typed = s.text !== s.rebase.text ? choiceInTypedText(s, s.rebase, text) : undefined;
       return { ...s, text: typed ?? text, patchOverride: null, preview: undefined, rebase: { ...r, conflicts, text: typed ?? text } };
     }
   }

@@ -11,7 +11,7 @@ export function fieldHintsFrom(doc: OpenApiDocument, root: Schema): FieldHints {
     if (!cache.has(key)) {
       const s = schemaAt(doc, root, [...path]);
       const e = s ? describeSchema(doc, s).extensions : undefined;
-      cache.set(key, e && (e.patchMergeKey || e.patchStrategy || e.listType || e.listMapKeys) ? { mergeKey: e.patchMergeKey, strategy: e.patchStrategy, listType: e.listType, mapKeys: e.listMapKeys } : undefined);
+      cache.set(key, e && (e.patchMergeKey || e.patchStrategy || e.listType || e.listMapKeys || e.mapType) ? { mergeKey: e.patchMergeKey, strategy: e.patchStrategy, listType: e.listType, mapKeys: e.listMapKeys, mapType: e.mapType } : undefined);
     }
     return cache.get(key);
   };

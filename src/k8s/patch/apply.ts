@@ -71,6 +71,10 @@ function build(live: Json | undefined, edited: Json, trie: Trie | undefined, pat
   if (!owned && !changed) return OMIT;
 
   if (isObject(edited)) {
+    // An atomic map or struct (x-kubernetes-map-type: atomic) is one value, like an atomic list:
+    // the server replaces it whole and its owner owns all of it. Sent by keys, a changed key
+    // alone would become the whole map (a forced apply dropped the other keys).
+    if (hints(path)?.mapType === 'atomic') return structuredClone(edited);
     if (!isObject(live) && !owned) return structuredClone(edited);
     const liveMap = isObject(live) ? live : {};
     const out: JsonObject = {};

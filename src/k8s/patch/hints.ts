@@ -1,6 +1,6 @@
 // What the schema says about a list or map, for the patch builders: the OpenAPI extensions
 // x-kubernetes-patch-merge-key / x-kubernetes-patch-strategy (strategic merge patch) and
-// x-kubernetes-list-type / x-kubernetes-list-map-keys (Server-Side Apply). The builders only take
+// x-kubernetes-list-type / x-kubernetes-list-map-keys / x-kubernetes-map-type (Server-Side Apply). The builders only take
 // this function, so they stay pure; src/k8s/openapi builds one from a kind's schema.
 
 export interface FieldHint {
@@ -12,6 +12,8 @@ export interface FieldHint {
   listType?: string;
   /** x-kubernetes-list-map-keys. */
   mapKeys?: string[];
+  /** x-kubernetes-map-type: `atomic` (a map or struct that is one value for Server-Side Apply) or `granular`. */
+  mapType?: string;
 }
 
 /** Hints for the field at a path of field names from the object's root (list elements add no step). */

@@ -124,6 +124,15 @@ describe('strategicMergePatch', () => {
 });
 
 describe('differencesFromEdit', () => {
+  it('an equal quantity in the canonical form of the server is no difference; another amount is', () => {
+    // Before: 1000m against 1 and 1024Mi against 1Gi were reported as not written.
+    const pod = (cpu: string, memory: string) => ({ spec: { containers: [{ name: 'a', resources: { limits: { cpu, memory } } }] } });
+    expect(differencesFromEdit(pod('1000m', '1024Mi'), pod('1', '1Gi'), undefined)).toEqual([]);
+    expect(differencesFromEdit(pod('0.5', '1e3'), pod('500m', '1k'), undefined)).toEqual([]);
+    expect(differencesFromEdit(pod('1001m', '1Gi'), pod('1', '1Gi'), undefined).map((d) => d.path)).toEqual(['/spec/containers/0/resources/limits/cpu']);
+    expect(differencesFromEdit({ data: { a: 'x' } }, { data: { a: 'y' } }, undefined).map((d) => d.path)).toEqual(['/data/a']);
+  });
+
   it('ignores server-set metadata, status and defaults; names values that differ and removals that did not happen', () => {
     const base = { metadata: { name: 'x', resourceVersion: '1', labels: { gone: 'y' } }, spec: { a: 1 } };
     const edited = { metadata: { name: 'x', resourceVersion: '1' }, spec: { a: 2 } };

@@ -223,5 +223,33 @@ function walkCompare(edited: Json | undefined, result: Json | undefined, base: J
     });
     return;
   }
-  if (!deepEqual(edited, result ?? null) || result === undefined) out.push({ path: pointer(tokens), edited, result });
+  if ((!deepEqual(edited, result ?? null) && !sameQuantity(edited, result)) || result === undefined) out.push({ path: pointer(tokens), edited, result });
+}
+
+const QUANTITY = /^([+-]?)([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:(n|u|m|k|M|G|T|P|E)|(Ki|Mi|Gi|Ti|Pi|Ei)|[eE]([+-]?[0-9]+))?$/;
+const SI: Record<string, number> = { n: -9, u: -6, m: -3, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+
+/** A resource.Quantity as an exact fraction [numerator, denominator], or undefined when it is none. */
+function quantityValue(v: Json | undefined): [bigint, bigint] | undefined {
+  const m = typeof v === 'string' || typeof v === 'number' ? QUANTITY.exec(String(v)) : null;
+  if (!m) return undefined;
+  const [, sign, mantissa, si, binary, exp] = m;
+  const [int, frac = ''] = mantissa!.split('.');
+  let num = BigInt(`${int || '0'}${frac}`) * (sign === '-' ? -1n : 1n);
+  let den = 10n ** BigInt(frac.length);
+  const e = si !== undefined ? SI[si]! : exp !== undefined ? Number(exp) : 0;
+  if (binary) num *= 1024n ** BigInt('KMGTPE'.indexOf(binary[0]!) + 1);
+  if (e >= 0) num *= 10n ** BigInt(e);
+  else den *= 10n ** BigInt(-e);
+  return [num, den];
+}
+
+/**
+ * The server writes every resource.Quantity in its canonical form (`1000m` comes back `1`,
+ * `1024Mi` comes back `1Gi`): the same amount is no difference between the edit and the result.
+ */
+function sameQuantity(edited: Json | undefined, result: Json | undefined): boolean {
+  const a = quantityValue(edited);
+  const b = quantityValue(result);
+  return !!a && !!b && typeof result === 'string' && a[0] * b[1] === b[0] * a[1];
 }

@@ -29,51 +29,39 @@ export async function hintsFor(group: string, version: string, kind: string): Pr
   }
 }
 
-/** A CRD `routes.<group>` (kind Route): spec.routes keyed by [host, port], spec.tags a set, spec.args atomic. */
-export async function createRouteCrd(group: string): Promise<FieldHints> {
+/** A namespaced CRD `<plural>.<group>` (version v1) whose objects' `spec` has the given properties, once Established. */
+export async function createCrd(group: string, names: { plural: string; kind: string }, spec: Record<string, unknown>): Promise<void> {
   await kube('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-    metadata: { name: `routes.${group}` },
+    metadata: { name: `${names.plural}.${group}` },
     spec: {
       group,
       scope: 'Namespaced',
-      names: { plural: 'routes', singular: 'route', kind: 'Route', listKind: 'RouteList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: {
-                    routes: {
-                      type: 'array',
-                      'x-kubernetes-list-type': 'map',
-                      'x-kubernetes-list-map-keys': ['host', 'port'],
-                      items: { type: 'object', required: ['host', 'port'], properties: { host: { type: 'string' }, port: { type: 'integer' }, weight: { type: 'integer' }, note: { type: 'string' } } },
-                    },
-                    tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
-                    args: { type: 'array', 'x-kubernetes-list-type': 'atomic', items: { type: 'string' } },
-                    count: { type: 'integer', format: 'int64' },
-                    free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-                  },
-                },
-              },
-            },
-          },
-        },
-      ],
+      names: { plural: names.plural, singular: names.kind.toLowerCase(), kind: names.kind, listKind: `${names.kind}List` },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec } } } } }],
     },
   });
   // Served once Established; its schema reaches /openapi/v3 a moment later (hintsFor waits).
   for (let i = 0; i < 100; i++) {
-    const crd = await kube<{ status?: { conditions?: { type: string; status: string }[] } }>('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/routes.${group}`);
+    const crd = await kube<{ status?: { conditions?: { type: string; status: string }[] } }>('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${names.plural}.${group}`);
     if (crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) break;
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** A CRD `routes.<group>` (kind Route): spec.routes keyed by [host, port], spec.tags a set, spec.args atomic. */
+export async function createRouteCrd(group: string): Promise<FieldHints> {
+  await createCrd(group, { plural: 'routes', kind: 'Route' }, {
+    routes: {
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['host', 'port'],
+      items: { type: 'object', required: ['host', 'port'], properties: { host: { type: 'string' }, port: { type: 'integer' }, weight: { type: 'integer' }, note: { type: 'string' } } },
+    },
+    tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+    args: { type: 'array', 'x-kubernetes-list-type': 'atomic', items: { type: 'string' } },
+    count: { type: 'integer', format: 'int64' },
+    free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+  });
   return hintsFor(group, 'v1', 'Route');
 }
 

@@ -61,7 +61,7 @@ describe('serving checks: answers', () => {
 
   it('a streaming list is served only when it ends with the initial-events-end bookmark', () => {
     const end = { type: 'BOOKMARK', annotations: { 'k8s.io/initial-events-end': 'true' }, resourceVersion: '42' };
-    expect(classifyStream({ status: 200 }, [end], 'bookmark')).toMatchObject({ verdict: 'yes' });
+    expect(classifyStream({ status: 200 }, [end], 'found')).toMatchObject({ verdict: 'yes' });
     const without = classifyStream({ status: 200 }, [{ type: 'ADDED' }, { type: 'BOOKMARK' }], 'end');
     expect(without).toMatchObject({ verdict: 'no', httpStatus: 200 });
     expect(without.detail).toContain('140890');

@@ -5,7 +5,24 @@
 import { baseType, mediaParams } from '../../codecs/mediaTypes';
 import { apiVersionOf, resourcePath } from '../paths';
 
-export const CHECKS = ['list', 'table', 'protobuf', 'cbor', 'metadata', 'labelSelector', 'fieldSelector', 'chunking', 'watch', 'streamingList', 'dryRun', 'apply'] as const;
+export const CHECKS = [
+  'list',
+  'table',
+  'protobuf',
+  'cbor',
+  'metadata',
+  'metadataWatch',
+  'labelSelector',
+  'fieldSelector',
+  'chunking',
+  'expiredContinue',
+  'watch',
+  'bookmarks',
+  'compactedWatch',
+  'streamingList',
+  'dryRun',
+  'apply',
+] as const;
 export type Check = (typeof CHECKS)[number];
 
 /** Column titles, as the matrix and the CSV name them. */
@@ -15,10 +32,14 @@ export const CHECK_LABELS: Record<Check, string> = {
   protobuf: 'Protobuf',
   cbor: 'CBOR',
   metadata: 'Metadata only',
+  metadataWatch: 'Metadata-only watch',
   labelSelector: 'Label selector',
   fieldSelector: 'Field selector',
   chunking: 'Chunking (continue)',
-  watch: 'Watch (bookmarks)',
+  expiredContinue: 'Expired continue (410)',
+  watch: 'Watch',
+  bookmarks: 'Bookmarks',
+  compactedWatch: 'Compacted watch (410)',
   streamingList: 'Streaming list',
   dryRun: 'Dry-run',
   apply: 'Server-side apply',
@@ -63,6 +84,19 @@ export interface Row {
 
 export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 export const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io';
+/** One object, or each watch event's object, as a PartialObjectMetadata (what client-go's metadata informers ask for). */
+export const METADATA_OBJECT_ACCEPT = 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io';
+/**
+ * How long a probe watch may run (timeoutSeconds). kube-apiserver's watch cache sends a bookmark
+ * to a watch that allowed them 2 s before its timeout runs out, and else about every minute
+ * (cacher's nextBookmarkTime), so a 4 s watch sees one after about 2 s.
+ */
+export const WATCH_SECONDS = 4;
+/**
+ * A resourceVersion every long-running etcd has compacted away: kube-apiserver compacts every
+ * 5 minutes by default (--etcd-compaction-interval), and its watch cache keeps only a recent window.
+ */
+export const COMPACTED_RV = '1';
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 export const CBOR = 'application/cbor';
 /** A label no object carries: the selector is parsed and applied, and the answer stays small. */
@@ -80,7 +114,7 @@ export function collectionOf(t: Target, namespace: string): string {
 const q = (path: string, query: string) => `${path}?${query}`;
 
 /** The request each read check sends: one GET with limit=1 (or a label that matches nothing). */
-export function readRequest(check: Exclude<Check, 'chunking' | 'dryRun' | 'apply'>, collection: string, listRV?: string): ProbeRequest {
+export function readRequest(check: Exclude<Check, 'chunking' | 'expiredContinue' | 'bookmarks' | 'dryRun' | 'apply'>, collection: string, listRV?: string): ProbeRequest {
   const get = (path: string, accept = 'application/json'): ProbeRequest => ({ method: 'GET', path, accept });
   switch (check) {
     case 'list':
@@ -93,13 +127,21 @@ export function readRequest(check: Exclude<Check, 'chunking' | 'dryRun' | 'apply
       return get(q(collection, 'limit=1'), CBOR);
     case 'metadata':
       return get(q(collection, 'limit=1'), METADATA_ACCEPT);
+    case 'metadataWatch':
+      // resourceVersion=0: the watch starts with an ADDED event per object (or, on an empty
+      // collection, the bookmark before its timeout): the first event's object shows the form.
+      return get(q(collection, `watch=1&resourceVersion=0&allowWatchBookmarks=true&timeoutSeconds=${WATCH_SECONDS}`), METADATA_OBJECT_ACCEPT);
     case 'labelSelector':
       return get(q(collection, `limit=1&labelSelector=${encodeURIComponent(NO_MATCH_LABEL)}`));
     case 'fieldSelector':
       return get(q(collection, `limit=1&fieldSelector=${encodeURIComponent(`metadata.name=${PROBE_NAME}`)}`));
     case 'watch':
-      // From the list's resourceVersion, with bookmarks asked for; only the response's head is read.
-      return get(q(collection, `watch=1&allowWatchBookmarks=true&timeoutSeconds=5${listRV ? `&resourceVersion=${encodeURIComponent(listRV)}` : ''}`));
+      // From the list's resourceVersion, with bookmarks asked for: read until the first bookmark.
+      return get(q(collection, `watch=1&allowWatchBookmarks=true&timeoutSeconds=${WATCH_SECONDS}${listRV ? `&resourceVersion=${encodeURIComponent(listRV)}` : ''}`));
+    case 'compactedWatch':
+      // What a reflector meets when it resumes after a long disconnect: 410 Gone, as the HTTP
+      // status or as the stream's first event (an ERROR whose Status has code 410), then it relists.
+      return get(q(collection, `watch=1&allowWatchBookmarks=true&timeoutSeconds=${WATCH_SECONDS}&resourceVersion=${COMPACTED_RV}`));
     case 'streamingList':
       // KEP-3157's streaming list, as client-go's reflector asks it (resourceVersion empty: the
       // most recent state), over a label no object carries: the initial events are none, and the
@@ -110,6 +152,27 @@ export function readRequest(check: Exclude<Check, 'chunking' | 'dryRun' | 'apply
 
 export function chunkRequest(collection: string, continueToken: string): ProbeRequest {
   return { method: 'GET', path: q(collection, `limit=1&continue=${encodeURIComponent(continueToken)}`), accept: 'application/json' };
+}
+
+const base64url = (text: string) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/**
+ * A continue token as kube-apiserver writes one (apiserver/pkg/storage/continue.go: base64url of
+ * {"v":"meta.k8s.io/v1","rv":N,"start":KEY}), from the server's own token when the chunking check
+ * got one, with the resourceVersion set to one long compacted: the server must answer 410
+ * Expired, which client-go's pager meets as a list that took too long and starts again.
+ */
+export function expiredContinueToken(token: string | undefined): string {
+  let start = `${PROBE_NAME}\u0000`;
+  if (token) {
+    try {
+      const decoded = JSON.parse(atob(token.replace(/-/g, '+').replace(/_/g, '/'))) as { start?: unknown };
+      if (typeof decoded.start === 'string' && decoded.start) start = decoded.start;
+    } catch {
+      // Not kube-apiserver's format: the synthetic start key is as good.
+    }
+  }
+  return base64url(JSON.stringify({ v: 'meta.k8s.io/v1', rv: Number(COMPACTED_RV), start }));
 }
 
 /** The smallest object of the resource: enough for the server to route, decode and admit it, never stored (dryRun=All). */
@@ -158,8 +221,9 @@ export function classifyAccept(check: 'table' | 'protobuf' | 'cbor' | 'metadata'
   const as = mediaParams(a.contentType).as;
   // Table and metadata-only answers come as application/json; the body's kind (or an `as`
   // parameter, where a server sets one) tells what was served.
-  const wanted = check === 'table' ? 'Table' : 'PartialObjectMetadataList';
-  const ok = check === 'protobuf' ? base === PROTOBUF : check === 'cbor' ? base === CBOR : a.kind === wanted || as === wanted;
+  // Metadata only: a PartialObjectMetadataList for a list, a PartialObjectMetadata for one object.
+  const wanted = check === 'table' ? ['Table'] : ['PartialObjectMetadataList', 'PartialObjectMetadata'];
+  const ok = check === 'protobuf' ? base === PROTOBUF : check === 'cbor' ? base === CBOR : wanted.includes(a.kind ?? '') || wanted.includes(as ?? '');
   const got = check === 'table' || check === 'metadata' ? `a ${a.kind ?? 'body without a kind'} (${a.contentType ?? 'no Content-Type'})` : a.contentType || 'without a Content-Type';
   return ok ? { verdict: 'yes', detail: `${label} served: ${got}`, httpStatus: 200 } : { verdict: 'no', detail: `${label} not served: the server answered ${got}`, httpStatus: 200 };
 }
@@ -203,9 +267,18 @@ export function classifyWatch(a: Answer): Cell {
 
 export interface StreamEvent {
   type: string;
+  /** The event object's kind (a Status for an ERROR event). */
+  kind?: string;
   annotations?: Record<string, string>;
   resourceVersion?: string;
+  /** An ERROR event's Status: its code, reason and message. */
+  code?: number;
+  reason?: string;
+  message?: string;
 }
+
+/** How a probe's stream stopped: at the event it waited for, at the server's end, or by our clock. */
+export type StreamEnding = 'found' | 'end' | 'timeout';
 
 /**
  * What client-go's reflector does with a streaming list that never ends its initial events
@@ -216,7 +289,7 @@ export const NO_BOOKMARK_CLIENT_GO =
   'client-go’s reflector (WatchListClient) waits for this bookmark; when the stream ends without it, it opens another streaming list instead of falling back to list, then watch, so an informer never syncs (kubernetes/kubernetes#140890)';
 
 /** A streaming list: served when the events end with the initial-events-end bookmark. */
-export function classifyStream(a: Answer, events: StreamEvent[], ended: 'bookmark' | 'end' | 'timeout'): Cell {
+export function classifyStream(a: Answer, events: StreamEvent[], ended: StreamEnding): Cell {
   const pre = notAllowed(a, 'watch it');
   if (pre) return pre;
   if (a.status === 422 || a.status === 400)
@@ -230,6 +303,56 @@ export function classifyStream(a: Answer, events: StreamEvent[], ended: 'bookmar
     detail: `accepted (200), but the stream ${ended === 'timeout' ? 'ran on' : 'ended'} after ${events.length} events${bookmarks ? ` and ${bookmarks} bookmarks` : ''} without the ${INITIAL_EVENTS_END} bookmark: ${NO_BOOKMARK_CLIENT_GO}`,
     httpStatus: 200,
   };
+}
+
+/** A metadata-only watch: served when the first event's object is a PartialObjectMetadata. */
+export function classifyMetadataWatch(a: Answer, events: StreamEvent[]): Cell {
+  const pre = notAllowed(a, 'watch it');
+  if (pre) return pre;
+  if (a.status === 406) return { verdict: 'no', detail: `metadata-only watch refused: 406 NotAcceptable${a.message ? ` (${a.message})` : ''}`, httpStatus: 406 };
+  if (a.status !== 200) return { verdict: 'no', detail: `metadata-only watch answered ${a.status}${a.message ? ` (${a.message})` : ''}`, httpStatus: a.status };
+  const first = events[0];
+  if (!first) return { verdict: 'unknown', detail: `could not tell: the watch sent no event in ${WATCH_SECONDS} s (no objects, and no bookmark)`, httpStatus: 200 };
+  if (first.type === 'ERROR') return { verdict: 'no', detail: `the watch's first event was an ERROR: ${first.code ?? ''} ${first.message ?? ''}`.trim(), httpStatus: 200 };
+  return first.kind === 'PartialObjectMetadata'
+    ? { verdict: 'yes', detail: `the first event (${first.type}) carried a PartialObjectMetadata`, httpStatus: 200 }
+    : { verdict: 'no', detail: `the first event (${first.type}) carried a ${first.kind ?? 'body without a kind'}, not a PartialObjectMetadata: a metadata informer cannot decode it`, httpStatus: 200 };
+}
+
+/** An expired continue token: kube-apiserver answers 410 Expired, and a pager starts its list again. */
+export function classifyExpiredContinue(a: Answer): Cell {
+  const pre = notAllowed(a, 'list it');
+  if (pre) return pre;
+  if (a.status === 410) return { verdict: 'yes', detail: `410 Gone${a.message ? ` (${a.message})` : ''}`, httpStatus: 410 };
+  if (a.status === 200) return { verdict: 'unknown', detail: `could not tell: resourceVersion ${COMPACTED_RV} is not compacted on this server yet (it served the page)`, httpStatus: 200 };
+  return { verdict: 'no', detail: `answered ${a.status}${a.message ? ` (${a.message})` : ''}, not 410 Gone: client-go's pager starts a list again only on 410 Expired`, httpStatus: a.status };
+}
+
+/** Bookmarks on a watch that allowed them: at least one before timeoutSeconds ran out. */
+export function classifyBookmarks(a: Answer, events: StreamEvent[], ended: StreamEnding): Cell {
+  const pre = notAllowed(a, 'watch it');
+  if (pre) return pre;
+  if (a.status !== 200) return skipped('the watch was not opened');
+  const bookmark = events.find((e) => e.type === 'BOOKMARK');
+  if (bookmark) return { verdict: 'yes', detail: `a bookmark came before the watch's timeoutSeconds=${WATCH_SECONDS} ran out (resourceVersion ${bookmark.resourceVersion ?? '(none)'})`, httpStatus: 200 };
+  return {
+    verdict: 'no',
+    detail: `the watch ${ended === 'timeout' ? 'ran' : 'ended'} after ${events.length} events without a bookmark (kube-apiserver sends one 2 s before timeoutSeconds runs out): a reflector then resumes from its last event's resourceVersion, which may be compacted, and relists`,
+    httpStatus: 200,
+  };
+}
+
+/** A watch from a compacted resourceVersion: 410, as the status or as the first event, tells a reflector to relist. */
+export function classifyCompactedWatch(a: Answer, events: StreamEvent[]): Cell {
+  const pre = notAllowed(a, 'watch it');
+  if (pre) return pre;
+  if (a.status === 410) return { verdict: 'yes', detail: `410 Gone${a.message ? ` (${a.message})` : ''}`, httpStatus: 410 };
+  if (a.status !== 200) return { verdict: 'no', detail: `answered ${a.status}${a.message ? ` (${a.message})` : ''}, not 410 Gone`, httpStatus: a.status };
+  const first = events[0];
+  if (first?.type === 'ERROR' && first.code === 410) return { verdict: 'yes', detail: `200, then an ERROR event with 410 ${first.reason ?? ''}${first.message ? ` (${first.message})` : ''}`, httpStatus: 200 };
+  if (first?.type === 'ERROR') return { verdict: 'no', detail: `200, then an ERROR event with ${first.code ?? 'no code'}${first.message ? ` (${first.message})` : ''}, not 410: a reflector retries the watch instead of relisting`, httpStatus: 200 };
+  if (!first) return { verdict: 'unknown', detail: `could not tell: the watch from resourceVersion ${COMPACTED_RV} sent nothing in ${WATCH_SECONDS} s`, httpStatus: 200 };
+  return { verdict: 'unknown', detail: `could not tell: the server replayed events from resourceVersion ${COMPACTED_RV} (first: ${first.type}): it is not compacted yet`, httpStatus: 200 };
 }
 
 /** A dry-run write (create, or apply): accepted when the server ran it and stored nothing. */

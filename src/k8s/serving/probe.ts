@@ -16,14 +16,22 @@ import {
   classifyChunking,
   classifyRead,
   classifyStream,
+  classifyBookmarks,
+  classifyCompactedWatch,
+  classifyExpiredContinue,
+  classifyMetadataWatch,
   classifyWatch,
   classifyWrite,
   collectionOf,
+  expiredContinueToken,
+  INITIAL_EVENTS_END,
   type ListPage,
+  METADATA_OBJECT_ACCEPT,
   type ProbeRequest,
   readRequest,
   type Row,
   skipped,
+  type StreamEnding,
   type StreamEvent,
   type Target,
   writeRequest,
@@ -61,71 +69,110 @@ async function readCheck(context: string, check: 'list' | 'table' | 'protobuf' |
   return { ...cell, request };
 }
 
-async function listAndChunk(context: string, collection: string, signal?: AbortSignal): Promise<{ list: Cell; chunking: Cell; rv?: string }> {
+interface FirstPage {
+  list: Cell;
+  chunking: Cell;
+  rv?: string;
+  continueToken?: string;
+  /** A name from the first page, for the metadata-only GET of one object. */
+  name?: string;
+}
+
+async function listAndChunk(context: string, collection: string, signal?: AbortSignal): Promise<FirstPage> {
   const request = readRequest('list', collection);
   const { answer, res } = await send(context, request, signal);
   const list = { ...classifyRead('list', answer), request };
   if (!res) return { list, chunking: { ...skipped('the list was not answered'), request } };
-  const body = (await res.json().catch(() => ({}))) as { items?: unknown[]; metadata?: { continue?: string; remainingItemCount?: number; resourceVersion?: string } };
+  const body = (await res.json().catch(() => ({}))) as { items?: { metadata?: { name?: string } }[]; metadata?: { continue?: string; remainingItemCount?: number; resourceVersion?: string } };
   const page: ListPage = { items: body.items?.length ?? 0, continueToken: body.metadata?.continue || undefined, remainingItemCount: body.metadata?.remainingItemCount, resourceVersion: body.metadata?.resourceVersion };
-  if (!page.continueToken || page.items > 1) return { list, chunking: { ...classifyChunking(page), request }, rv: page.resourceVersion };
+  const known = { rv: page.resourceVersion, continueToken: page.continueToken, name: body.items?.[0]?.metadata?.name };
+  if (!page.continueToken || page.items > 1) return { list, chunking: { ...classifyChunking(page), request }, ...known };
   const next = chunkRequest(collection, page.continueToken);
   const second = await send(context, next, signal);
   await drop(second.res);
-  return { list, chunking: { ...classifyChunking(page, second.answer), request: next }, rv: page.resourceVersion };
+  return { list, chunking: { ...classifyChunking(page, second.answer), request: next }, ...known };
 }
 
-async function watchCheck(context: string, collection: string, rv: string | undefined, signal?: AbortSignal): Promise<Cell> {
-  const request = readRequest('watch', collection, rv);
-  const ctrl = new AbortController();
-  const stop = () => ctrl.abort();
-  signal?.addEventListener('abort', stop, { once: true });
-  try {
-    const { answer } = await send(context, request, ctrl.signal);
-    return { ...classifyWatch(answer), request };
-  } finally {
-    ctrl.abort();
-    signal?.removeEventListener('abort', stop);
-  }
+/** Metadata only, for a list and (when the list named one) for one object: both must come as metadata. */
+async function metadataCheck(context: string, collection: string, name: string | undefined, signal?: AbortSignal): Promise<Cell> {
+  const list = await readCheck(context, 'metadata', collection, signal);
+  if (list.verdict !== 'yes' || !name) return list;
+  const request: ProbeRequest = { method: 'GET', path: `${collection}/${encodeURIComponent(name)}`, accept: METADATA_OBJECT_ACCEPT };
+  const { answer, res } = await send(context, request, signal);
+  if (res) answer.kind = ((await res.json().catch(() => ({}))) as { kind?: string }).kind;
+  const one = classifyAccept('metadata', answer);
+  if (one.verdict === 'yes') return { ...list, detail: `${list.detail}; one object as a PartialObjectMetadata too` };
+  return { ...one, detail: `the list came as metadata, but one object: ${one.detail}`, request };
 }
 
-/** Reads watch events until the initial-events-end bookmark, the end of the stream, or STREAM_WAIT_MS. */
-async function streamCheck(context: string, collection: string, signal?: AbortSignal): Promise<Cell> {
-  const request = readRequest('streamingList', collection);
+interface Streamed {
+  answer: Answer;
+  events: StreamEvent[];
+  ended: StreamEnding;
+}
+
+/**
+ * Opens a watch and reads its events until `enough` says so, the stream ends, or the wait runs
+ * out; a body that is not newline-delimited JSON (a Protobuf stream) is read as one without events.
+ */
+async function readStream(context: string, request: ProbeRequest, enough: (events: StreamEvent[]) => boolean, signal?: AbortSignal): Promise<Streamed> {
   const ctrl = new AbortController();
   const stop = () => ctrl.abort();
   signal?.addEventListener('abort', stop, { once: true });
   const timer = setTimeout(stop, STREAM_WAIT_MS);
   const events: StreamEvent[] = [];
-  let ended: 'bookmark' | 'end' | 'timeout' = 'end';
   try {
     const { answer, res } = await send(context, request, ctrl.signal);
-    if (!res?.body) return { ...classifyStream(answer, events, ended), request };
+    if (!res?.body) return { answer, events, ended: 'end' };
     const reader = res.body.getReader();
     const framer = new NdjsonFramer();
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) break;
+        if (done) return { answer, events, ended: 'end' };
         for (const f of framer.push(value)) {
-          const e = JSON.parse(f.text) as { type: string; object?: { metadata?: { annotations?: Record<string, string>; resourceVersion?: string } } };
-          events.push({ type: e.type, annotations: e.object?.metadata?.annotations, resourceVersion: e.object?.metadata?.resourceVersion });
+          const e = JSON.parse(f.text) as { type: string; object?: { kind?: string; code?: number; reason?: string; message?: string; metadata?: { annotations?: Record<string, string>; resourceVersion?: string } } };
+          const o = e.object;
+          events.push({ type: e.type, kind: o?.kind, annotations: o?.metadata?.annotations, resourceVersion: o?.metadata?.resourceVersion, code: o?.code, reason: o?.reason, message: o?.message });
         }
-        if (events.some((e) => e.type === 'BOOKMARK' && e.annotations?.['k8s.io/initial-events-end'] === 'true')) {
-          ended = 'bookmark';
-          break;
-        }
+        if (enough(events)) return { answer, events, ended: 'found' };
       }
     } catch (e) {
       if (signal?.aborted) throw e;
-      ended = 'timeout';
+      return { answer, events, ended: 'timeout' };
     }
-    return { ...classifyStream(answer, events, ended), request };
   } finally {
     clearTimeout(timer);
     ctrl.abort();
     signal?.removeEventListener('abort', stop);
   }
+}
+
+const isEndBookmark = (e: StreamEvent) => e.type === 'BOOKMARK' && e.annotations?.[INITIAL_EVENTS_END] === 'true';
+
+/** The four watch checks, at once: a watch read to its first bookmark, a compacted one, a streaming list and a metadata-only watch. */
+async function watchChecks(context: string, collection: string, rv: string | undefined, signal?: AbortSignal): Promise<Pick<Record<Check, Cell>, 'watch' | 'bookmarks' | 'compactedWatch' | 'streamingList' | 'metadataWatch'>> {
+  const requests = { watch: readRequest('watch', collection, rv), compactedWatch: readRequest('compactedWatch', collection), streamingList: readRequest('streamingList', collection), metadataWatch: readRequest('metadataWatch', collection) };
+  const [watch, compacted, stream, metadata] = await Promise.all([
+    readStream(context, requests.watch, (ev) => ev.some((e) => e.type === 'BOOKMARK'), signal),
+    readStream(context, requests.compactedWatch, (ev) => ev.length > 0, signal),
+    readStream(context, requests.streamingList, (ev) => ev.some(isEndBookmark), signal),
+    readStream(context, requests.metadataWatch, (ev) => ev.length > 0, signal),
+  ]);
+  return {
+    watch: { ...classifyWatch(watch.answer), request: requests.watch },
+    bookmarks: { ...classifyBookmarks(watch.answer, watch.events, watch.ended), request: requests.watch },
+    compactedWatch: { ...classifyCompactedWatch(compacted.answer, compacted.events), request: requests.compactedWatch },
+    streamingList: { ...classifyStream(stream.answer, stream.events, stream.ended), request: requests.streamingList },
+    metadataWatch: { ...classifyMetadataWatch(metadata.answer, metadata.events), request: requests.metadataWatch },
+  };
+}
+
+async function expiredContinueCheck(context: string, collection: string, token: string | undefined, signal?: AbortSignal): Promise<Cell> {
+  const request = chunkRequest(collection, expiredContinueToken(token));
+  const { answer, res } = await send(context, request, signal);
+  await drop(res);
+  return { ...classifyExpiredContinue(answer), request };
 }
 
 async function writeCheck(context: string, check: 'dryRun' | 'apply', t: Target, namespace: string, signal?: AbortSignal): Promise<Cell> {
@@ -138,6 +185,8 @@ async function writeCheck(context: string, check: 'dryRun' | 'apply', t: Target,
 export interface ProbeOptions {
   /** Send the dry-run create and apply (dryRun=All). Off unless the user opts in. */
   writes: boolean;
+  /** Where the writes go, when not in `namespace` (the command line's scratch namespace). */
+  writeNamespace?: string;
 }
 
 /** Every check for one resource. */
@@ -151,29 +200,29 @@ export async function probeResource(context: string, t: Target, namespace: strin
     const first = await listAndChunk(context, collection, signal);
     cells.list = first.list;
     cells.chunking = first.chunking;
+    const reads = ['table', 'protobuf', 'cbor', 'metadata', 'metadataWatch', 'labelSelector', 'fieldSelector', 'expiredContinue', 'watch', 'bookmarks', 'compactedWatch', 'streamingList'] as const;
     if (first.list.verdict === 'unknown' && (first.list.httpStatus === 403 || first.list.httpStatus === 401)) {
       // Forbidden: every other read would be forbidden too.
-      for (const c of ['table', 'protobuf', 'cbor', 'metadata', 'labelSelector', 'fieldSelector', 'watch', 'streamingList'] as const) cells[c] = skipped(`the list was forbidden (${first.list.httpStatus})`);
+      for (const c of reads) cells[c] = skipped(`the list was forbidden (${first.list.httpStatus})`);
     } else {
-      const [table, protobuf, cbor, metadata, labelSelector, fieldSelector] = await Promise.all(
-        (['table', 'protobuf', 'cbor', 'metadata', 'labelSelector', 'fieldSelector'] as const).map((c) => readCheck(context, c, collection, signal)),
-      );
-      Object.assign(cells, { table, protobuf, cbor, metadata, labelSelector, fieldSelector });
-      if (t.verbs.includes('watch')) {
-        cells.watch = await watchCheck(context, collection, first.rv, signal);
-        cells.streamingList = await streamCheck(context, collection, signal);
-      } else {
-        cells.watch = skipped('discovery lists no watch verb');
-        cells.streamingList = skipped('discovery lists no watch verb');
-      }
+      const [table, protobuf, cbor, labelSelector, fieldSelector, metadata, expiredContinue, watches] = await Promise.all([
+        ...(['table', 'protobuf', 'cbor', 'labelSelector', 'fieldSelector'] as const).map((c) => readCheck(context, c, collection, signal)),
+        metadataCheck(context, collection, first.name, signal),
+        expiredContinueCheck(context, collection, first.continueToken, signal),
+        t.verbs.includes('watch') ? watchChecks(context, collection, first.rv, signal) : undefined,
+      ] as const);
+      Object.assign(cells, { table, protobuf, cbor, labelSelector, fieldSelector, metadata, expiredContinue });
+      if (watches) Object.assign(cells, watches);
+      else for (const c of ['watch', 'bookmarks', 'compactedWatch', 'streamingList', 'metadataWatch'] as const) cells[c] = skipped('discovery lists no watch verb');
     }
   }
   if (!opts.writes) {
     cells.dryRun = skipped('writes not opted into');
     cells.apply = skipped('writes not opted into');
   } else {
-    cells.dryRun = t.verbs.includes('create') ? await writeCheck(context, 'dryRun', t, namespace, signal) : skipped('discovery lists no create verb');
-    cells.apply = t.verbs.includes('patch') ? await writeCheck(context, 'apply', t, namespace, signal) : skipped('discovery lists no patch verb');
+    const ns = opts.writeNamespace ?? namespace;
+    cells.dryRun = t.verbs.includes('create') ? await writeCheck(context, 'dryRun', t, ns, signal) : skipped('discovery lists no create verb');
+    cells.apply = t.verbs.includes('patch') ? await writeCheck(context, 'apply', t, ns, signal) : skipped('discovery lists no patch verb');
   }
   return row;
 }

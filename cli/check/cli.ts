@@ -33,8 +33,10 @@ Usage:
 Per resource: List, Table, Protobuf, CBOR, metadata only (a list, one object, a watch), label and
 field selectors, chunking (a continue token followed), an expired continue token (410), watch,
 bookmarks, a watch from a compacted resourceVersion (410), a streaming list ending with the
-k8s.io/initial-events-end bookmark; with --writes, a dry-run create and a server-side apply.
-Each answer is yes, no (with the server's answer) or unknown (with why).
+k8s.io/initial-events-end bookmark. With --writes, also a dry-run create and server-side apply,
+and, for namespaced resources: a create, JSON, merge and strategic merge patches, an update with
+a stale resourceVersion (409), an apply of a field another manager owns (409), /status and
+/scale where offered. Each answer is yes, no (with the server's answer) or unknown (with why).
 
 Flags:
       --kubeconfig FILE     kubeconfig to use (default: KUBECONFIG, else ~/.kube/config)
@@ -43,7 +45,8 @@ Flags:
       --group NAME          only this API group ("core" for the core group)
       --resource NAME       only this resource (plural, plural.group, or kind)
       --writes              also send the checks that write; OFF by default. They go to a scratch
-                            namespace created for the check and deleted after it
+                            namespace created for the check and deleted after it (cluster-scoped
+                            resources get dry runs only)
   -o, --output FORMAT       text (default), json, junit or html
       --out FILE            write the report to FILE instead of standard output
       --compare CONTEXT     run the same checks on a second context and list what differs

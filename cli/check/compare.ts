@@ -1,12 +1,12 @@
 // --compare: the same checks on two contexts, and what differs between them (a resource only one
 // serves, or a check with another result). Pure.
-import { CHECK_LABELS, type Check } from '../../src/k8s/serving';
-import type { Outcome, Report } from './report';
+import { type AnyCheck, LABELS, type Outcome, type Report } from './report';
+
 
 export interface Difference {
   resource: string;
   /** Absent when the resource itself is served by one context only. */
-  check?: Check;
+  check?: AnyCheck;
   a: { result: Outcome | 'absent'; detail: string };
   b: { result: Outcome | 'absent'; detail: string };
 }
@@ -37,7 +37,7 @@ export function textDifferences(a: Report, b: Report, diffs: Difference[]): stri
   const resourceOnly = diffs.filter((d) => !d.check);
   for (const d of resourceOnly) out.push(`  ${d.resource}: only on ${d.a.result === 'absent' ? b.context : a.context}`);
   for (const d of diffs.filter((x) => x.check)) {
-    out.push(`  ${d.resource} · ${CHECK_LABELS[d.check!]}: ${a.context} ${d.a.result}, ${b.context} ${d.b.result}`);
+    out.push(`  ${d.resource} · ${LABELS[d.check!]}: ${a.context} ${d.a.result}, ${b.context} ${d.b.result}`);
     out.push(`      ${a.context}: ${d.a.detail}`);
     out.push(`      ${b.context}: ${d.b.detail}`);
   }

@@ -1,9 +1,9 @@
 // --output html: one self-contained file (styles inline, no script, no link out) that opens
 // offline: the informer breaks, the matrix with each answer on hover and in a details list, and,
 // with --compare, the differences first. Pure.
-import { CHECK_LABELS, CHECKS } from '../../src/k8s/serving';
+import { CHECKS, STORE_CHECKS } from '../../src/k8s/serving';
 import { type Difference } from './compare';
-import { type Report, xmlEscape as esc } from './report';
+import { type AnyCheck, LABELS, type Report, xmlEscape as esc } from './report';
 
 const STYLE = `body{font:14px system-ui,sans-serif;margin:1.5em;color:#1b1f24}
 table{border-collapse:collapse;font-size:12px}th,td{border:1px solid #d0d7de;padding:2px 6px;text-align:left}
@@ -15,10 +15,14 @@ const MARK = { yes: '✓', no: '✗', unknown: '?' } as const;
 
 function one(r: Report): string {
   const breaking = r.resources.filter((x) => x.informerProblems.length);
-  const head = CHECKS.map((c) => `<th class="rot" scope="col">${esc(CHECK_LABELS[c])}</th>`).join('');
+  const columns: AnyCheck[] = [...CHECKS, ...(r.writes.sent ? STORE_CHECKS : [])];
+  const head = columns.map((c) => `<th class="rot" scope="col">${esc(LABELS[c])}</th>`).join('');
   const rows = r.resources
     .map((x) => {
-      const cells = x.results.map((c) => `<td class="${c.result}" title="${esc(c.detail)}"><span aria-hidden="true">${MARK[c.result]}</span> <span class="sr">${c.result}</span></td>`).join('');
+      const cells = columns
+        .map((check) => x.results.find((c) => c.check === check) ?? { result: 'unknown' as const, detail: 'not sent' })
+        .map((c) => `<td class="${c.result}" title="${esc(c.detail)}"><span aria-hidden="true">${MARK[c.result]}</span> <span class="sr">${c.result}</span></td>`)
+        .join('');
       return `<tr><th scope="row">${esc(x.name)}</th>${cells}</tr>`;
     })
     .join('\n');
@@ -26,7 +30,7 @@ function one(r: Report): string {
     .map(
       (x) =>
         `<details><summary><code>${esc(x.name)}</code>${x.informerProblems.length ? ' <span class="break">breaks informers</span>' : ''}</summary><ul>${x.results
-          .map((c) => `<li>${MARK[c.result]} <b>${esc(CHECK_LABELS[c.check])}</b>: ${esc(c.detail)}${c.request ? `<br><code>${esc(`${c.request.method} ${c.request.path}`)}${c.request.accept !== 'application/json' ? ` (Accept: ${esc(c.request.accept)})` : ''}</code>` : ''}</li>`)
+          .map((c) => `<li>${MARK[c.result]} <b>${esc(LABELS[c.check])}</b>: ${esc(c.detail)}${c.request ? `<br><code>${esc(`${c.request.method} ${c.request.path}`)}${c.request.accept !== 'application/json' ? ` (Accept: ${esc(c.request.accept)})` : ''}</code>` : ''}</li>`)
           .join('')}</ul></details>`,
     )
     .join('\n');
@@ -48,7 +52,7 @@ export function htmlReport(reports: Report[], differences?: Difference[]): strin
   const diff =
     differences && reports.length === 2
       ? `<section><h2>Differences (${differences.length})</h2><table><thead><tr><th>Resource</th><th>Check</th><th>${esc(reports[0]!.context)}</th><th>${esc(reports[1]!.context)}</th></tr></thead><tbody>${differences
-          .map((d) => `<tr><td><code>${esc(d.resource)}</code></td><td>${d.check ? esc(CHECK_LABELS[d.check]) : 'discovery'}</td><td class="${d.a.result === 'absent' ? 'unknown' : d.a.result}">${esc(`${d.a.result}: ${d.a.detail}`)}</td><td class="${d.b.result === 'absent' ? 'unknown' : d.b.result}">${esc(`${d.b.result}: ${d.b.detail}`)}</td></tr>`)
+          .map((d) => `<tr><td><code>${esc(d.resource)}</code></td><td>${d.check ? esc(LABELS[d.check]) : 'discovery'}</td><td class="${d.a.result === 'absent' ? 'unknown' : d.a.result}">${esc(`${d.a.result}: ${d.a.detail}`)}</td><td class="${d.b.result === 'absent' ? 'unknown' : d.b.result}">${esc(`${d.b.result}: ${d.b.detail}`)}</td></tr>`)
           .join('')}</tbody></table></section>`
       : '';
   return `<!doctype html>

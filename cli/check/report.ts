@@ -2,12 +2,16 @@
 // Pure: rows in (the Serving view's probes, src/k8s/serving), text out. Every cell is `yes`, `no`
 // (with the server's answer) or `unknown` (with why); a check that was not sent (not offered by
 // discovery, forbidden, writes not asked for) is `unknown` with the reason.
-import { CHECK_LABELS, CHECKS, type Check, type ProbeRequest, informerProblems, type Row, targetLabel } from '../../src/k8s/serving';
+import { type Cell, CHECK_LABELS, CHECKS, type Check, type ProbeRequest, informerProblems, type Row, STORE_CHECKS, STORE_LABELS, type StoreCheck, targetLabel } from '../../src/k8s/serving';
 
 export type Outcome = 'yes' | 'no' | 'unknown';
+export type AnyCheck = Check | StoreCheck;
+
+/** Every check's title: the page's reads and dry runs, then the command line's checks that store. */
+export const LABELS: Record<AnyCheck, string> = { ...CHECK_LABELS, ...STORE_LABELS };
 
 export interface CheckResult {
-  check: Check;
+  check: AnyCheck;
   result: Outcome;
   /** The server's answer (no), what was learned (yes), or why it could not be told (unknown). */
   detail: string;
@@ -55,8 +59,8 @@ export interface ReportMeta {
 export function toReport(rows: Row[], meta: ReportMeta): Report {
   const resources = rows.map((row): ResourceReport => {
     const t = row.target;
-    const results = CHECKS.map((check): CheckResult => {
-      const c = row.cells[check];
+    const cells: [AnyCheck, Cell][] = [...CHECKS.map((c): [AnyCheck, Cell] => [c, row.cells[c]]), ...(row.stored ? STORE_CHECKS.map((c): [AnyCheck, Cell] => [c, row.stored![c]]) : [])];
+    const results = cells.map(([check, c]): CheckResult => {
       // "skipped" in the page's matrix: not sent, so nothing was learned.
       const result: Outcome = c.verdict === 'skipped' ? 'unknown' : c.verdict;
       const detail = c.verdict === 'skipped' ? `not sent: ${c.detail}` : c.detail;
@@ -106,18 +110,19 @@ export function textReport(r: Report): string {
   if (refused.length) {
     out.push('');
     out.push(`Not served (${refused.length}):`);
-    for (const { x, c } of refused) out.push(`  ${x.name} · ${CHECK_LABELS[c.check]}: ${c.detail}`);
+    for (const { x, c } of refused) out.push(`  ${x.name} · ${LABELS[c.check]}: ${c.detail}`);
   }
   out.push('');
   const width = Math.max(8, ...r.resources.map((x) => x.name.length));
-  out.push(`${'resource'.padEnd(width)}  ${CHECKS.map((c) => abbreviation(c)).join(' ')}`);
-  for (const x of r.resources) out.push(`${x.name.padEnd(width)}  ${x.results.map((c) => MARK[c.result].padEnd(abbreviation(c.check).length)).join(' ')}`);
-  out.push(`Columns: ${CHECKS.map((c) => `${abbreviation(c)} ${CHECK_LABELS[c]}`).join(', ')}. ✓ yes, ✗ no, ? unknown (--output json has every answer).`);
+  const columns: AnyCheck[] = [...CHECKS, ...(r.writes.sent ? STORE_CHECKS : [])];
+  out.push(`${'resource'.padEnd(width)}  ${columns.map((c) => ABBREVIATIONS[c]).join(' ')}`);
+  for (const x of r.resources) out.push(`${x.name.padEnd(width)}  ${columns.map((c) => MARK[x.results.find((y) => y.check === c)?.result ?? 'unknown'].padEnd(ABBREVIATIONS[c].length)).join(' ')}`);
+  out.push(`Columns: ${columns.map((c) => `${ABBREVIATIONS[c]} ${LABELS[c]}`).join(', ')}. ✓ yes, ✗ no, ? unknown (--output json has every answer).`);
   out.push(`${r.summary.yes} yes, ${r.summary.no} no, ${r.summary.unknown} unknown.`);
   return `${out.join('\n')}\n`;
 }
 
-const ABBREVIATIONS: Record<Check, string> = {
+const ABBREVIATIONS: Record<AnyCheck, string> = {
   list: 'list',
   table: 'tbl',
   protobuf: 'pb',
@@ -134,11 +139,15 @@ const ABBREVIATIONS: Record<Check, string> = {
   streamingList: 'sl',
   dryRun: 'dry',
   apply: 'ssa',
+  create: 'new',
+  jsonPatch: 'jp',
+  mergePatch: 'mp',
+  strategicPatch: 'smp',
+  staleUpdate: 'stale',
+  applyConflict: 'conf',
+  status: 'st',
+  scale: 'sc',
 };
-
-function abbreviation(c: Check): string {
-  return ABBREVIATIONS[c];
-}
 
 export const jsonReport = (reports: Report[], differences?: unknown): string =>
   `${JSON.stringify(reports.length === 1 && differences === undefined ? reports[0] : { reports, ...(differences !== undefined ? { differences } : {}) }, null, 2)}\n`;
@@ -170,7 +179,7 @@ export function junitReport(reports: Report[]): string {
       let s = 0;
       const classname = xmlEscape(`${r.context}.${x.name}`);
       for (const c of x.results) {
-        const name = xmlEscape(CHECK_LABELS[c.check]);
+        const name = xmlEscape(LABELS[c.check]);
         const body =
           c.result === 'no'
             ? `<failure type="not served" message="${xmlEscape(c.detail)}"/>`

@@ -75,7 +75,7 @@ export async function openCheckSession(opts: CheckOptions, log: (line: string) =
       throw new CheckError(`${context}: discovery failed: ${(e as Error).message}`);
     }
     const targets = selectTargets(
-      allResources(discovery).map((r) => ({ group: r.group, version: r.version, resource: r.resource, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs })),
+      allResources(discovery).map((r) => ({ group: r.group, version: r.version, resource: r.resource, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs, subresources: r.subresources.map((s) => s.name) })),
       opts.group,
       opts.resource,
     );

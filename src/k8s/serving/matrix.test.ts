@@ -3,6 +3,11 @@ import { matrixCsv } from './export';
 import {
   CHECKS,
   classifyAccept,
+  classifyBookmarks,
+  classifyCompactedWatch,
+  classifyExpiredContinue,
+  classifyMetadataWatch,
+  expiredContinueToken,
   classifyChunking,
   classifyRead,
   classifyStream,
@@ -67,6 +72,30 @@ describe('serving checks: answers', () => {
     expect(without.detail).toContain('140890');
     const refused = classifyStream({ status: 422, message: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled' }, [], 'end');
     expect(refused.detail).toContain('falls back to list, then watch');
+  });
+
+  it('410 is the answer to an expired continue token and to a compacted watch, as the status or as the first event', () => {
+    expect(classifyExpiredContinue({ status: 410, message: 'The provided continue parameter is too old' }).verdict).toBe('yes');
+    expect(classifyExpiredContinue({ status: 200 }).verdict).toBe('unknown');
+    expect(classifyExpiredContinue({ status: 400, message: 'invalid continue token' })).toMatchObject({ verdict: 'no', httpStatus: 400 });
+    expect(classifyCompactedWatch({ status: 200 }, [{ type: 'ERROR', code: 410, reason: 'Expired', message: 'too old resource version: 1 (42)' }]).verdict).toBe('yes');
+    expect(classifyCompactedWatch({ status: 200 }, [{ type: 'ERROR', code: 500, message: 'boom' }]).verdict).toBe('no');
+    expect(classifyCompactedWatch({ status: 200 }, [{ type: 'ADDED' }]).verdict).toBe('unknown');
+    expect(classifyCompactedWatch({ status: 410 }, []).verdict).toBe('yes');
+  });
+
+  it('a bookmark before the timeout; metadata-only watch events carry PartialObjectMetadata', () => {
+    expect(classifyBookmarks({ status: 200 }, [{ type: 'BOOKMARK', resourceVersion: '7' }], 'found').verdict).toBe('yes');
+    expect(classifyBookmarks({ status: 200 }, [{ type: 'ADDED' }], 'end').verdict).toBe('no');
+    expect(classifyMetadataWatch({ status: 200 }, [{ type: 'ADDED', kind: 'PartialObjectMetadata' }]).verdict).toBe('yes');
+    expect(classifyMetadataWatch({ status: 200 }, [{ type: 'ADDED', kind: 'Flunder' }]).verdict).toBe('no');
+    expect(classifyMetadataWatch({ status: 406 }, []).verdict).toBe('no');
+  });
+
+  it('an expired continue token keeps the server’s start key and names a compacted resourceVersion', () => {
+    const real = btoa(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 42, start: 'b\u0000' })).replace(/=+$/, '');
+    expect(JSON.parse(atob(expiredContinueToken(real)))).toEqual({ v: 'meta.k8s.io/v1', rv: 1, start: 'b\u0000' });
+    expect(JSON.parse(atob(expiredContinueToken(undefined))).rv).toBe(1);
   });
 
   it('a dry-run write counts as served when the server validated the body (422), refused when the media type is (415)', () => {

@@ -4,6 +4,7 @@
 // is looked at), so it gives `unknown`, never `no`.
 import { baseType, mediaParams } from '../../codecs/mediaTypes';
 import { apiVersionOf, resourcePath } from '../paths';
+import type { StoreCheck } from './writes';
 
 export const CHECKS = [
   'list',
@@ -51,7 +52,7 @@ export const WRITE_CHECKS: readonly Check[] = ['dryRun', 'apply'];
 export type Verdict = 'yes' | 'no' | 'unknown' | 'skipped';
 
 export interface ProbeRequest {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
   path: string;
   accept: string;
   contentType?: string;
@@ -73,6 +74,8 @@ export interface Target {
   kind: string;
   namespaced: boolean;
   verbs: string[];
+  /** Subresources discovery lists (`status`, `scale`), for the checks that store (writes.ts). */
+  subresources?: string[];
 }
 
 export interface Row {
@@ -80,6 +83,8 @@ export interface Row {
   /** The collection probed (in `namespace` for a namespaced resource). */
   collection: string;
   cells: Record<Check, Cell>;
+  /** The checks that store something (writes.ts), when the command line's --writes sent them. */
+  stored?: Record<StoreCheck, Cell>;
 }
 
 export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io';

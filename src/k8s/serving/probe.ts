@@ -1,7 +1,8 @@
 // Sends the serving checks of matrix.ts for one resource and classifies the answers. Reads are
-// one GET each (limit=1, or a label that matches nothing; watches read only the head, streaming
-// lists until the end bookmark, at most a few seconds); the two writes are sent only when the
-// caller opts in, always with dryRun=All. Resources are probed a few at a time, so that a
+// one GET each (limit=1, or a label that matches nothing; watches are read to their first
+// bookmark or event, streaming lists to the end bookmark, at most a few seconds); the two writes
+// are sent only when the caller opts in, always with dryRun=All (the command line's --writes
+// adds the checks that store, writes.ts, in a scratch namespace). Resources are probed a few at a time, so that a
 // cluster's hundred resources do not take every connection the page has.
 import { queryOptions } from '@tanstack/react-query';
 import { NdjsonFramer } from '../../codecs/ndjson';
@@ -36,8 +37,9 @@ import {
   type Target,
   writeRequest,
 } from './matrix';
+import { type Send, storeChecks, storeSkipped } from './writes';
 
-/** How long a streaming list may run without its end bookmark (the request asks timeoutSeconds=5). */
+/** How long a probe's watch may run before we stop reading (the requests ask timeoutSeconds=WATCH_SECONDS). */
 const STREAM_WAIT_MS = 8000;
 
 interface Sent {
@@ -185,9 +187,19 @@ async function writeCheck(context: string, check: 'dryRun' | 'apply', t: Target,
 export interface ProbeOptions {
   /** Send the dry-run create and apply (dryRun=All). Off unless the user opts in. */
   writes: boolean;
-  /** Where the writes go, when not in `namespace` (the command line's scratch namespace). */
+  /**
+   * The command line's scratch namespace: the dry runs go there, and the checks that store
+   * (writes.ts) are sent there too. The page never sets it.
+   */
   writeNamespace?: string;
 }
+
+/** For writes.ts: a send whose answer carries the body (JSON) and its kind. */
+const sendKeepingBody = (context: string, signal?: AbortSignal): Send => async (r) => {
+  const { answer, res } = await send(context, r, signal);
+  const body = res ? ((await res.json().catch(() => undefined)) as { kind?: string } | undefined) : undefined;
+  return { answer: { ...answer, kind: body?.kind }, body };
+};
 
 /** Every check for one resource. */
 export async function probeResource(context: string, t: Target, namespace: string, opts: ProbeOptions, signal?: AbortSignal): Promise<Row> {
@@ -223,6 +235,7 @@ export async function probeResource(context: string, t: Target, namespace: strin
     const ns = opts.writeNamespace ?? namespace;
     cells.dryRun = t.verbs.includes('create') ? await writeCheck(context, 'dryRun', t, ns, signal) : skipped('discovery lists no create verb');
     cells.apply = t.verbs.includes('patch') ? await writeCheck(context, 'apply', t, ns, signal) : skipped('discovery lists no patch verb');
+    if (opts.writeNamespace) row.stored = storeSkipped(t, true) ?? (await storeChecks(sendKeepingBody(context, signal), t, opts.writeNamespace));
   }
   return row;
 }

@@ -39,7 +39,7 @@ export interface PackageOptions {
  * SEA warn that its require() loads only built-in modules; bundled as modules that throw, the
  * dependencies take their pure-JS paths as they do when the helpers are not installed.
  */
-const absentOptionals: Plugin = {
+export const absentOptionals: Plugin = {
   name: 'absent-optionals',
   setup(b) {
     b.onResolve({ filter: /^(bufferutil|utf-8-validate|supports-color|encoding)$/ }, (args) => ({ path: args.path, namespace: 'absent' }));

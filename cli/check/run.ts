@@ -61,7 +61,7 @@ export async function openCheckSession(opts: CheckOptions, log: (line: string) =
     throw new CheckError((e as Error).message);
   }
   configureProxy({ origin: server.url, token: server.token });
-  const contexts = await proxyJson<ContextList>('/proxy/contexts');
+  const contexts = await proxyJson<ContextList>('/contexts');
 
   async function check(name: string | undefined, progress?: Progress): Promise<Report> {
     const context = name ?? contexts.current;

@@ -385,14 +385,20 @@ export function informerProblems(row: Row): string[] {
   const v = row.target.verbs;
   if (!v.includes('list') && !v.includes('watch')) return [];
   const out: string[] = [];
-  if (!v.includes('list')) out.push('no list verb');
-  else if (row.cells.list.verdict === 'no') out.push(`list refused (${row.cells.list.detail})`);
-  if (!v.includes('watch')) out.push('no watch verb');
-  else if (row.cells.watch.verdict === 'no') out.push(`watch refused (${row.cells.watch.detail})`);
+  // What client-go's reflector does in each case (ListAndWatch): a failed list or watch is
+  // retried after a backoff, for ever; the informer's HasSynced stays false until a list succeeds.
+  if (!v.includes('list')) out.push(`no list verb: ${NEVER_LISTS}`);
+  else if (row.cells.list.verdict === 'no') out.push(`list refused (${row.cells.list.detail}): ${NEVER_LISTS}`);
+  if (!v.includes('watch')) out.push(`no watch verb: ${RELISTS}`);
+  else if (row.cells.watch.verdict === 'no') out.push(`watch refused (${row.cells.watch.detail}): ${RELISTS}`);
   const s = row.cells.streamingList;
-  if (s.verdict === 'no' && s.httpStatus === 200) out.push(`streaming list without the ${INITIAL_EVENTS_END} bookmark`);
+  if (s.verdict === 'no' && s.httpStatus === 200) out.push(`streaming list without the ${INITIAL_EVENTS_END} bookmark: ${NEVER_SYNCS}`);
   return out;
 }
+
+const NEVER_LISTS = 'the reflector retries the list after a backoff and the informer never syncs';
+const RELISTS = 'the reflector lists, fails to watch, and lists again after each backoff, so it never follows changes';
+const NEVER_SYNCS = 'the reflector opens another streaming list each time and the informer never syncs (kubernetes/kubernetes#140890)';
 
 export function targetLabel(t: Target): string {
   return t.group ? `${t.resource}.${t.group}/${t.version}` : `${t.resource}/${t.version}`;

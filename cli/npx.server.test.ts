@@ -53,7 +53,7 @@ describe('npx kube-api-explorer, installed from the packed tarball', () => {
   });
 
   it('check --output json against the local control plane', async () => {
-    const run = await runCheck(['check', '--kubeconfig', cp.kubeconfig, '--group', 'wardle.example.com', '--output', 'json'], { command: npx([]), cwd: app });
+    const run = await runCheck(['check', '--kubeconfig', cp.kubeconfig, '--group', 'wardle.example.com', '--output', 'json', '--bookmark-wait', '0'], { command: npx([]), cwd: app });
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as Report;
     const flunders = report.resources.find((r) => r.name === 'flunders.wardle.example.com/v1beta1')!;

@@ -1,6 +1,7 @@
 // `kubectl api-explorer check` / `npm start -- check` / `npx kube-api-explorer check`: its flags.
 // Pure: argv in, a decision out; main.ts does the I/O.
 import { parseArgs } from 'node:util';
+import { BOOKMARK_WAIT_SECONDS } from '../../src/k8s/serving';
 
 export const OUTPUTS = ['text', 'json', 'junit', 'html'] as const;
 export type Output = (typeof OUTPUTS)[number];
@@ -19,6 +20,8 @@ export interface CheckOptions {
   compare?: string;
   /** Resources probed at once. */
   parallel: number;
+  /** How long each served watch waits for a periodic bookmark; 0 skips the check. */
+  bookmarkWait: number;
 }
 
 export type CheckCli = { kind: 'run'; options: CheckOptions } | { kind: 'help' } | { kind: 'error'; message: string };
@@ -51,6 +54,8 @@ Flags:
       --out FILE            write the report to FILE instead of standard output
       --compare CONTEXT     run the same checks on a second context and list what differs
       --parallel N          resources checked at once (default 8)
+      --bookmark-wait S     seconds each watch waits for a periodic bookmark, all at once (default
+                            65: kube-apiserver sends one about every minute); 0 skips the check
   -h, --help                print this help and exit
 
 Exit status: 0 when nothing would break a client-go informer, 1 when something would, 2 on a
@@ -73,6 +78,7 @@ export function parseCheckCli(argv: string[]): CheckCli {
         out: { type: 'string' },
         compare: { type: 'string' },
         parallel: { type: 'string', default: '8' },
+        'bookmark-wait': { type: 'string', default: String(BOOKMARK_WAIT_SECONDS) },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -87,6 +93,7 @@ export function parseCheckCli(argv: string[]): CheckCli {
     if (values[key] === '') return { kind: 'error', message: `--${key} needs a value` };
   }
   if (!/^\d{1,3}$/.test(values.parallel) || Number(values.parallel) < 1) return { kind: 'error', message: `--parallel ${JSON.stringify(values.parallel)}: a number from 1 to 999` };
+  if (!/^\d{1,4}$/.test(values['bookmark-wait'])) return { kind: 'error', message: `--bookmark-wait ${JSON.stringify(values['bookmark-wait'])}: seconds, 0 to skip` };
   return {
     kind: 'run',
     options: {
@@ -100,6 +107,7 @@ export function parseCheckCli(argv: string[]): CheckCli {
       out: values.out,
       compare: values.compare,
       parallel: Number(values.parallel),
+      bookmarkWait: Number(values['bookmark-wait']),
     },
   };
 }

@@ -36,7 +36,7 @@ afterAll(async () => {
 describe('check --compare', () => {
   it('lists the CBOR and streaming-list differences between the older release and the current one', async () => {
     const kubeconfig = `${renamed(inject('controlPlane').kubeconfig, 'older')}:${renamed(current.kubeconfig, 'current')}`;
-    const run = await runCheck(['--context', 'older', '--compare', 'current', '--group', 'core', '--resource', 'configmaps', '--output', 'json'], { env: { KUBECONFIG: kubeconfig } });
+    const run = await runCheck(['--context', 'older', '--compare', 'current', '--group', 'core', '--resource', 'configmaps', '--output', 'json', '--bookmark-wait', '0'], { env: { KUBECONFIG: kubeconfig } });
     expect(run.code, run.stderr).toBe(0);
     const { reports, differences } = JSON.parse(run.stdout) as { reports: Report[]; differences: Difference[] };
     expect(reports.map((r) => r.context)).toEqual(['older', 'current']);

@@ -9,7 +9,7 @@ import { startExplorerServer } from '../../proxy/src/server';
 import type { ContextList } from '../../protocol/contexts';
 import { configureProxy, kubeFetch, proxyJson } from '../../src/k8s/client';
 import { allResources, fetchDiscovery } from '../../src/k8s/discovery';
-import { probeResource, type Row, type Target } from '../../src/k8s/serving';
+import { bookmarkCheck, probeResource, type Row, type Target } from '../../src/k8s/serving';
 import type { CheckOptions } from './cli';
 import { type Report, toReport } from './report';
 
@@ -83,12 +83,18 @@ export async function openCheckSession(opts: CheckOptions, log: (line: string) =
     const namespace = opts.namespace ?? summary.namespace;
     const scratch = opts.writes ? await createScratchNamespace(context) : undefined;
     let done = 0;
+    // Bookmarks come about once a minute: each served watch waits for one in the background,
+    // all at once, while the other checks go on.
+    const bookmarks: Promise<void>[] = [];
     try {
       const rows: Row[] = await pool(targets, opts.parallel, async (t) => {
         const row = await probeResource(context, t, namespace, { writes: opts.writes, writeNamespace: scratch });
+        if (opts.bookmarkWait > 0 && row.cells.watch.verdict === 'yes') bookmarks.push(bookmarkCheck(context, row.collection, opts.bookmarkWait).then((c) => void (row.cells.bookmarks = c)));
         progress?.(++done, targets.length, context, `${t.resource}${t.group ? `.${t.group}` : ''}/${t.version}`);
         return row;
       });
+      if (bookmarks.length) progress?.(done, targets.length, context, `waiting up to ${opts.bookmarkWait} s for the watches' bookmarks`);
+      await Promise.all(bookmarks);
       return toReport(rows, { context, server: summary.server, namespace, writes: { sent: opts.writes, ...(scratch ? { namespace: scratch } : {}) }, startedAt, seconds: (Date.now() - startedAt.getTime()) / 1000 });
     } finally {
       if (scratch) await deleteNamespace(context, scratch, log);

@@ -147,7 +147,7 @@ describe('the packaged kubectl-api_explorer', () => {
 
   it('runs `kubectl api-explorer check`: the headless check, with its exit status', () => {
     const kubectl = join(cacheDir(), 'kubectl');
-    const json = execFileSync(kubectl, ['api-explorer', 'check', '--kubeconfig', cp.kubeconfig, '--group', 'core', '--resource', 'configmaps', '--output', 'json'], { env: { PATH: `${clean}${delimiter}/usr/bin:/bin`, HOME: clean } }).toString();
+    const json = execFileSync(kubectl, ['api-explorer', 'check', '--kubeconfig', cp.kubeconfig, '--group', 'core', '--resource', 'configmaps', '--output', 'json', '--bookmark-wait', '0'], { env: { PATH: `${clean}${delimiter}/usr/bin:/bin`, HOME: clean } }).toString();
     const report = JSON.parse(json) as { resources: { name: string; results: { check: string; result: string }[] }[] };
     expect(report.resources.map((r) => r.name)).toEqual(['configmaps/v1']);
     expect(report.resources[0]!.results.find((c) => c.check === 'streamingList')?.result).toBe(cp.kubernetesVersion.startsWith('v1.33') ? 'no' : 'yes');

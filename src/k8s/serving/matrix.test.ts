@@ -80,13 +80,15 @@ describe('serving checks: answers', () => {
     expect(classifyExpiredContinue({ status: 400, message: 'invalid continue token' })).toMatchObject({ verdict: 'no', httpStatus: 400 });
     expect(classifyCompactedWatch({ status: 200 }, [{ type: 'ERROR', code: 410, reason: 'Expired', message: 'too old resource version: 1 (42)' }]).verdict).toBe('yes');
     expect(classifyCompactedWatch({ status: 200 }, [{ type: 'ERROR', code: 500, message: 'boom' }]).verdict).toBe('no');
-    expect(classifyCompactedWatch({ status: 200 }, [{ type: 'ADDED' }]).verdict).toBe('unknown');
+    expect(classifyCompactedWatch({ status: 200 }, [{ type: 'ADDED' }, { type: 'ADDED' }])).toMatchObject({ verdict: 'unknown', detail: expect.stringContaining('sent ADDED events') });
     expect(classifyCompactedWatch({ status: 410 }, []).verdict).toBe('yes');
   });
 
   it('a bookmark before the timeout; metadata-only watch events carry PartialObjectMetadata', () => {
     expect(classifyBookmarks({ status: 200 }, [{ type: 'BOOKMARK', resourceVersion: '7' }], 'found').verdict).toBe('yes');
-    expect(classifyBookmarks({ status: 200 }, [{ type: 'ADDED' }], 'end').verdict).toBe('no');
+    expect(classifyBookmarks({ status: 200 }, [{ type: 'ADDED' }], 'end').verdict).toBe('unknown');
+    // The initial-events-end bookmark is not the periodic one.
+    expect(classifyBookmarks({ status: 200 }, [{ type: 'BOOKMARK', annotations: { 'k8s.io/initial-events-end': 'true' } }], 'timeout').verdict).toBe('unknown');
     expect(classifyMetadataWatch({ status: 200 }, [{ type: 'ADDED', kind: 'PartialObjectMetadata' }]).verdict).toBe('yes');
     expect(classifyMetadataWatch({ status: 200 }, [{ type: 'ADDED', kind: 'Flunder' }]).verdict).toBe('no');
     expect(classifyMetadataWatch({ status: 406 }, []).verdict).toBe('no');
@@ -112,9 +114,10 @@ function row(cells: Partial<Record<Check, Cell>>, verbs = flunders.verbs): Row {
 }
 
 describe('what would break an informer', () => {
-  it('names missing verbs, refusals and a streaming list without its bookmark', () => {
+  it('names refusals and a streaming list without its bookmark; a resource without both verbs is not informer material', () => {
     expect(informerProblems(row({}))).toEqual([]);
-    expect(informerProblems(row({}, ['get', 'list']))).toEqual([expect.stringMatching(/^no watch verb: /)]);
+    expect(informerProblems(row({}, ['get', 'list']))).toEqual([]);
+    expect(informerProblems(row({ watch: { verdict: 'no', detail: 'watch refused: 405', httpStatus: 405 } }))).toEqual([expect.stringMatching(/^watch refused \(watch refused: 405\): the reflector lists, fails to watch/)]);
     expect(informerProblems(row({}, ['create']))).toEqual([]);
     expect(informerProblems(row({ streamingList: { verdict: 'no', detail: '', httpStatus: 200 } }))).toEqual([expect.stringMatching(/^streaming list without the k8s.io\/initial-events-end bookmark: the reflector opens another streaming list/)]);
     // Refused with 422: client-go falls back; nothing breaks.
@@ -122,10 +125,10 @@ describe('what would break an informer', () => {
   });
 
   it('exports one CSV line per resource, quoted where needed', () => {
-    const csv = matrixCsv([row({}, ['get', 'list'])]);
+    const csv = matrixCsv([row({ list: { verdict: 'no', detail: 'list refused: 500, "boom"', httpStatus: 500 } })]);
     const [head, line] = csv.trimEnd().split('\r\n');
     expect(head).toContain('Chunking (continue)');
-    expect(line).toMatch(/^flunders\.wardle\.example\.com\/v1beta1,wardle\.example\.com,v1beta1,Flunder,true,yes,/);
-    expect(line).toMatch(/,"?no watch verb: the reflector lists, fails to watch/);
+    expect(line).toMatch(/^flunders\.wardle\.example\.com\/v1beta1,wardle\.example\.com,v1beta1,Flunder,true,no,yes,/);
+    expect(line).toMatch(/,"list refused \(list refused: 500, ""boom""\): the reflector retries the list after a backoff and the informer never syncs"$/);
   });
 });

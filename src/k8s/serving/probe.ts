@@ -5,7 +5,9 @@
 // adds the checks that store, writes.ts, in a scratch namespace). Resources are probed a few at a time, so that a
 // cluster's hundred resources do not take every connection the page has.
 import { queryOptions } from '@tanstack/react-query';
+import { baseType } from '../../codecs/mediaTypes';
 import { NdjsonFramer } from '../../codecs/ndjson';
+import { decodeK8sProtobuf, fieldAt, fieldText } from '../../codecs/protobuf/fields';
 import { errorFromResponse, kubeFetch } from '../client';
 import {
   type Answer,
@@ -23,12 +25,14 @@ import {
   classifyMetadataWatch,
   classifyWatch,
   classifyWrite,
+  BOOKMARK_WAIT_SECONDS,
   collectionOf,
   expiredContinueToken,
   INITIAL_EVENTS_END,
   type ListPage,
   METADATA_OBJECT_ACCEPT,
   type ProbeRequest,
+  PROTOBUF,
   readRequest,
   type Row,
   skipped,
@@ -52,12 +56,21 @@ async function send(context: string, r: ProbeRequest, signal?: AbortSignal): Pro
     const res = await kubeFetch({ context, method: r.method, path: r.path, headers: { Accept: r.accept, ...(r.contentType ? { 'Content-Type': r.contentType } : {}) }, body: r.body, signal });
     const contentType = res.headers.get('Content-Type') ?? undefined;
     if (res.ok) return { answer: { status: res.status, contentType }, res };
+    // A server asked for Protobuf may answer its Status in Protobuf too (sample-apiserver's 406 does).
+    if (baseType(contentType) === PROTOBUF) return { answer: { status: res.status, contentType, message: protobufStatusMessage(new Uint8Array(await res.arrayBuffer())) } };
     const err = await errorFromResponse(res);
     return { answer: { status: res.status, contentType, message: err.status.message } };
   } catch (e) {
     if (signal?.aborted) throw e;
     return { answer: { status: 0, message: e instanceof Error ? e.message : String(e) } };
   }
+}
+
+/** metav1.Status's message (field 3) from a Protobuf body, or why it could not be read. */
+function protobufStatusMessage(bytes: Uint8Array): string {
+  const decoded = decodeK8sProtobuf(bytes);
+  if (!decoded.ok) return `a Protobuf body that is not a Kubernetes object (${decoded.error})`;
+  return fieldText(fieldAt(decoded.value.fields, [3])) ?? `a Protobuf ${decoded.value.envelope.kind || 'body'} without a message`;
 }
 
 const drop = (res?: Response) => res?.body?.cancel().catch(() => undefined);
@@ -117,11 +130,11 @@ interface Streamed {
  * Opens a watch and reads its events until `enough` says so, the stream ends, or the wait runs
  * out; a body that is not newline-delimited JSON (a Protobuf stream) is read as one without events.
  */
-async function readStream(context: string, request: ProbeRequest, enough: (events: StreamEvent[]) => boolean, signal?: AbortSignal): Promise<Streamed> {
+async function readStream(context: string, request: ProbeRequest, enough: (events: StreamEvent[]) => boolean, signal?: AbortSignal, waitMs = STREAM_WAIT_MS): Promise<Streamed> {
   const ctrl = new AbortController();
   const stop = () => ctrl.abort();
   signal?.addEventListener('abort', stop, { once: true });
-  const timer = setTimeout(stop, STREAM_WAIT_MS);
+  const timer = setTimeout(stop, waitMs);
   const events: StreamEvent[] = [];
   try {
     const { answer, res } = await send(context, request, ctrl.signal);
@@ -152,22 +165,47 @@ async function readStream(context: string, request: ProbeRequest, enough: (event
 
 const isEndBookmark = (e: StreamEvent) => e.type === 'BOOKMARK' && e.annotations?.[INITIAL_EVENTS_END] === 'true';
 
-/** The four watch checks, at once: a watch read to its first bookmark, a compacted one, a streaming list and a metadata-only watch. */
-async function watchChecks(context: string, collection: string, rv: string | undefined, signal?: AbortSignal): Promise<Pick<Record<Check, Cell>, 'watch' | 'bookmarks' | 'compactedWatch' | 'streamingList' | 'metadataWatch'>> {
+/** A watch's head: served or not; the body is not read. */
+async function headOnly(context: string, request: ProbeRequest, signal?: AbortSignal): Promise<Answer> {
+  const ctrl = new AbortController();
+  const stop = () => ctrl.abort();
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    return (await send(context, request, ctrl.signal)).answer;
+  } finally {
+    ctrl.abort();
+    signal?.removeEventListener('abort', stop);
+  }
+}
+
+/** The watch checks, at once: a watch's head, a compacted one, a streaming list and a metadata-only watch. */
+async function watchChecks(context: string, collection: string, rv: string | undefined, signal?: AbortSignal): Promise<Pick<Record<Check, Cell>, 'watch' | 'compactedWatch' | 'streamingList' | 'metadataWatch'>> {
   const requests = { watch: readRequest('watch', collection, rv), compactedWatch: readRequest('compactedWatch', collection), streamingList: readRequest('streamingList', collection), metadataWatch: readRequest('metadataWatch', collection) };
   const [watch, compacted, stream, metadata] = await Promise.all([
-    readStream(context, requests.watch, (ev) => ev.some((e) => e.type === 'BOOKMARK'), signal),
+    headOnly(context, requests.watch, signal),
     readStream(context, requests.compactedWatch, (ev) => ev.length > 0, signal),
     readStream(context, requests.streamingList, (ev) => ev.some(isEndBookmark), signal),
     readStream(context, requests.metadataWatch, (ev) => ev.length > 0, signal),
   ]);
   return {
-    watch: { ...classifyWatch(watch.answer), request: requests.watch },
-    bookmarks: { ...classifyBookmarks(watch.answer, watch.events, watch.ended), request: requests.watch },
+    watch: { ...classifyWatch(watch), request: requests.watch },
     compactedWatch: { ...classifyCompactedWatch(compacted.answer, compacted.events), request: requests.compactedWatch },
     streamingList: { ...classifyStream(stream.answer, stream.events, stream.ended), request: requests.streamingList },
     metadataWatch: { ...classifyMetadataWatch(metadata.answer, metadata.events), request: requests.metadataWatch },
   };
+}
+
+/**
+ * Bookmarks at the server's cadence: a watch from a fresh list's resourceVersion, read until a
+ * periodic bookmark or BOOKMARK_WAIT_SECONDS. About a minute on kube-apiserver: the command
+ * line's `check` runs it for every resource at once, the page does not wait for it.
+ */
+export async function bookmarkCheck(context: string, collection: string, waitSeconds = BOOKMARK_WAIT_SECONDS, signal?: AbortSignal): Promise<Cell> {
+  const list = await send(context, readRequest('list', collection), signal);
+  const rv = list.res ? ((await list.res.json().catch(() => ({}))) as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion : undefined;
+  const request = readRequest('bookmarks', collection, rv, waitSeconds);
+  const watch = await readStream(context, request, (ev) => ev.some((e) => e.type === 'BOOKMARK' && !isEndBookmark(e)), signal, waitSeconds * 1000);
+  return { ...classifyBookmarks(watch.answer, watch.events, watch.ended, waitSeconds), request };
 }
 
 async function expiredContinueCheck(context: string, collection: string, token: string | undefined, signal?: AbortSignal): Promise<Cell> {
@@ -212,7 +250,7 @@ export async function probeResource(context: string, t: Target, namespace: strin
     const first = await listAndChunk(context, collection, signal);
     cells.list = first.list;
     cells.chunking = first.chunking;
-    const reads = ['table', 'protobuf', 'cbor', 'metadata', 'metadataWatch', 'labelSelector', 'fieldSelector', 'expiredContinue', 'watch', 'bookmarks', 'compactedWatch', 'streamingList'] as const;
+    const reads = ['table', 'protobuf', 'cbor', 'metadata', 'metadataWatch', 'labelSelector', 'fieldSelector', 'expiredContinue', 'watch', 'compactedWatch', 'streamingList'] as const;
     if (first.list.verdict === 'unknown' && (first.list.httpStatus === 403 || first.list.httpStatus === 401)) {
       // Forbidden: every other read would be forbidden too.
       for (const c of reads) cells[c] = skipped(`the list was forbidden (${first.list.httpStatus})`);
@@ -225,7 +263,8 @@ export async function probeResource(context: string, t: Target, namespace: strin
       ] as const);
       Object.assign(cells, { table, protobuf, cbor, labelSelector, fieldSelector, metadata, expiredContinue });
       if (watches) Object.assign(cells, watches);
-      else for (const c of ['watch', 'bookmarks', 'compactedWatch', 'streamingList', 'metadataWatch'] as const) cells[c] = skipped('discovery lists no watch verb');
+      else for (const c of ['watch', 'compactedWatch', 'streamingList', 'metadataWatch'] as const) cells[c] = skipped('discovery lists no watch verb');
+      cells.bookmarks = skipped(watches ? `not waited for: kube-apiserver sends one about every minute (the command line's check waits for it, unless --bookmark-wait 0)` : 'discovery lists no watch verb');
     }
   }
   if (!opts.writes) {

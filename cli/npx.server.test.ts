@@ -23,8 +23,8 @@ function npm(args: string[], cwd: string): Promise<string> {
   );
 }
 
-/** `npx kube-api-explorer …` in the folder it was installed in; --no: never fetched from the registry. */
-const npx = (args: string[]) => ['npx', '--no', 'kube-api-explorer', ...args];
+/** `npx kube-api-explorer …` in the folder it was installed in; --no: never fetched from the registry; `--`: the flags are the program's, not npx's. */
+const npx = (args: string[]) => ['npx', '--no', '--', 'kube-api-explorer', ...args];
 
 beforeAll(async () => {
   await npm(['pack', '--pack-destination', dir], ROOT);
@@ -57,7 +57,7 @@ describe('npx kube-api-explorer, installed from the packed tarball', () => {
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as Report;
     const flunders = report.resources.find((r) => r.name === 'flunders.wardle.example.com/v1beta1')!;
-    expect(flunders.results.find((c) => c.check === 'protobuf')).toMatchObject({ result: 'no', httpStatus: 406 });
+    expect(flunders.results.find((c) => c.check === 'cbor')).toMatchObject({ result: 'no', httpStatus: 406 });
   });
 
   it('--port 0 --no-browser serves the page', async () => {

@@ -3,7 +3,7 @@
 // apiserver) that refuse Protobuf and CBOR with 406, a create-only resource, and a user who may
 // not list (403: unknown, never "no"). The dry-run writes are checked to store nothing.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { testCluster } from '../../../proxy/cluster/testing';
 import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../testing';
 import { informerProblems, type Target } from './matrix';
@@ -25,8 +25,10 @@ beforeAll(async () => {
     expect((await c.request('admin', 'POST', `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`, { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', metadata: { name } })).status).toBe(201);
   }
   // resourceVersion 1 compacted away, as on any cluster up for five minutes: the expired
-  // continue token then meets its 410.
+  // continue token then meets its 410 (asked until the server says so).
   await c.compact();
+  const token = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 1, start: 'a\u0000' })).toString('base64url');
+  await vi.waitFor(async () => expect((await c.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps?limit=1&continue=${token}`)).status).toBe(410), { timeout: 30_000, interval: 500 });
 });
 
 afterAll(async () => {
@@ -36,7 +38,7 @@ afterAll(async () => {
 const verdicts = (cells: Record<string, { verdict: string }>) => Object.fromEntries(Object.entries(cells).map(([k, v]) => [k, v.verdict]));
 
 describe('serving matrix', () => {
-  it('ConfigMaps: every check served, the dry-run writes included, nothing stored', async () => {
+  it('ConfigMaps: every check served, the dry-run writes included, nothing stored (but the compacted watch 1.37 answers without 410, and the bookmarks the page does not wait for)', async () => {
     const row = await probeResource(TEST_CONTEXT, configmaps, ns, { writes: true });
     expect(verdicts(row.cells)).toEqual({
       list: 'yes',
@@ -50,8 +52,11 @@ describe('serving matrix', () => {
       chunking: 'yes',
       expiredContinue: 'yes',
       watch: 'yes',
-      bookmarks: 'yes',
-      compactedWatch: 'yes',
+      // Not waited for in the page (about a minute; the command line's check waits).
+      bookmarks: 'skipped',
+      // kube-apiserver 1.37 answers a watch from a compacted resourceVersion with the objects as
+      // they are now, not 410 (seen); the sample-apiserver's Flunders below answer 410.
+      compactedWatch: 'unknown',
       streamingList: minor() >= 37 ? 'yes' : 'no',
       dryRun: 'yes',
       apply: 'yes',
@@ -67,7 +72,7 @@ describe('serving matrix', () => {
     expect(row.cells.protobuf).toMatchObject({ verdict: 'no', httpStatus: 406 });
     expect(row.cells.cbor).toMatchObject({ verdict: 'no', httpStatus: 406 });
     // The rest, as the sample-apiserver (generic apiserver v0.37.1, etcd storage) was seen to serve it.
-    expect(verdicts(row.cells)).toMatchObject({ list: 'yes', table: 'yes', metadata: 'yes', metadataWatch: 'yes', labelSelector: 'yes', fieldSelector: 'yes', chunking: 'yes', expiredContinue: 'yes', watch: 'yes', bookmarks: 'yes', compactedWatch: 'yes', dryRun: 'yes', apply: 'yes' });
+    expect(verdicts(row.cells)).toMatchObject({ list: 'yes', table: 'yes', metadata: 'yes', metadataWatch: 'yes', labelSelector: 'yes', fieldSelector: 'yes', chunking: 'yes', expiredContinue: 'yes', watch: 'yes', bookmarks: 'skipped', compactedWatch: 'yes', dryRun: 'yes', apply: 'yes' });
     if (minor() >= 37) expect(row.cells.streamingList.detail).toContain('k8s.io/initial-events-end: "true"');
     expect(informerProblems(row)).toEqual([]);
     expect((await cluster().request('admin', 'GET', `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders/kube-api-explorer-serving-probe`)).status).toBe(404);

@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { testCluster } from '../../proxy/cluster/testing';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { seedProbeNamespace, testCluster } from '../../proxy/cluster/testing';
 import { junitSchemaErrors } from './junitSchema';
 import type { CheckResult, Report } from './report';
 import { type CheckRun, runCheck } from './testing';
@@ -24,17 +24,7 @@ let report: Report;
 const resultsOf = (r: Report, name: string) => Object.fromEntries(r.resources.find((x) => x.name === name)!.results.map((c) => [c.check, c])) as Record<string, CheckResult>;
 
 beforeAll(async () => {
-  const c = cluster();
-  expect((await c.request('admin', 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
-  for (const name of ['a', 'b']) {
-    expect((await c.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name } })).status).toBe(201);
-    expect((await c.request('admin', 'POST', `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`, { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', metadata: { name } })).status).toBe(201);
-  }
-  // resourceVersion 1 compacted away, as on any cluster up for more than five minutes: the
-  // expired continue token then has its 410 to meet (asked until the server says so).
-  await c.compact();
-  const token = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 1, start: 'a\u0000' })).toString('base64url');
-  await vi.waitFor(async () => expect((await c.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps?limit=1&continue=${token}`)).status).toBe(410), { timeout: 30_000, interval: 500 });
+  await seedProbeNamespace(cluster(), ns);
   const out = join(dir, 'full.json');
   full = await runCheck(['--kubeconfig', kubeconfig(), '--context', 'local-admin', '-n', ns, '--output', 'json', '--out', out]);
   report = JSON.parse(readFileSync(out, 'utf8')) as Report;

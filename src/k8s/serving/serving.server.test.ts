@@ -3,8 +3,8 @@
 // apiserver) that refuse Protobuf and CBOR with 406, a create-only resource, and a user who may
 // not list (403: unknown, never "no"). The dry-run writes are checked to store nothing.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { testCluster } from '../../../proxy/cluster/testing';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { seedProbeNamespace, testCluster } from '../../../proxy/cluster/testing';
 import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../testing';
 import { informerProblems, type Target } from './matrix';
 import { probeResource } from './probe';
@@ -18,17 +18,7 @@ const flunders: Target = { group: 'wardle.example.com', version: 'v1beta1', reso
 
 beforeAll(async () => {
   useRealProxy();
-  const c = cluster();
-  expect((await c.request('admin', 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
-  for (const name of ['a', 'b']) {
-    expect((await c.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name } })).status).toBe(201);
-    expect((await c.request('admin', 'POST', `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`, { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', metadata: { name } })).status).toBe(201);
-  }
-  // resourceVersion 1 compacted away, as on any cluster up for five minutes: the expired
-  // continue token then meets its 410 (asked until the server says so).
-  await c.compact();
-  const token = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 1, start: 'a\u0000' })).toString('base64url');
-  await vi.waitFor(async () => expect((await c.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps?limit=1&continue=${token}`)).status).toBe(410), { timeout: 30_000, interval: 500 });
+  await seedProbeNamespace(cluster(), ns);
 });
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ export default defineConfig({
         oxc: jsx,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.{ts,tsx}', 'proxy/**/*.test.ts', 'protocol/**/*.test.ts', 'bench/**/*.test.ts', 'tools/**/*.test.ts'],
+          include: ['src/**/*.test.{ts,tsx}', 'proxy/**/*.test.ts', 'protocol/**/*.test.ts', 'bench/**/*.test.ts', 'tools/**/*.test.ts', 'cli/**/*.test.ts'],
           exclude: ['**/*.server.test.{ts,tsx}', '**/node_modules/**'],
           testTimeout: 20_000,
         },
@@ -23,7 +23,7 @@ export default defineConfig({
         oxc: jsx,
         test: {
           name: 'integration',
-          include: ['src/**/*.server.test.{ts,tsx}', 'proxy/**/*.server.test.ts'],
+          include: ['src/**/*.server.test.{ts,tsx}', 'proxy/**/*.server.test.ts', 'cli/**/*.server.test.ts'],
           // One real control plane for the whole run.
           globalSetup: ['proxy/cluster/vitest-setup.ts'],
           // Files run one after another: some compact etcd on the shared control plane (to meet 410

@@ -2,14 +2,16 @@ import { defineConfig } from 'vitest/config';
 import { OLDER_KUBERNETES_VERSION } from './proxy/cluster/versions';
 
 // The lessons against the older release (versions.ts): every step of every lesson that applies to
-// it (lessons without `since`, or with one at most that release), with the kit's own functions.
+// it (lessons without `since`, or with one at most that release), with the kit's own functions;
+// and `check --compare` of that release with the current one.
 // The rest of the skew suite is Playwright (playwright.skew.config.ts).
 process.env.KUBE_EXPLORER_KUBERNETES ??= OLDER_KUBERNETES_VERSION;
 
 export default defineConfig({
   test: {
     name: 'skew',
-    include: ['src/features/lessons/lessons.server.test.ts'],
+    // And `check --compare` of the older release with the current one (cli/check/compare.skew.ts).
+    include: ['src/features/lessons/lessons.server.test.ts', 'cli/check/compare.skew.ts'],
     globalSetup: ['proxy/cluster/vitest-setup.ts'],
     fileParallelism: false,
     testTimeout: 60_000,

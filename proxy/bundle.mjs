@@ -9,7 +9,8 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const sources = ['proxy/src', 'proxy/cluster', 'protocol'].map((d) => join(root, d));
+// src/ and cli/: `check` (cli/check) runs the page's probes (src/k8s/serving) through the proxy.
+const sources = ['proxy/src', 'proxy/cluster', 'protocol', 'cli', 'src'].map((d) => join(root, d));
 
 /**
  * Newest modification time of the TypeScript files under the source folders (tests included: cheap,

@@ -8,4 +8,5 @@
 import { pathToFileURL } from 'node:url';
 import { freshBundle } from './bundle.mjs';
 
-await import(pathToFileURL(await freshBundle('proxy/src/main.ts', 'server.mjs')).href);
+// cli/entry.ts: `check` runs the headless check, anything else the server (proxy/src/main.ts).
+await import(pathToFileURL(await freshBundle('cli/entry.ts', 'server.mjs')).href);

@@ -80,3 +80,29 @@ export interface WatchEventJson {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
   object: { kind?: string; metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> }; code?: number; reason?: string; message?: string };
 }
+
+/**
+ * For the tests of the serving probes and of `check`: a namespace with two ConfigMaps and two
+ * Flunders (the aggregated sample-apiserver's), so that chunking has a continue token to follow,
+ * and etcd compacted, as on any cluster up for five minutes, so that an expired continue token
+ * meets its 410 (asked until the server says so: the first list after a compaction was seen to
+ * serve the page).
+ */
+export async function seedProbeNamespace(c: TestCluster, ns: string): Promise<void> {
+  const created = async (path: string, body: unknown) => {
+    const r = await c.request('admin', 'POST', path, body);
+    if (r.status !== 201) throw new Error(`POST ${path}: ${r.status} ${r.body}`);
+  };
+  await created('/api/v1/namespaces', { metadata: { name: ns } });
+  for (const name of ['a', 'b']) {
+    await created(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name } });
+    await created(`/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`, { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', metadata: { name } });
+  }
+  await c.compact();
+  const token = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 1, start: 'a\u0000' })).toString('base64url');
+  for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 500))) {
+    const status = (await c.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps?limit=1&continue=${token}`)).status;
+    if (status === 410) return;
+    if (Date.now() - started > 30_000) throw new Error(`an expired continue token still answered ${status} 30 s after the compaction`);
+  }
+}

@@ -2,7 +2,7 @@
 // and runs with nothing else installed: a Node single-executable application (SEA).
 //
 //   1. vite build (when dist/ is missing or stale)
-//   2. esbuild bundles proxy/src/main.ts and everything it imports into one CommonJS file (a SEA's
+//   2. esbuild bundles cli/entry.ts (the server, and `check`) and everything it imports into one CommonJS file (a SEA's
 //      main script must be CommonJS and may require() only Node's built-in modules)
 //   3. `node --experimental-sea-config` turns it into a blob, with dist/ and the control plane's Go
 //      wrapper modules (proxy/cluster/go/) as SEA assets (the `assets` field exists since Node
@@ -39,7 +39,7 @@ export interface PackageOptions {
  * SEA warn that its require() loads only built-in modules; bundled as modules that throw, the
  * dependencies take their pure-JS paths as they do when the helpers are not installed.
  */
-const absentOptionals: Plugin = {
+export const absentOptionals: Plugin = {
   name: 'absent-optionals',
   setup(b) {
     b.onResolve({ filter: /^(bufferutil|utf-8-validate|supports-color|encoding)$/ }, (args) => ({ path: args.path, namespace: 'absent' }));
@@ -93,7 +93,8 @@ export async function buildPackage(opts: PackageOptions = {}): Promise<PackageRe
 
   const mainFile = join(work, 'main.cjs');
   const result = await build({
-    entryPoints: [join(REPO_ROOT, 'proxy/src/main.ts')],
+    // The program's entry: `check` (cli/check) or the server (proxy/src/main.ts).
+    entryPoints: [join(REPO_ROOT, 'cli/entry.ts')],
     outfile: mainFile,
     bundle: true,
     platform: 'node',

@@ -145,6 +145,14 @@ describe('the packaged kubectl-api_explorer', () => {
     expect(plugins).toContain(EXECUTABLE);
   });
 
+  it('runs `kubectl api-explorer check`: the headless check, with its exit status', () => {
+    const kubectl = join(cacheDir(), 'kubectl');
+    const json = execFileSync(kubectl, ['api-explorer', 'check', '--kubeconfig', cp.kubeconfig, '--group', 'core', '--resource', 'configmaps', '--output', 'json', '--bookmark-wait', '0'], { env: { PATH: `${clean}${delimiter}/usr/bin:/bin`, HOME: clean } }).toString();
+    const report = JSON.parse(json) as { resources: { name: string; results: { check: string; result: string }[] }[] };
+    expect(report.resources.map((r) => r.name)).toEqual(['configmaps/v1']);
+    expect(report.resources[0]!.results.find((c) => c.check === 'streamingList')?.result).toBe(cp.kubernetesVersion.startsWith('v1.33') ? 'no' : 'yes');
+  });
+
   it('--local starts its own control plane from the binaries cache, with no checkout around', async () => {
     const state = join(clean, 'state');
     mkdirSync(state);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { browserCommand } from './browser';
-import { parseCli } from './cli';
+import { parseCli, programName } from './cli';
 import { withKubeconfigFile, withStartingPoint } from './server';
 
 const run = (argv: string[], env: Record<string, string> = {}) => {
@@ -80,5 +80,14 @@ describe('opening a browser', () => {
     expect(browserCommand('darwin', {})?.command).toBe('open');
     expect(browserCommand('linux', { PATH: '/nonexistent' })).toBeNull();
     expect(browserCommand('linux', { DISPLAY: ':0', PATH: '/nonexistent' })).toBeNull();
+  });
+});
+
+describe('programName', () => {
+  it('names the program as the user ran it', () => {
+    expect(programName({ npm_lifecycle_event: 'start' }, '/x/proxy/start.mjs')).toBe('npm start --');
+    // npx sets npm_lifecycle_event=npx: the bin's own name.
+    expect(programName({ npm_lifecycle_event: 'npx' }, '/tmp/app/node_modules/.bin/kube-api-explorer')).toBe('kube-api-explorer');
+    expect(programName({}, '/home/u/.local/bin/kubectl-api_explorer')).toBe('kubectl-api_explorer');
   });
 });

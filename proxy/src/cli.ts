@@ -1,6 +1,7 @@
 // Command-line flags, in kubectl's style, shared by `npm start` and the packaged `kubectl-api_explorer`
 // (kubectl runs a plugin named kubectl-api_explorer for `kubectl api-explorer`, mapping `_` to `-`).
 // Pure: argv and environment in, a decision out; main.ts does the I/O.
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export const DEFAULT_PORT_FLAG = 7780;
@@ -28,11 +29,22 @@ export type CliResult =
 /** The names a user may give to --address: loopback only, since the proxy holds cluster credentials. */
 const LOOPBACK = new Set(['127.0.0.1', 'localhost']);
 
+/**
+ * The name to show in usage lines: `kubectl api-explorer` runs the packaged kubectl-api_explorer,
+ * `npx kube-api-explorer` the package's bin, and a checkout `npm start --`.
+ */
+export function programName(env: Record<string, string | undefined>, argv1: string | undefined): string {
+  const event = env.npm_lifecycle_event;
+  if (event && event !== 'npx') return `npm ${event === 'start' ? 'start' : `run ${event}`} --`;
+  return basename(argv1 ?? 'kubectl-api_explorer').replace(/\.[cm]?[jt]s$/, '');
+}
+
 export function usage(program: string): string {
   return `Kube API Explorer: explore the raw Kubernetes API in your browser, through a proxy on 127.0.0.1.
 
 Usage:
   ${program} [flags]
+  ${program} check [flags]     check what an API server serves, without a browser (${program} check --help)
 
 Flags:
       --kubeconfig FILE   kubeconfig to use (default: KUBECONFIG, else ~/.kube/config; with none at

@@ -1,13 +1,11 @@
 // `npm start` / `npm run dev`: reads flags and environment, starts the explorer server, and stops it
 // (and a local control plane it started) on Ctrl-C.
-import { basename } from 'node:path';
 import { openBrowser } from './browser';
-import { parseCli, usage } from './cli';
+import { parseCli, programName, usage } from './cli';
 import { startExplorerServer } from './server';
 import { versionText } from './version';
 
-// `kubectl api-explorer` runs the packaged kubectl-api_explorer; a checkout runs `npm start --`.
-const PROGRAM = process.env.npm_lifecycle_event ? `npm ${process.env.npm_lifecycle_event === 'start' ? 'start' : `run ${process.env.npm_lifecycle_event}`} --` : basename(process.argv[1] ?? 'kubectl-api_explorer').replace(/\.[cm]?[jt]s$/, '');
+const PROGRAM = programName(process.env, process.argv[1]);
 
 function fail(message: string): never {
   process.stderr.write(`error: ${message}\n\n${usage(PROGRAM)}\n`);

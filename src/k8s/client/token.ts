@@ -49,8 +49,12 @@ export function proxyOrigin(): string {
   return origin;
 }
 
-/** For tests that run the SPA's client code in Node against a real explorer server. */
-export function configureProxyForTests(opts: { origin: string; token: string }): void {
+/**
+ * Points the client code at an explorer server from Node: tests, and the command line's `check`
+ * (which runs the Serving view's probes headless through an explorer server of its own).
+ */
+export function configureProxy(opts: { origin: string; token: string }): void {
   origin = opts.origin.replace(/\/$/, '');
   cachedToken = opts.token;
 }
+

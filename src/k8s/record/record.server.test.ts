@@ -12,7 +12,7 @@ import { WebSocket } from 'ws';
 import { testCluster } from '../../../proxy/cluster/testing';
 import { type ExplorerServer, startExplorerServer } from '../../../proxy/src/server';
 import { fromYaml } from '../../codecs/yaml';
-import { configureProxyForTests, kubeFetch, MuxClient, type WebSocketConstructor } from '../client';
+import { configureProxy, kubeFetch, MuxClient, type WebSocketConstructor } from '../client';
 import { openWatch } from '../watch/stream';
 import { fromRecordingHar, installRecordingHooks, recorder, toRecordingHar } from '.';
 import { harProblems } from './testing';
@@ -56,7 +56,7 @@ beforeAll(async () => {
   };
   writeFileSync(join(dir, 'kubeconfig'), JSON.stringify(kubeconfig));
   srv = await startExplorerServer({ port: 0, kubeconfigPath: join(dir, 'kubeconfig'), staticDir: dir, log: () => undefined });
-  configureProxyForTests({ origin: srv.url, token: srv.token });
+  configureProxy({ origin: srv.url, token: srv.token });
   mux = new MuxClient({ url: new URL('/proxy/mux', srv.url.replace(/^http/, 'ws')).toString(), token: () => srv.token, WebSocket: WebSocket as unknown as WebSocketConstructor });
 });
 

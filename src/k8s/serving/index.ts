@@ -1,3 +1,4 @@
 export * from './matrix';
 export * from './probe';
 export * from './export';
+export * from './writes';

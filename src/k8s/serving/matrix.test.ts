@@ -3,6 +3,11 @@ import { matrixCsv } from './export';
 import {
   CHECKS,
   classifyAccept,
+  classifyBookmarks,
+  classifyCompactedWatch,
+  classifyExpiredContinue,
+  classifyMetadataWatch,
+  expiredContinueToken,
   classifyChunking,
   classifyRead,
   classifyStream,
@@ -61,12 +66,38 @@ describe('serving checks: answers', () => {
 
   it('a streaming list is served only when it ends with the initial-events-end bookmark', () => {
     const end = { type: 'BOOKMARK', annotations: { 'k8s.io/initial-events-end': 'true' }, resourceVersion: '42' };
-    expect(classifyStream({ status: 200 }, [end], 'bookmark')).toMatchObject({ verdict: 'yes' });
+    expect(classifyStream({ status: 200 }, [end], 'found')).toMatchObject({ verdict: 'yes' });
     const without = classifyStream({ status: 200 }, [{ type: 'ADDED' }, { type: 'BOOKMARK' }], 'end');
     expect(without).toMatchObject({ verdict: 'no', httpStatus: 200 });
     expect(without.detail).toContain('140890');
     const refused = classifyStream({ status: 422, message: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled' }, [], 'end');
     expect(refused.detail).toContain('falls back to list, then watch');
+  });
+
+  it('410 is the answer to an expired continue token and to a compacted watch, as the status or as the first event', () => {
+    expect(classifyExpiredContinue({ status: 410, message: 'The provided continue parameter is too old' }).verdict).toBe('yes');
+    expect(classifyExpiredContinue({ status: 200 }).verdict).toBe('unknown');
+    expect(classifyExpiredContinue({ status: 400, message: 'invalid continue token' })).toMatchObject({ verdict: 'no', httpStatus: 400 });
+    expect(classifyCompactedWatch({ status: 200 }, [{ type: 'ERROR', code: 410, reason: 'Expired', message: 'too old resource version: 1 (42)' }]).verdict).toBe('yes');
+    expect(classifyCompactedWatch({ status: 200 }, [{ type: 'ERROR', code: 500, message: 'boom' }]).verdict).toBe('no');
+    expect(classifyCompactedWatch({ status: 200 }, [{ type: 'ADDED' }, { type: 'ADDED' }])).toMatchObject({ verdict: 'unknown', detail: expect.stringContaining('sent ADDED events') });
+    expect(classifyCompactedWatch({ status: 410 }, []).verdict).toBe('yes');
+  });
+
+  it('a bookmark before the timeout; metadata-only watch events carry PartialObjectMetadata', () => {
+    expect(classifyBookmarks({ status: 200 }, [{ type: 'BOOKMARK', resourceVersion: '7' }], 'found').verdict).toBe('yes');
+    expect(classifyBookmarks({ status: 200 }, [{ type: 'ADDED' }], 'end').verdict).toBe('unknown');
+    // The initial-events-end bookmark is not the periodic one.
+    expect(classifyBookmarks({ status: 200 }, [{ type: 'BOOKMARK', annotations: { 'k8s.io/initial-events-end': 'true' } }], 'timeout').verdict).toBe('unknown');
+    expect(classifyMetadataWatch({ status: 200 }, [{ type: 'ADDED', kind: 'PartialObjectMetadata' }]).verdict).toBe('yes');
+    expect(classifyMetadataWatch({ status: 200 }, [{ type: 'ADDED', kind: 'Flunder' }]).verdict).toBe('no');
+    expect(classifyMetadataWatch({ status: 406 }, []).verdict).toBe('no');
+  });
+
+  it('an expired continue token keeps the server’s start key and names a compacted resourceVersion', () => {
+    const real = btoa(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 42, start: 'b\u0000' })).replace(/=+$/, '');
+    expect(JSON.parse(atob(expiredContinueToken(real)))).toEqual({ v: 'meta.k8s.io/v1', rv: 1, start: 'b\u0000' });
+    expect(JSON.parse(atob(expiredContinueToken(undefined))).rv).toBe(1);
   });
 
   it('a dry-run write counts as served when the server validated the body (422), refused when the media type is (415)', () => {
@@ -83,20 +114,21 @@ function row(cells: Partial<Record<Check, Cell>>, verbs = flunders.verbs): Row {
 }
 
 describe('what would break an informer', () => {
-  it('names missing verbs, refusals and a streaming list without its bookmark', () => {
+  it('names refusals and a streaming list without its bookmark; a resource without both verbs is not informer material', () => {
     expect(informerProblems(row({}))).toEqual([]);
-    expect(informerProblems(row({}, ['get', 'list']))).toEqual(['no watch verb']);
+    expect(informerProblems(row({}, ['get', 'list']))).toEqual([]);
+    expect(informerProblems(row({ watch: { verdict: 'no', detail: 'watch refused: 405', httpStatus: 405 } }))).toEqual([expect.stringMatching(/^watch refused \(watch refused: 405\): the reflector lists, fails to watch/)]);
     expect(informerProblems(row({}, ['create']))).toEqual([]);
-    expect(informerProblems(row({ streamingList: { verdict: 'no', detail: '', httpStatus: 200 } }))).toEqual(['streaming list without the k8s.io/initial-events-end bookmark']);
+    expect(informerProblems(row({ streamingList: { verdict: 'no', detail: '', httpStatus: 200 } }))).toEqual([expect.stringMatching(/^streaming list without the k8s.io\/initial-events-end bookmark: the reflector opens another streaming list/)]);
     // Refused with 422: client-go falls back; nothing breaks.
     expect(informerProblems(row({ streamingList: { verdict: 'no', detail: '', httpStatus: 422 } }))).toEqual([]);
   });
 
   it('exports one CSV line per resource, quoted where needed', () => {
-    const csv = matrixCsv([row({}, ['get', 'list'])]);
+    const csv = matrixCsv([row({ list: { verdict: 'no', detail: 'list refused: 500, "boom"', httpStatus: 500 } })]);
     const [head, line] = csv.trimEnd().split('\r\n');
     expect(head).toContain('Chunking (continue)');
-    expect(line).toMatch(/^flunders\.wardle\.example\.com\/v1beta1,wardle\.example\.com,v1beta1,Flunder,true,yes,/);
-    expect(line!.endsWith(',no watch verb')).toBe(true);
+    expect(line).toMatch(/^flunders\.wardle\.example\.com\/v1beta1,wardle\.example\.com,v1beta1,Flunder,true,no,yes,/);
+    expect(line).toMatch(/,"list refused \(list refused: 500, ""boom""\): the reflector retries the list after a backoff and the informer never syncs"$/);
   });
 });

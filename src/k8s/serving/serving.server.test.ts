@@ -4,7 +4,7 @@
 // not list (403: unknown, never "no"). The dry-run writes are checked to store nothing.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testCluster } from '../../../proxy/cluster/testing';
+import { seedProbeNamespace, testCluster } from '../../../proxy/cluster/testing';
 import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../testing';
 import { informerProblems, type Target } from './matrix';
 import { probeResource } from './probe';
@@ -18,12 +18,7 @@ const flunders: Target = { group: 'wardle.example.com', version: 'v1beta1', reso
 
 beforeAll(async () => {
   useRealProxy();
-  const c = cluster();
-  expect((await c.request('admin', 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
-  for (const name of ['a', 'b']) {
-    expect((await c.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name } })).status).toBe(201);
-    expect((await c.request('admin', 'POST', `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders`, { apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', metadata: { name } })).status).toBe(201);
-  }
+  await seedProbeNamespace(cluster(), ns);
 });
 
 afterAll(async () => {
@@ -33,7 +28,7 @@ afterAll(async () => {
 const verdicts = (cells: Record<string, { verdict: string }>) => Object.fromEntries(Object.entries(cells).map(([k, v]) => [k, v.verdict]));
 
 describe('serving matrix', () => {
-  it('ConfigMaps: every check served, the dry-run writes included, nothing stored', async () => {
+  it('ConfigMaps: every check served, the dry-run writes included, nothing stored (but the compacted watch 1.37 answers without 410, and the bookmarks the page does not wait for)', async () => {
     const row = await probeResource(TEST_CONTEXT, configmaps, ns, { writes: true });
     expect(verdicts(row.cells)).toEqual({
       list: 'yes',
@@ -41,10 +36,17 @@ describe('serving matrix', () => {
       protobuf: 'yes',
       cbor: minor() >= 37 ? 'yes' : 'no',
       metadata: 'yes',
+      metadataWatch: 'yes',
       labelSelector: 'yes',
       fieldSelector: 'yes',
       chunking: 'yes',
+      expiredContinue: 'yes',
       watch: 'yes',
+      // Not waited for in the page (about a minute; the command line's check waits).
+      bookmarks: 'skipped',
+      // kube-apiserver 1.37 answers a watch from a compacted resourceVersion with the objects as
+      // they are now, not 410 (seen); the sample-apiserver's Flunders below answer 410.
+      compactedWatch: 'unknown',
       streamingList: minor() >= 37 ? 'yes' : 'no',
       dryRun: 'yes',
       apply: 'yes',
@@ -60,7 +62,7 @@ describe('serving matrix', () => {
     expect(row.cells.protobuf).toMatchObject({ verdict: 'no', httpStatus: 406 });
     expect(row.cells.cbor).toMatchObject({ verdict: 'no', httpStatus: 406 });
     // The rest, as the sample-apiserver (generic apiserver v0.37.1, etcd storage) was seen to serve it.
-    expect(verdicts(row.cells)).toMatchObject({ list: 'yes', table: 'yes', metadata: 'yes', labelSelector: 'yes', fieldSelector: 'yes', chunking: 'yes', watch: 'yes', dryRun: 'yes', apply: 'yes' });
+    expect(verdicts(row.cells)).toMatchObject({ list: 'yes', table: 'yes', metadata: 'yes', metadataWatch: 'yes', labelSelector: 'yes', fieldSelector: 'yes', chunking: 'yes', expiredContinue: 'yes', watch: 'yes', bookmarks: 'skipped', compactedWatch: 'yes', dryRun: 'yes', apply: 'yes' });
     if (minor() >= 37) expect(row.cells.streamingList.detail).toContain('k8s.io/initial-events-end: "true"');
     expect(informerProblems(row)).toEqual([]);
     expect((await cluster().request('admin', 'GET', `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders/kube-api-explorer-serving-probe`)).status).toBe(404);
@@ -80,7 +82,7 @@ describe('serving matrix', () => {
     expect(informerProblems(row)).toEqual([]);
   });
 
-  it('a resource without list or watch (a review) is not informer material; one with list and no watch is named', async () => {
+  it('a resource without both list and watch (a review; ComponentStatuses, list only) is not informer material', async () => {
     const reviews: Target = { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, verbs: ['create'] };
     const review = await probeResource(TEST_CONTEXT, reviews, ns, { writes: false });
     expect(review.cells.list.verdict).toBe('skipped');
@@ -88,6 +90,7 @@ describe('serving matrix', () => {
     const cs: Target = { group: '', version: 'v1', resource: 'componentstatuses', kind: 'ComponentStatus', namespaced: false, verbs: ['get', 'list'] };
     const row = await probeResource(TEST_CONTEXT, cs, ns, { writes: false });
     expect(row.cells.list.verdict).toBe('yes');
-    expect(informerProblems(row)).toEqual(['no watch verb']);
+    expect(row.cells.watch.verdict).toBe('skipped');
+    expect(informerProblems(row)).toEqual([]);
   });
 });

@@ -26,6 +26,7 @@ import {
   skipped,
   type StreamEvent,
   type Target,
+  withoutObjects,
   writeRequest,
 } from './matrix';
 
@@ -61,18 +62,18 @@ async function readCheck(context: string, check: 'list' | 'table' | 'protobuf' |
   return { ...cell, request };
 }
 
-async function listAndChunk(context: string, collection: string, signal?: AbortSignal): Promise<{ list: Cell; chunking: Cell; rv?: string }> {
+async function listAndChunk(context: string, collection: string, signal?: AbortSignal): Promise<{ list: Cell; chunking: Cell; rv?: string; items?: number }> {
   const request = readRequest('list', collection);
   const { answer, res } = await send(context, request, signal);
   const list = { ...classifyRead('list', answer), request };
   if (!res) return { list, chunking: { ...skipped('the list was not answered'), request } };
   const body = (await res.json().catch(() => ({}))) as { items?: unknown[]; metadata?: { continue?: string; remainingItemCount?: number; resourceVersion?: string } };
   const page: ListPage = { items: body.items?.length ?? 0, continueToken: body.metadata?.continue || undefined, remainingItemCount: body.metadata?.remainingItemCount, resourceVersion: body.metadata?.resourceVersion };
-  if (!page.continueToken || page.items > 1) return { list, chunking: { ...classifyChunking(page), request }, rv: page.resourceVersion };
+  if (!page.continueToken || page.items > 1) return { list, chunking: { ...classifyChunking(page), request }, rv: page.resourceVersion, items: list.verdict === 'yes' ? page.items : undefined };
   const next = chunkRequest(collection, page.continueToken);
   const second = await send(context, next, signal);
   await drop(second.res);
-  return { list, chunking: { ...classifyChunking(page, second.answer), request: next }, rv: page.resourceVersion };
+  return { list, chunking: { ...classifyChunking(page, second.answer), request: next }, rv: page.resourceVersion, items: list.verdict === 'yes' ? page.items : undefined };
 }
 
 async function watchCheck(context: string, collection: string, rv: string | undefined, signal?: AbortSignal): Promise<Cell> {
@@ -158,7 +159,7 @@ export async function probeResource(context: string, t: Target, namespace: strin
       const [table, protobuf, cbor, metadata, labelSelector, fieldSelector] = await Promise.all(
         (['table', 'protobuf', 'cbor', 'metadata', 'labelSelector', 'fieldSelector'] as const).map((c) => readCheck(context, c, collection, signal)),
       );
-      Object.assign(cells, { table, protobuf, cbor, metadata, labelSelector, fieldSelector });
+      Object.assign(cells, { table, protobuf: withoutObjects('protobuf', protobuf!, first.items), cbor: withoutObjects('cbor', cbor!, first.items), metadata, labelSelector, fieldSelector });
       if (t.verbs.includes('watch')) {
         cells.watch = await watchCheck(context, collection, first.rv, signal);
         cells.streamingList = await streamCheck(context, collection, signal);

@@ -5,7 +5,7 @@ import { Fragment, type ReactNode, useEffect, useMemo, useRef, useState } from '
 import { hrefFor } from '../../routing';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { duringLessonStep } from '../../k8s/record';
-import { type KitExchange, type KitLesson, kitSend, kitWatch, type LessonStep, markDone, type Needed, type StepContext } from './kit';
+import { checkStep, type KitExchange, type KitLesson, kitSend, kitWatch, type LessonStep, markDone, type Needed, type StepContext } from './kit';
 import { StepCard } from './parts';
 
 /** `code` in backticks becomes <code>; nothing else is markup. */
@@ -84,7 +84,7 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
     try {
       // A recording marks the step and tags what it sends (k8s/record).
       const xs = await duringLessonStep({ id: lesson.id, step: s.id }, () => s.run(ctx));
-      const differs = s.check(xs, ctx);
+      const differs = checkStep(s, xs, ctx);
       setResults((r) => ({ ...r, [s.id]: { xs, differs } }));
       if (differs.length === 0) markDone(lesson.id, s.id);
     } catch (e) {
@@ -207,7 +207,13 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
             {r && (
               <>
                 {r.xs.map((x, j) => (
-                  <StepCard key={j} title={`${x.method} ${x.path.split('?')[0]}`} label={`${s.id} exchange ${j + 1}`} x={x} show={s.show ? () => s.show!(x) : undefined}>
+                  <StepCard
+                    key={j}
+                    title={`${x.method} ${x.path.split('?')[0]}${x.retried ? ' (an attempt before the change was in effect; sent again below)' : ''}`}
+                    label={`${s.id} exchange ${j + 1}`}
+                    x={x}
+                    show={s.show ? () => s.show!(x) : undefined}
+                  >
                     <p className="small muted" data-testid="response-meta">
                       {x.refusedWatch ? 'a Status instead of a watch stream' : `${x.bytes} bytes`}
                       {['content-type', 'content-encoding', 'warning', 'audit-id'].filter((h) => h !== 'audit-id' && x.responseHeaders[h]).map((h) => ` · ${h}: ${x.responseHeaders[h]}`).join('')}
@@ -242,9 +248,14 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
         );
       })}
       {cleaned && (
-        <p className="small" data-testid="cleanup">
-          Removed: {cleaned.map((x) => `${x.method} ${x.path.split('?')[0]} → ${x.status}`).join('; ')}
-        </p>
+        <section className="lesson-kit-step" aria-label="cleanup" data-testid="cleanup">
+          <h3>Removed</h3>
+          <p className="small">{cleaned.map((x) => `${x.method} ${x.path.split('?')[0]} → ${x.status}`).join('; ')}</p>
+          {/* Every write the page makes is shown as sent: the cleanup's too. */}
+          {cleaned.map((x, j) => (
+            <StepCard key={j} title={`${x.method} ${x.path.split('?')[0]}`} label={`cleanup exchange ${j + 1}`} x={x} />
+          ))}
+        </section>
       )}
       {error != null && <ErrorBox error={error} />}
     </div>

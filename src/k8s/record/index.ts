@@ -3,3 +3,4 @@ export * from './redact';
 export * from './har';
 export * from './replay';
 export * from './versions';
+export * from './landing';

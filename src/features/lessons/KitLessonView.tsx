@@ -163,14 +163,15 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
       )}
       {lesson.scope === 'cluster' && ready && (
         <label className="lesson-confirm panel">
-          <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> I understand that this lesson creates cluster-scoped objects:{' '}
+          <input type="checkbox" data-main-action={confirmed ? undefined : true} checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> I understand that this lesson creates cluster-scoped objects:{' '}
           {lesson.clusterObjects}. They carry the label <code>explorer.lessons/lesson={lesson.topic}</code> and the last step (or "Remove cluster-scoped objects") deletes
           them.
         </label>
       )}
       {ready && (
         <div className="row">
-          <button type="button" disabled={!mayRun || busy !== null} onClick={() => void runAll()}>
+          {/* The lesson's main action: the skip link and the command palette focus it. */}
+          <button type="button" data-main-action disabled={!mayRun || busy !== null} onClick={() => void runAll()}>
             Run all steps
           </button>
           {lesson.cleanup && (

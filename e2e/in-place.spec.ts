@@ -144,3 +144,23 @@ test('the command palette reaches an object, a lesson (run in five key presses) 
   await expect(page).toHaveURL(/context=local-viewer/);
   await expect(page.getByRole('combobox', { name: 'Context' })).toHaveValue('local-viewer');
 });
+
+test("an object's neighbours: its owner, its dependents and its events, each as the request that finds it", async ({ page, explorerUrl, kube, ns }) => {
+  const parent = await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'parent' } });
+  expect(parent.status).toBe(201);
+  const uid = (JSON.parse(parent.body) as { metadata: { uid: string } }).metadata.uid;
+  const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'parent', uid };
+  expect((await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'child', ownerReferences: [owner] } })).status).toBe(201);
+  const list = { context: 'local-admin', view: 'lists', namespace: ns, group: '', version: 'v1', resource: 'configmaps' };
+  await page.goto(`${explorerUrl}${q({ ...list, name: 'parent' })}`);
+  const neighbours = page.getByRole('region', { name: 'Neighbours' });
+  await expect(neighbours.getByRole('link', { name: 'Its events' })).toHaveAttribute('href', new RegExp(`involvedObject\\.uid%3D${uid}`));
+  await neighbours.getByRole('button', { name: 'Find its dependents' }).click();
+  const found = neighbours.getByTestId('dependents');
+  await expect(found).toContainText(/^1 found in \d+ lists/);
+  await expect(neighbours.getByLabel('Requests sent to find dependents')).toContainText(`GET /api/v1/namespaces/${ns}/configmaps?limit=500`);
+  await found.getByRole('link', { name: 'ConfigMap child' }).click();
+  await expect(page).toHaveURL(/name=child/);
+  await neighbours.getByRole('link', { name: 'ConfigMap parent' }).click();
+  await expect(page).toHaveURL(/name=parent/);
+});

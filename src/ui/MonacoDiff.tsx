@@ -11,7 +11,22 @@ import './MonacoEditor';
 
 type DiffWidget = Parameters<DiffOnMount>[0];
 
-export function MonacoDiff({ original, modified, language, height }: { original: string; modified: string; language: 'json' | 'yaml'; height: string }) {
+export function MonacoDiff({
+  original,
+  modified,
+  language,
+  height,
+  originalLabel = 'before (read-only)',
+  modifiedLabel = 'after (read-only)',
+}: {
+  original: string;
+  modified: string;
+  language: 'json' | 'yaml';
+  height: string;
+  /** Names of the two sides' text areas (without them each is an unlabelled input to a screen reader, and to axe). */
+  originalLabel?: string;
+  modifiedLabel?: string;
+}) {
   const widget = useRef<DiffWidget | null>(null);
   useLayoutEffect(
     () => () => {
@@ -38,7 +53,7 @@ export function MonacoDiff({ original, modified, language, height }: { original:
       onMount={(w) => {
         widget.current = w;
       }}
-      options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, scrollBeyondLastLine: false, automaticLayout: true }}
+      options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, scrollBeyondLastLine: false, automaticLayout: true, originalAriaLabel: originalLabel, modifiedAriaLabel: modifiedLabel }}
     />
   );
 }

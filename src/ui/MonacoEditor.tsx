@@ -56,6 +56,8 @@ export function MonacoEditor({ value, onChange, language, ariaLabel, height = '2
           formatOnType: false,
         }}
       />
+      {/* Monaco keeps Tab for indenting until Ctrl+M (its tab-focus mode): said where it happens. */}
+      {!readOnly && <p className="small muted monaco-tab-hint">Tab indents here; Ctrl+M, then Tab, moves the focus on.</p>}
     </div>
   );
 }

@@ -13,12 +13,13 @@ import { draftToExtra, requestToDraft } from '../console';
 
 const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
-interface OwnerReference {
+export interface OwnerReference {
   apiVersion: string;
   kind: string;
   name: string;
   uid: string;
   controller?: boolean;
+  blockOwnerDeletion?: boolean;
 }
 
 /** A link to the console with this GET filled in: the raw request, sent when the user presses Send. */

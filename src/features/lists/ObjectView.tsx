@@ -9,16 +9,7 @@ import type { ResourceRef } from '../../k8s/paths';
 import { toKyaml } from '../../codecs/kyaml';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { toJson } from '../../codecs/json';
-import { Neighbours } from './Neighbours';
-
-interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+import { Neighbours, type OwnerReference } from './Neighbours';
 
 interface KubeObject {
   apiVersion?: string;

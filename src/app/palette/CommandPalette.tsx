@@ -34,6 +34,8 @@ export function CommandPalette({ route, context, contexts, views, onClose }: { r
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  // Where the focus was: Escape gives it back.
+  const back = useRef(document.activeElement);
   const listId = useId();
   const discovery = useQuery({ ...discoveryQuery(context ?? ''), enabled: !!context });
   const lessons = useLessons();
@@ -74,7 +76,7 @@ export function CommandPalette({ route, context, contexts, views, onClose }: { r
     if (!e) return;
     onClose();
     navigate(e.to, { keepExtra: false });
-    focusMainAction();
+    focusMainAction(Date.now() + 5000, true);
   };
 
   return (
@@ -98,7 +100,10 @@ export function CommandPalette({ route, context, contexts, views, onClose }: { r
             if (e.key === 'ArrowDown' || (e.key === 'n' && e.ctrlKey)) setActive((a) => Math.min(a + 1, shown.length - 1));
             else if (e.key === 'ArrowUp' || (e.key === 'p' && e.ctrlKey)) setActive((a) => Math.max(a - 1, 0));
             else if (e.key === 'Enter') choose(shown[current]);
-            else if (e.key === 'Escape') onClose();
+            else if (e.key === 'Escape') {
+              onClose();
+              if (back.current instanceof HTMLElement) back.current.focus();
+            }
             else return;
             e.preventDefault();
           }}

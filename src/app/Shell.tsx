@@ -141,10 +141,12 @@ export function Shell({ bootReplayProblem }: { bootReplayProblem?: string } = {}
       const colon = e.key === ':' && !e.ctrlKey && !e.metaKey && !e.altKey && !typingIn(e.target);
       if (!ctrlK && !colon) return;
       e.preventDefault();
+      // Before a Monaco editor sees it (capture): Ctrl+K is the start of its chords, which it would swallow.
+      e.stopPropagation();
       setPalette(true);
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
   }, []);
 
   const View = views[route.view];

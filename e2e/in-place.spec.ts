@@ -79,7 +79,7 @@ test('a recording survives every kind of in-app link and holds every exchange; a
   const recorded = new Set(har.log.entries.map((e) => decodeURIComponent(e._apiPath)));
   expect(sent.length).toBeGreaterThan(5);
   expect(sent.filter((p) => !recorded.has(p))).toEqual([]);
-  for (const path of ['/livez?verbose', `/api/v1/namespaces/${ns}/configmaps/web`, `/api/v1/namespaces/${ns}/configmaps/no-such-object`])
+  for (const path of ['/readyz?verbose', `/api/v1/namespaces/${ns}/configmaps/web`, `/api/v1/namespaces/${ns}/configmaps/no-such-object`])
     expect([...recorded].some((p) => p.startsWith(path)), path).toBe(true);
   expect([...recorded].some((p) => p.startsWith(`/api/v1/namespaces/${ns}/configmaps?`))).toBe(true);
 });
@@ -116,7 +116,7 @@ test('the command palette reaches an object, a lesson (run in five key presses) 
   await page.keyboard.press('Control+k');
   await expect(palette).toBeFocused();
   await page.keyboard.type('cm web');
-  await expect(page.getByRole('option', { selected: true })).toContainText('configmaps/web');
+  await expect(page.getByRole('listbox', { name: 'Matches' }).getByRole('option', { selected: true })).toContainText('configmaps/web');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/view=edit/);
   await expect(page).toHaveURL(/name=web/);
@@ -128,7 +128,7 @@ test('the command palette reaches an object, a lesson (run in five key presses) 
   const presses = ['h', 'e', 'a', 'Enter', 'Enter'];
   for (const [i, key] of presses.entries()) {
     await page.keyboard.press(key);
-    if (i === 2) await expect(page.getByRole('option', { selected: true })).toContainText('Health');
+    if (i === 2) await expect(page.getByRole('listbox', { name: 'Matches' }).getByRole('option', { selected: true })).toContainText('Health');
     if (i === 3) await expect(page.getByRole('button', { name: 'Run all steps' })).toBeFocused();
   }
   expect(presses.length).toBeLessThanOrEqual(5);
@@ -139,7 +139,7 @@ test('the command palette reaches an object, a lesson (run in five key presses) 
   await page.keyboard.press(':');
   await expect(palette).toBeFocused();
   await page.keyboard.type('viewer');
-  await expect(page.getByRole('option', { selected: true })).toContainText('local-viewer');
+  await expect(page.getByRole('listbox', { name: 'Matches' }).getByRole('option', { selected: true })).toContainText('local-viewer');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/context=local-viewer/);
   await expect(page.getByRole('combobox', { name: 'Context' })).toHaveValue('local-viewer');

@@ -207,7 +207,19 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
             )}
             {r && (
               <>
-                {r.xs.map((x, j) => (
+                {r.xs.map((x, j) =>
+                  x.compact ? (
+                    // One of many alike: a line with its answer; the first and the last are shown whole.
+                    <details key={j} className="small lesson-compact" data-testid="compact-exchange">
+                      <summary>
+                        <code>
+                          {x.method} {x.path}
+                        </code>{' '}
+                        → <span className={x.status < 300 ? 'lesson-ok' : 'lesson-bad'}>HTTP {x.status}</span> {String((x.response as { metadata?: { name?: string } } | null)?.metadata?.name ?? '')}
+                      </summary>
+                      <StepCard title={`${x.method} ${x.path.split('?')[0]}`} label={`${s.id} exchange ${j + 1}`} x={x} show={s.show ? () => s.show!(x) : undefined} />
+                    </details>
+                  ) : (
                   <StepCard
                     key={j}
                     title={`${x.method} ${x.path.split('?')[0]}${x.retried ? ' (an attempt before the change was in effect; sent again below)' : ''}`}
@@ -220,7 +232,8 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
                       {['content-type', 'content-encoding', 'warning', 'audit-id'].filter((h) => h !== 'audit-id' && x.responseHeaders[h]).map((h) => ` · ${h}: ${x.responseHeaders[h]}`).join('')}
                     </p>
                   </StepCard>
-                ))}
+                  ),
+                )}
                 <p className="small">
                   <strong>Look for:</strong> <Prose text={s.lookFor} />
                 </p>

@@ -26,6 +26,8 @@ export interface KitExchange extends LessonExchange {
    * it was sent (and a create may have stored an object), but not what the step's check reads.
    */
   retried?: true;
+  /** One of many alike (the 25 creates that fill a list): shown as one line with its status, the whole exchange one click away. */
+  compact?: true;
 }
 
 export interface StepContext {
@@ -116,6 +118,14 @@ export async function retryUntil(f: () => Promise<KitExchange>, done: (x: KitExc
     x.retried = true;
     await new Promise((r) => setTimeout(r, ms));
   }
+}
+
+/** Many alike requests (a fill): all returned, so the page shows every one, the first and the last whole, the rest as lines. */
+export function alike(xs: KitExchange[]): KitExchange[] {
+  xs.forEach((x, i) => {
+    if (i > 0 && i < xs.length - 1) x.compact = true;
+  });
+  return xs;
 }
 
 /** A step's check, on its exchanges without the earlier attempts of a retried request (those are only shown). */

@@ -89,10 +89,12 @@ const afterActions: { name: string; open: (page: Page, explorerUrl: string, ns: 
   },
   {
     name: 'the Edit view after a write, with its result and diff',
-    open: async (page, explorerUrl, ns) => {
+    open: async (page, explorerUrl, ns, kube) => {
+      const loaded = JSON.parse((await kube.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps/axe`)).body) as { metadata: Record<string, unknown> };
+      const { managedFields: _, ...metadata } = loaded.metadata;
       await openEditor(page, explorerUrl, ns, 'axe');
       await page.getByRole('radio', { name: 'JSON Merge Patch' }).check();
-      await typeObject(page, { data: { color: 'green' } });
+      await typeObject(page, { ...loaded, metadata, data: { color: 'green' } });
       await page.getByRole('button', { name: 'Send', exact: true }).click();
       await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('HTTP 200');
       await expect(page.locator('.monaco-diff-editor').first()).toBeVisible();
@@ -101,7 +103,7 @@ const afterActions: { name: string; open: (page: Page, explorerUrl: string, ns: 
   {
     name: 'the Edit view with an apply conflict panel',
     open: async (page, explorerUrl, ns, kube) => {
-      const other = await kube.request('admin', 'PATCH', `/api/v1/namespaces/${ns}/configmaps/axe?fieldManager=a`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'axe' }, data: { color: 'from-a' } }, { 'Content-Type': 'application/apply-patch+yaml' });
+      const other = await kube.request('admin', 'PATCH', `/api/v1/namespaces/${ns}/configmaps/axe?fieldManager=a&force=true`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'axe' }, data: { color: 'from-a' } }, { 'Content-Type': 'application/apply-patch+yaml' });
       expect(other.status).toBe(200);
       await openEditor(page, explorerUrl, ns, 'axe');
       await page.getByRole('radio', { name: 'Server-Side Apply' }).check();

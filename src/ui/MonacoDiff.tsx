@@ -8,6 +8,7 @@
 import { DiffEditor, type DiffOnMount } from '@monaco-editor/react';
 import { useLayoutEffect, useRef } from 'react';
 import './MonacoEditor';
+import { DIFF_DARK_THEME, DIFF_LIGHT_THEME } from './monacoSetup';
 
 type DiffWidget = Parameters<DiffOnMount>[0];
 
@@ -45,13 +46,17 @@ export function MonacoDiff({
     <DiffEditor
       height={height}
       language={language}
-      theme={dark ? 'vs-dark' : 'vs'}
+      theme={dark ? DIFF_DARK_THEME : DIFF_LIGHT_THEME}
       original={original}
       modified={modified}
       keepCurrentOriginalModel
       keepCurrentModifiedModel
       onMount={(w) => {
         widget.current = w;
+        // The diff options' originalAriaLabel/modifiedAriaLabel do not reach Monaco 0.57's edit
+        // context (its input element kept an empty aria-label): named on each side's editor.
+        w.getOriginalEditor().updateOptions({ ariaLabel: originalLabel });
+        w.getModifiedEditor().updateOptions({ ariaLabel: modifiedLabel });
       }}
       options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, scrollBeyondLastLine: false, automaticLayout: true, originalAriaLabel: originalLabel, modifiedAriaLabel: modifiedLabel }}
     />

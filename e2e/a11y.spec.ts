@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import type { TestCluster } from '../proxy/cluster/testing';
 import { openEditor, typeObject } from './editor';
 import { expect, test } from './fixtures';
+import { watchConfigMaps } from './watchPane';
 
 async function axe(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
@@ -115,13 +116,7 @@ const afterActions: { name: string; open: (page: Page, explorerUrl: string, ns: 
   {
     name: 'a watch pane with events',
     open: async (page, explorerUrl, ns, kube) => {
-      await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'watch', namespace: ns }).toString()}`);
-      const form = page.getByRole('form', { name: 'New watch' });
-      await form.getByLabel('Resource').selectOption('/v1/configmaps');
-      await form.getByLabel('Watch namespace').fill(ns);
-      await form.getByRole('button', { name: 'Add watch' }).click();
-      const pane = page.getByRole('article').first();
-      await expect(pane.getByRole('status', { name: 'Watch state' })).toHaveText('watching');
+      const pane = await watchConfigMaps(page, explorerUrl, ns);
       expect((await kube.request('admin', 'PATCH', `/api/v1/namespaces/${ns}/configmaps/axe`, { data: { color: 'red' } }, { 'Content-Type': 'application/merge-patch+json' })).status).toBe(200);
       const events = pane.getByRole('list', { name: 'Events' });
       await expect(events.getByRole('listitem').filter({ hasText: 'MODIFIED' }).first()).toBeVisible();

@@ -1,7 +1,10 @@
 // Accessibility: axe on every view, with content in it, and no serious or critical violation.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import type { TestCluster } from '../proxy/cluster/testing';
+import { openEditor, typeObject } from './editor';
 import { expect, test } from './fixtures';
+import { watchConfigMaps } from './watchPane';
 
 async function axe(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
@@ -48,7 +51,7 @@ async function bothThemes(page: Page): Promise<{ light: string[]; dark: string[]
 }
 
 // The states a first paint does not show: what a view looks like after the user did something.
-const afterActions: { name: string; open: (page: Page, explorerUrl: string, ns: string) => Promise<void> }[] = [
+const afterActions: { name: string; open: (page: Page, explorerUrl: string, ns: string, kube: TestCluster) => Promise<void> }[] = [
   {
     name: 'the encodings view after fetching every format',
     open: async (page, explorerUrl, ns) => {
@@ -75,6 +78,61 @@ const afterActions: { name: string; open: (page: Page, explorerUrl: string, ns: 
     },
   },
   {
+    name: 'the Edit view with the changed-on-the-server banner and its diff',
+    open: async (page, explorerUrl, ns, kube) => {
+      await openEditor(page, explorerUrl, ns, 'axe');
+      await typeObject(page, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'axe' }, data: { color: 'mine' } });
+      expect((await kube.request('admin', 'PATCH', `/api/v1/namespaces/${ns}/configmaps/axe`, { data: { color: 'theirs' } }, { 'Content-Type': 'application/merge-patch+json' })).status).toBe(200);
+      const banner = page.getByRole('alert', { name: 'Changed on the server' });
+      await expect(banner).toBeVisible();
+      await expect(page.locator('.monaco-diff-editor').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'the Edit view after a write, with its result and diff',
+    open: async (page, explorerUrl, ns, kube) => {
+      const loaded = JSON.parse((await kube.request('admin', 'GET', `/api/v1/namespaces/${ns}/configmaps/axe`)).body) as { metadata: Record<string, unknown> };
+      const { managedFields: _, ...metadata } = loaded.metadata;
+      await openEditor(page, explorerUrl, ns, 'axe');
+      await page.getByRole('radio', { name: 'JSON Merge Patch' }).check();
+      await typeObject(page, { ...loaded, metadata, data: { color: 'green' } });
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await expect(page.getByRole('region', { name: 'Result' }).getByLabel('Result status')).toContainText('HTTP 200');
+      await expect(page.locator('.monaco-diff-editor').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'the Edit view with an apply conflict panel',
+    open: async (page, explorerUrl, ns, kube) => {
+      const other = await kube.request('admin', 'PATCH', `/api/v1/namespaces/${ns}/configmaps/axe?fieldManager=a&force=true`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'axe' }, data: { color: 'from-a' } }, { 'Content-Type': 'application/apply-patch+yaml' });
+      expect(other.status).toBe(200);
+      await openEditor(page, explorerUrl, ns, 'axe');
+      await page.getByRole('radio', { name: 'Server-Side Apply' }).check();
+      await typeObject(page, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'axe' }, data: { color: 'mine' } });
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await expect(page.getByRole('region', { name: 'Result' }).getByRole('table', { name: 'Field conflicts' })).toBeVisible();
+    },
+  },
+  {
+    name: 'a watch pane with events',
+    open: async (page, explorerUrl, ns, kube) => {
+      const pane = await watchConfigMaps(page, explorerUrl, ns);
+      expect((await kube.request('admin', 'PATCH', `/api/v1/namespaces/${ns}/configmaps/axe`, { data: { color: 'red' } }, { 'Content-Type': 'application/merge-patch+json' })).status).toBe(200);
+      const events = pane.getByRole('list', { name: 'Events' });
+      await expect(events.getByRole('listitem').filter({ hasText: 'MODIFIED' }).first()).toBeVisible();
+      await events.getByRole('button').filter({ hasText: 'MODIFIED' }).first().click();
+    },
+  },
+  {
+    name: 'the command palette, open with matches',
+    open: async (page, explorerUrl) => {
+      await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'welcome' }).toString()}`);
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type('con');
+      await expect(page.getByRole('option').first()).toBeVisible();
+    },
+  },
+  {
     name: 'ownership with a manager highlighted',
     open: async (page, explorerUrl, ns) => {
       await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'ownership', namespace: ns, group: '', version: 'v1', resource: 'configmaps', name: 'axe' }).toString()}`);
@@ -88,7 +146,7 @@ for (const { name, open } of afterActions) {
   test(`axe finds no serious or critical violation in ${name}, light and dark`, async ({ page, explorerUrl, kube, ns }) => {
     const r = await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps?fieldManager=kube-api-explorer-e2e`, { metadata: { name: 'axe' }, data: { color: 'blue' } });
     expect(r.status).toBe(201);
-    await open(page, explorerUrl, ns);
+    await open(page, explorerUrl, ns, kube);
     expect(await bothThemes(page)).toEqual({ light: [], dark: [] });
   });
 }

@@ -1,6 +1,7 @@
 // Keyboard use: rows of the virtual lists and the watch timeline move with the arrow keys and open
 // with Enter; the focused control is visibly marked.
 import { expect, test } from './fixtures';
+import { watchConfigMaps } from './watchPane';
 
 test('list rows: Tab reaches the first row, arrows and End move between rows, Enter opens the object', async ({ page, explorerUrl, kube, ns }) => {
   for (let i = 0; i < 30; i++) expect((await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `k-${String(i).padStart(2, '0')}` } })).status).toBe(201);
@@ -29,13 +30,7 @@ test('list rows: Tab reaches the first row, arrows and End move between rows, En
 });
 
 test('watch timeline: arrows move between events, Enter selects one', async ({ page, explorerUrl, kube, ns }) => {
-  await page.goto(`${explorerUrl}?${new URLSearchParams({ context: 'local-admin', view: 'watch', namespace: ns }).toString()}`);
-  const form = page.getByRole('form', { name: 'New watch' });
-  await form.getByLabel('Resource').selectOption('/v1/configmaps');
-  await form.getByLabel('Watch namespace').fill(ns);
-  await form.getByRole('button', { name: 'Add watch' }).click();
-  const pane = page.getByRole('article').first();
-  await expect(pane.getByRole('status', { name: 'Watch state' })).toHaveText('watching');
+  const pane = await watchConfigMaps(page, explorerUrl, ns);
   for (const name of ['one', 'two']) expect((await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name } })).status).toBe(201);
   const events = pane.getByRole('list', { name: 'Events' });
   await expect(events.getByRole('listitem').filter({ hasText: `${ns}/two` })).toBeVisible();

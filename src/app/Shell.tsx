@@ -1,12 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
-import { hrefFor, navigate, type Route, useRoute, type View, VIEWS } from '../routing';
+import { followInAppLinks, hrefFor, navigate, type Route, useRoute, type View, VIEWS } from '../routing';
 import { ErrorBox } from '../ui/ErrorBox';
 import { ThemeToggle } from '../ui/ThemeToggle';
 import { ConnectionStatus } from '../features/status';
 import { openRecordingFrom, RecordControl, ReplayBar, useReplay } from '../features/record';
 import { KubeApiError } from '../k8s/client';
 import { contextsQuery, namespacesQuery } from '../k8s/cluster';
+import { focusMainAction } from './mainAction';
 
 // Each feature is its own chunk: the console's Monaco editor, for one, is large.
 const loaders = {
@@ -21,6 +22,13 @@ const loaders = {
   welcome: () => import('../features/welcome/WelcomeView').then((m) => ({ default: m.WelcomeView })),
   serving: () => import('../features/serving/ServingView').then((m) => ({ default: m.ServingView })),
 } satisfies Record<View, () => Promise<{ default: (p: { route: Route; context: string }) => ReactNode }>>;
+
+const CommandPalette = lazy(() => import('./palette/CommandPalette').then((m) => ({ default: m.CommandPalette })));
+
+/** Whether a key typed here is text (a field, an editor): `:` then types, it does not open the palette. */
+function typingIn(el: EventTarget | null): boolean {
+  return el instanceof HTMLElement && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || !!el.closest('.monaco-editor'));
+}
 
 const views = Object.fromEntries(Object.entries(loaders).map(([v, load]) => [v, lazy(load)])) as Record<View, React.LazyExoticComponent<(p: { route: Route; context: string }) => ReactNode>>;
 
@@ -46,6 +54,14 @@ const LABELS: Record<View, string> = {
   serving: 'Serving',
 };
 
+
+const PALETTE_VIEWS = VIEWS.map((v) => ({ view: v, label: LABELS[v] }));
+
+/** The view Alt+<digit> opens: 1…9 the first nine, 0 the tenth (as on the keyboard's row). */
+export function viewForDigit(key: string): View | undefined {
+  if (!/^[0-9]$/.test(key)) return undefined;
+  return VIEWS[(Number(key) + 9) % 10];
+}
 
 /** `bootReplayProblem`: why the recording a `?replay=` link named could not be opened at start. */
 export function Shell({ bootReplayProblem }: { bootReplayProblem?: string } = {}) {
@@ -100,12 +116,14 @@ export function Shell({ bootReplayProblem }: { bootReplayProblem?: string } = {}
     if (!route.namespace && ctxInfo?.namespace && namespaceForbidden) navigate({ namespace: ctxInfo.namespace }, { replace: true });
   }, [route.context, route.namespace, ctxInfo?.namespace, namespaceForbidden, namespacesSettled]);
 
-  // Alt+1…n switches views from anywhere, without leaving the keyboard.
+  // Every in-app link changes the route in place: a page load would end a recording and every watch.
+  useEffect(() => followInAppLinks(document), []);
+
+  // Alt+1…9 and Alt+0 (the tenth) switch views from anywhere, without leaving the keyboard.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;
-      const n = Number(e.key);
-      const v = Number.isInteger(n) && n >= 1 ? VIEWS[n - 1] : undefined;
+      const v = viewForDigit(e.key);
       if (v) {
         e.preventDefault();
         navigate({ view: v }, { keepExtra: false });
@@ -113,6 +131,22 @@ export function Shell({ bootReplayProblem }: { bootReplayProblem?: string } = {}
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  // The command palette: Ctrl+K (Cmd+K) from anywhere, `:` (k9s) where a key is not text.
+  const [palette, setPalette] = useState(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const ctrlK = (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k';
+      const colon = e.key === ':' && !e.ctrlKey && !e.metaKey && !e.altKey && !typingIn(e.target);
+      if (!ctrlK && !colon) return;
+      e.preventDefault();
+      // Before a Monaco editor sees it (capture): Ctrl+K is the start of its chords, which it would swallow.
+      e.stopPropagation();
+      setPalette(true);
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
   }, []);
 
   const View = views[route.view];
@@ -125,6 +159,37 @@ export function Shell({ bootReplayProblem }: { bootReplayProblem?: string } = {}
       }}>
         Skip to content
       </a>
+      <a
+        className="skip-link"
+        href="#content"
+        onClick={(e) => {
+          e.preventDefault();
+          focusMainAction(Date.now());
+        }}
+      >
+        Skip to the main action
+      </a>
+      <a
+        className="skip-link"
+        href="#content"
+        onClick={(e) => {
+          e.preventDefault();
+          setPalette(true);
+        }}
+      >
+        Go to… (Ctrl+K)
+      </a>
+      {palette && (
+        <Suspense fallback={null}>
+          <CommandPalette
+            route={route}
+            context={context}
+            contexts={(contexts.data?.contexts ?? []).map((c) => c.name)}
+            views={PALETTE_VIEWS}
+            onClose={() => setPalette(false)}
+          />
+        </Suspense>
+      )}
       <header className="topbar">
         <a className="brand" href={hrefFor({ view: 'welcome' }, false)} title="The first screen: cluster, access, where to start" aria-current={route.view === 'welcome' ? 'page' : undefined}>
           Kube API Explorer
@@ -198,7 +263,7 @@ export function Shell({ bootReplayProblem }: { bootReplayProblem?: string } = {}
         {VIEWS.map((v, i) => (
           <a
             key={v}
-            title={`Alt+${i + 1}`}
+            title={`Alt+${(i + 1) % 10}`}
             href={hrefFor({ view: v, context: route.context, namespace: route.namespace, group: route.group, version: route.version, resource: route.resource, name: route.name })}
             aria-current={route.view === v ? 'page' : undefined}
             onClick={(e) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute, serializeRoute } from './route';
+import { inAppTarget, parseRoute, serializeRoute } from './route';
 
 describe('route', () => {
   it('round-trips every known key and keeps unknown ones', () => {
@@ -17,5 +17,28 @@ describe('route', () => {
   it('falls back to discovery for an unknown view', () => {
     expect(parseRoute('?view=nope').view).toBe('welcome');
     expect(parseRoute('').view).toBe('welcome');
+  });
+});
+
+describe('inAppTarget: which link clicks change the route in place', () => {
+  const here = { origin: 'http://127.0.0.1:8001', pathname: '/' };
+  const plain = { button: 0, metaKey: false, ctrlKey: false, shiftKey: false, altKey: false, defaultPrevented: false };
+  const link = (href: string, more: Partial<{ target: string; hasDownload: boolean }> = {}) => ({ href, target: '', hasDownload: false, ...more });
+
+  it('follows a plain click on a link to this page with a query in place', () => {
+    expect(inAppTarget(plain, link('?view=lessons&lesson=watch'), here)).toBe('/?view=lessons&lesson=watch');
+    expect(inAppTarget(plain, link('http://127.0.0.1:8001/?view=edit#step-2'), here)).toBe('/?view=edit#step-2');
+  });
+
+  it('leaves the browser what a link is for besides following it: new tabs, downloads, other pages, recordings', () => {
+    expect(inAppTarget({ ...plain, button: 1 }, link('?view=watch'), here)).toBeUndefined();
+    for (const k of ['metaKey', 'ctrlKey', 'shiftKey', 'altKey'] as const) expect(inAppTarget({ ...plain, [k]: true }, link('?view=watch'), here), k).toBeUndefined();
+    expect(inAppTarget({ ...plain, defaultPrevented: true }, link('?view=watch'), here)).toBeUndefined();
+    expect(inAppTarget(plain, link('?view=watch', { target: '_blank' }), here)).toBeUndefined();
+    expect(inAppTarget(plain, link('blob:x', { hasDownload: true }), here)).toBeUndefined();
+    expect(inAppTarget(plain, link('https://kubernetes.io/docs/'), here)).toBeUndefined();
+    expect(inAppTarget(plain, link('/recordings/sample.har'), here)).toBeUndefined();
+    expect(inAppTarget(plain, link('#content'), here)).toBeUndefined();
+    expect(inAppTarget(plain, link('?replay=%2Frecordings%2Fsample.har&view=watch'), here)).toBeUndefined();
   });
 });

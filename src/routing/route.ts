@@ -83,6 +83,44 @@ export function hrefFor(next: Partial<Route> & { extra?: Record<string, string> 
   return serializeRoute({ ...base, ...next, extra: keepExtra ? { ...base.extra, ...(next.extra ?? {}) } : (next.extra ?? {}) });
 }
 
+/**
+ * Whether a click on this link should change the route in place instead of loading the page again:
+ * a plain left click on a link to this page with a query. A full load would end a recording in
+ * progress (it lives in the page's memory) and every open watch. Everything a browser does with a
+ * link besides following it stays as it is: middle click, Ctrl/Cmd/Shift/Alt click (a new tab or
+ * window, a download), `target`, `download`, links to another origin or path, a bare `#fragment`,
+ * and `?replay=` links, which open a recording at boot (app/main.tsx).
+ */
+export function inAppTarget(e: Pick<MouseEvent, 'button' | 'metaKey' | 'ctrlKey' | 'shiftKey' | 'altKey' | 'defaultPrevented'>, a: { href: string; target: string; hasDownload: boolean }, here: { origin: string; pathname: string }): string | undefined {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return undefined;
+  if ((a.target && a.target !== '_self') || a.hasDownload) return undefined;
+  let url: URL;
+  try {
+    url = new URL(a.href, `${here.origin}${here.pathname}`);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== here.origin || url.pathname !== here.pathname || url.search === '' || url.searchParams.has('replay')) return undefined;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** Follows in place every in-app link of the document (see `inAppTarget`); returns the uninstaller. */
+export function followInAppLinks(doc: Document): () => void {
+  const onClick = (e: MouseEvent) => {
+    const a = e.target instanceof Element ? e.target.closest('a[href]') : null;
+    if (!(a instanceof HTMLAnchorElement)) return;
+    const to = inAppTarget(e, { href: a.href, target: a.target, hasDownload: a.hasAttribute('download') }, location);
+    if (to === undefined) return;
+    e.preventDefault();
+    history.pushState(null, '', to);
+    emit();
+    // A fragment names where to go within the view (a step, a section) once it is drawn.
+    if (to.includes('#')) setTimeout(() => doc.getElementById(decodeURIComponent(to.slice(to.indexOf('#') + 1)))?.scrollIntoView(), 0);
+  };
+  doc.addEventListener('click', onClick);
+  return () => doc.removeEventListener('click', onClick);
+}
+
 export function useRoute(): Route {
   const search = useSyncExternalStore(
     (cb) => {

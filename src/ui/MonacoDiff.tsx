@@ -8,10 +8,26 @@
 import { DiffEditor, type DiffOnMount } from '@monaco-editor/react';
 import { useLayoutEffect, useRef } from 'react';
 import './MonacoEditor';
+import { DIFF_DARK_THEME, DIFF_LIGHT_THEME } from './monacoSetup';
 
 type DiffWidget = Parameters<DiffOnMount>[0];
 
-export function MonacoDiff({ original, modified, language, height }: { original: string; modified: string; language: 'json' | 'yaml'; height: string }) {
+export function MonacoDiff({
+  original,
+  modified,
+  language,
+  height,
+  originalLabel = 'before (read-only)',
+  modifiedLabel = 'after (read-only)',
+}: {
+  original: string;
+  modified: string;
+  language: 'json' | 'yaml';
+  height: string;
+  /** Names of the two sides' text areas (without them each is an unlabelled input to a screen reader, and to axe). */
+  originalLabel?: string;
+  modifiedLabel?: string;
+}) {
   const widget = useRef<DiffWidget | null>(null);
   useLayoutEffect(
     () => () => {
@@ -30,15 +46,19 @@ export function MonacoDiff({ original, modified, language, height }: { original:
     <DiffEditor
       height={height}
       language={language}
-      theme={dark ? 'vs-dark' : 'vs'}
+      theme={dark ? DIFF_DARK_THEME : DIFF_LIGHT_THEME}
       original={original}
       modified={modified}
       keepCurrentOriginalModel
       keepCurrentModifiedModel
       onMount={(w) => {
         widget.current = w;
+        // The diff options' originalAriaLabel/modifiedAriaLabel do not reach Monaco 0.57's edit
+        // context (its input element kept an empty aria-label): named on each side's editor.
+        w.getOriginalEditor().updateOptions({ ariaLabel: originalLabel });
+        w.getModifiedEditor().updateOptions({ ariaLabel: modifiedLabel });
       }}
-      options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, scrollBeyondLastLine: false, automaticLayout: true }}
+      options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, scrollBeyondLastLine: false, automaticLayout: true, originalAriaLabel: originalLabel, modifiedAriaLabel: modifiedLabel }}
     />
   );
 }

@@ -5,12 +5,13 @@
 import Editor, { loader } from '@monaco-editor/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { CodeEditorProps } from './CodeEditor';
-import { attachSchema, monaco } from './monacoSetup';
+import { attachSchema, DIFF_DARK_THEME, DIFF_LIGHT_THEME, monaco } from './monacoSetup';
 
 loader.config({ monaco });
 
+// Monaco has one theme for all its editors: the same pair as the diff editors (monacoSetup.ts).
 function currentTheme(): string {
-  return document.documentElement.dataset.theme === 'dark' ? 'vs-dark' : 'vs';
+  return document.documentElement.dataset.theme === 'dark' ? DIFF_DARK_THEME : DIFF_LIGHT_THEME;
 }
 
 export function MonacoEditor({ value, onChange, language, ariaLabel, height = '220px', readOnly, onSubmit, jsonSchema }: CodeEditorProps) {
@@ -56,6 +57,8 @@ export function MonacoEditor({ value, onChange, language, ariaLabel, height = '2
           formatOnType: false,
         }}
       />
+      {/* Monaco keeps Tab for indenting until Ctrl+M (its tab-focus mode): said where it happens. */}
+      {!readOnly && <p className="small muted monaco-tab-hint">Tab indents here; Ctrl+M, then Tab, moves the focus on.</p>}
     </div>
   );
 }

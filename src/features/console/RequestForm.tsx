@@ -74,6 +74,7 @@ export function RequestForm(props: {
         </select>
         <input
           aria-label="Path"
+          data-main-action
           list="console-paths"
           value={draft.path}
           spellCheck={false}

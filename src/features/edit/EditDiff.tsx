@@ -9,7 +9,7 @@ export function EditDiff({ original, modified, label, originalTitle, modifiedTit
         <span className="edit-diff-side">← {originalTitle}</span>
         <span className="edit-diff-side">→ {modifiedTitle}</span>
       </figcaption>
-      <MonacoDiff height="340px" language="yaml" original={original} modified={modified} />
+      <MonacoDiff height="340px" language="yaml" original={original} modified={modified} originalLabel={`${label}: ${originalTitle} (read-only)`} modifiedLabel={`${label}: ${modifiedTitle} (read-only)`} />
     </figure>
   );
 }

@@ -5,7 +5,7 @@ import { Fragment, type ReactNode, useEffect, useMemo, useRef, useState } from '
 import { hrefFor } from '../../routing';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { duringLessonStep } from '../../k8s/record';
-import { type KitExchange, type KitLesson, kitSend, kitWatch, type LessonStep, markDone, type Needed, type StepContext } from './kit';
+import { checkStep, type KitExchange, type KitLesson, kitSend, kitWatch, type LessonStep, markDone, type Needed, type StepContext } from './kit';
 import { StepCard } from './parts';
 
 /** `code` in backticks becomes <code>; nothing else is markup. */
@@ -84,7 +84,7 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
     try {
       // A recording marks the step and tags what it sends (k8s/record).
       const xs = await duringLessonStep({ id: lesson.id, step: s.id }, () => s.run(ctx));
-      const differs = s.check(xs, ctx);
+      const differs = checkStep(s, xs, ctx);
       setResults((r) => ({ ...r, [s.id]: { xs, differs } }));
       if (differs.length === 0) markDone(lesson.id, s.id);
     } catch (e) {
@@ -163,14 +163,15 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
       )}
       {lesson.scope === 'cluster' && ready && (
         <label className="lesson-confirm panel">
-          <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> I understand that this lesson creates cluster-scoped objects:{' '}
+          <input type="checkbox" data-main-action={confirmed ? undefined : true} checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> I understand that this lesson creates cluster-scoped objects:{' '}
           {lesson.clusterObjects}. They carry the label <code>explorer.lessons/lesson={lesson.topic}</code> and the last step (or "Remove cluster-scoped objects") deletes
           them.
         </label>
       )}
       {ready && (
         <div className="row">
-          <button type="button" disabled={!mayRun || busy !== null} onClick={() => void runAll()}>
+          {/* The lesson's main action: the skip link and the command palette focus it. */}
+          <button type="button" data-main-action disabled={!mayRun || busy !== null} onClick={() => void runAll()}>
             Run all steps
           </button>
           {lesson.cleanup && (
@@ -206,14 +207,33 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
             )}
             {r && (
               <>
-                {r.xs.map((x, j) => (
-                  <StepCard key={j} title={`${x.method} ${x.path.split('?')[0]}`} label={`${s.id} exchange ${j + 1}`} x={x} show={s.show ? () => s.show!(x) : undefined}>
+                {r.xs.map((x, j) =>
+                  x.compact ? (
+                    // One of many alike: a line with its answer; the first and the last are shown whole.
+                    <details key={j} className="small lesson-compact" data-testid="compact-exchange">
+                      <summary>
+                        <code>
+                          {x.method} {x.path}
+                        </code>{' '}
+                        → <span className={x.status < 300 ? 'lesson-ok' : 'lesson-bad'}>HTTP {x.status}</span> {String((x.response as { metadata?: { name?: string } } | null)?.metadata?.name ?? '')}
+                      </summary>
+                      <StepCard title={`${x.method} ${x.path.split('?')[0]}`} label={`${s.id} exchange ${j + 1}`} x={x} show={s.show ? () => s.show!(x) : undefined} />
+                    </details>
+                  ) : (
+                  <StepCard
+                    key={j}
+                    title={`${x.method} ${x.path.split('?')[0]}${x.retried ? ' (an attempt before the change was in effect; sent again below)' : ''}`}
+                    label={`${s.id} exchange ${j + 1}`}
+                    x={x}
+                    show={s.show ? () => s.show!(x) : undefined}
+                  >
                     <p className="small muted" data-testid="response-meta">
                       {x.refusedWatch ? 'a Status instead of a watch stream' : `${x.bytes} bytes`}
                       {['content-type', 'content-encoding', 'warning', 'audit-id'].filter((h) => h !== 'audit-id' && x.responseHeaders[h]).map((h) => ` · ${h}: ${x.responseHeaders[h]}`).join('')}
                     </p>
                   </StepCard>
-                ))}
+                  ),
+                )}
                 <p className="small">
                   <strong>Look for:</strong> <Prose text={s.lookFor} />
                 </p>
@@ -242,9 +262,14 @@ export function KitLessonView({ lesson, context, scratch }: { lesson: KitLesson;
         );
       })}
       {cleaned && (
-        <p className="small" data-testid="cleanup">
-          Removed: {cleaned.map((x) => `${x.method} ${x.path.split('?')[0]} → ${x.status}`).join('; ')}
-        </p>
+        <section className="lesson-kit-step" aria-label="cleanup" data-testid="cleanup">
+          <h3>Removed</h3>
+          <p className="small">{cleaned.map((x) => `${x.method} ${x.path.split('?')[0]} → ${x.status}`).join('; ')}</p>
+          {/* Every write the page makes is shown as sent: the cleanup's too. */}
+          {cleaned.map((x, j) => (
+            <StepCard key={j} title={`${x.method} ${x.path.split('?')[0]}`} label={`cleanup exchange ${j + 1}`} x={x} />
+          ))}
+        </section>
       )}
       {error != null && <ErrorBox error={error} />}
     </div>

@@ -18,4 +18,13 @@ describe('the lesson catalog', () => {
     expect(LESSONS.length).toBe(START_HERE.length);
     for (const l of KIT_LESSONS) expect(new Set(l.steps.map((s) => s.id)).size, l.id).toBe(l.steps.length);
   });
+
+  it('says what kube-apiserver does with a generated name that is taken: it retries (KEP-4420), as background', () => {
+    // kube-apiserver's generic registry (store.go, createWithGenerateNameRetry) tries up to
+    // maxNameGenerationCreateAttempts = 8 generated names before answering 409 AlreadyExists.
+    const text = KIT_LESSONS.find((l) => l.id === 'generate-name')!.paragraphs.join(' ');
+    expect(text).not.toMatch(/does not retry|once and/);
+    expect(text).toMatch(/up to eight attempts/);
+    expect(text).toMatch(/Background/);
+  });
 });

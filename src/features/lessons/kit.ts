@@ -21,6 +21,13 @@ export interface KitExchange extends LessonExchange {
   refusedWatch?: boolean;
   /** The `apiVersion` and `kind` a Protobuf (from its envelope) or CBOR answer carries, for checks on binary bodies. */
   binaryType?: { apiVersion: string; kind: string };
+  /**
+   * An earlier attempt of a request the step sent again (`retryUntil`): shown with the step, because
+   * it was sent (and a create may have stored an object), but not what the step's check reads.
+   */
+  retried?: true;
+  /** One of many alike (the 25 creates that fill a list): shown as one line with its status, the whole exchange one click away. */
+  compact?: true;
 }
 
 export interface StepContext {
@@ -93,6 +100,40 @@ export interface KitLesson {
   steps: LessonStep[];
   /** Removes cluster-scoped objects (namespaced ones go with the namespace). */
   cleanup?: (c: StepContext) => Promise<KitExchange[]>;
+}
+
+/**
+ * Sends `f` until `done` holds or `tries` run out, `ms` apart, and returns every attempt: a new
+ * policy, binding or webhook reaches admission through an informer a moment after it is written, so
+ * the first creates may pass (and store an object) before it is in effect. Every attempt is a
+ * request the page must show; all but the last carry `retried`.
+ */
+export async function retryUntil(f: () => Promise<KitExchange>, done: (x: KitExchange) => boolean, tries = 60, ms = 500): Promise<KitExchange[]> {
+  const out: KitExchange[] = [];
+  for (let i = 0; ; i++) {
+    const x = await f();
+    out.push(x);
+    if (done(x) || i + 1 >= tries) return out;
+    // Marked in place: the exchange stays the one `send` returned (lessons.server.test.ts compares by identity).
+    x.retried = true;
+    await new Promise((r) => setTimeout(r, ms));
+  }
+}
+
+/** Many alike requests (a fill): all returned, so the page shows every one, the first and the last whole, the rest as lines. */
+export function alike(xs: KitExchange[]): KitExchange[] {
+  xs.forEach((x, i) => {
+    if (i > 0 && i < xs.length - 1) x.compact = true;
+  });
+  return xs;
+}
+
+/** A step's check, on its exchanges without the earlier attempts of a retried request (those are only shown). */
+export function checkStep(s: LessonStep, xs: KitExchange[], c: StepContext): string[] {
+  return s.check(
+    xs.filter((x) => !x.retried),
+    c,
+  );
 }
 
 const TEXT_TYPES = /json|yaml|text/;

@@ -12,7 +12,7 @@ import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
 import { statusOf } from '../../k8s/client';
 import { explainStatus } from '../../ui/statusExplain';
 import { KIT_LESSONS } from './catalog';
-import { type KitExchange, kitSend, kitWatch, type StepContext } from './kit';
+import { checkStep, type KitExchange, kitSend, kitWatch, type StepContext } from './kit';
 import { lessonApplies } from './releases';
 
 const cp = inject('controlPlane');
@@ -29,15 +29,33 @@ afterAll(async () => {
   for (const ns of made) await cluster.request('admin', 'DELETE', `/api/v1/namespaces/${ns}`);
 });
 
-function context(ns: string): StepContext {
+/** A step context that also keeps every exchange it sent, in `sent`, to compare with what the steps return (and the page shows). */
+function context(ns: string): StepContext & { sent: KitExchange[] } {
+  const sent: KitExchange[] = [];
+  const kept = async (x: Promise<KitExchange>) => {
+    const v = await x;
+    sent.push(v);
+    return v;
+  };
   return {
     context: TEST_CONTEXT,
     ns,
     memo: {},
-    send: (m, p, o) => kitSend(TEST_CONTEXT, m, p, o),
-    sendAs: (other, m, p, o) => kitSend(other, m, p, o),
-    watch: (p, o) => kitWatch(TEST_CONTEXT, p, o),
+    sent,
+    send: (m, p, o) => kept(kitSend(TEST_CONTEXT, m, p, o)),
+    sendAs: (other, m, p, o) => kept(kitSend(other, m, p, o)),
+    watch: (p, o) => kept(kitWatch(TEST_CONTEXT, p, o)),
   };
+}
+
+/**
+ * The writes a lesson sent that it does not return: the page shows a step's returned exchanges (and
+ * the cleanup's), so a write missing from them is one the learner never saw. Reads (a poll until an
+ * object is gone) may stay unshown; every write (a create, a dry run, a patch, a delete) is shown.
+ */
+function hiddenWrites(sent: KitExchange[], shown: KitExchange[]): string[] {
+  const seen = new Set(shown);
+  return sent.filter((x) => x.method !== 'GET' && x.method !== 'HEAD' && !seen.has(x)).map((x) => `${x.method} ${x.path} → ${x.status}`);
 }
 
 /** Status explanations for what the force-deletion lesson meets: the corrupt object and the watch cache that cannot load it. */
@@ -59,8 +77,10 @@ describe('every lesson, every step, against the real server', () => {
       try {
         for (const step of lesson.steps) {
           expect(step.blocked?.(c), `${lesson.id}/${step.id} is blocked`).toBeUndefined();
+          c.sent.length = 0;
           const xs = await step.run(c);
-          expect(step.check(xs, c).join(' · '), `${lesson.id}/${step.id}: the server answered otherwise`).toBe('');
+          expect(checkStep(step, xs, c).join(' · '), `${lesson.id}/${step.id}: the server answered otherwise`).toBe('');
+          expect(hiddenWrites(c.sent, xs), `${lesson.id}/${step.id}: writes the page does not show`).toEqual([]);
           if (lesson.id === 'webhook-side-effects' && step.id === 'fail') {
             // The dry run refused because the webhook could not be called is explained as that, with this lesson.
             const refused = xs.find((x) => x.status === 500);
@@ -74,7 +94,11 @@ describe('every lesson, every step, against the real server', () => {
           }
         }
       } finally {
-        if (lesson.cleanup) await lesson.cleanup(c);
+        if (lesson.cleanup) {
+          c.sent.length = 0;
+          const removed = await lesson.cleanup(c);
+          expect(hiddenWrites(c.sent, removed), `${lesson.id}: cleanup writes the page does not show`).toEqual([]);
+        }
       }
     });
   }

@@ -55,7 +55,7 @@ export function ScratchBar({ context, topic, scratch }: { context: string; topic
         ) : (
           <>
             <span className="muted">none yet: the experiment needs one of its own</span>
-            <button type="button" disabled={busy} onClick={() => void create()}>
+            <button type="button" data-main-action disabled={busy} onClick={() => void create()}>
               Create scratch namespace
             </button>
           </>

@@ -7,7 +7,7 @@ import { hrefFor, navigate, parseRoute, type Route, serializeRoute } from '../..
 import { discoveryQuery, downBecause, findResource, refusalSentence } from '../../k8s/discovery';
 import { type ListMode, ListPager, type ListRow, type PagerRequest, rowKey } from '../../k8s/lists';
 import { claimBootPager } from './boot';
-import { DEFAULT_LIMIT, listModeOf, listNamespaceOf, pagerRequestFor, parseLimit } from './listRequest';
+import { DEFAULT_LIMIT, listModeOf, listNamespaceOf, pagerRequestFor, pagesOf, parseLimit } from './listRequest';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { KubeApiError } from '../../k8s/client';
 import { ForbiddenHint } from './ForbiddenHint';
@@ -65,10 +65,13 @@ export function ListsView({ route, context }: { route: Route; context: string })
   // Read when a list starts only (through a ref): changing it later must not restart the list.
   const autoAll = useRef(false);
   autoAll.current = x.load === 'all';
+  // How many chunks the user loaded with "Next page" (`pages=`), loaded again after a reload.
+  const autoPages = useRef(1);
+  autoPages.current = pagesOf(route);
   // A layout effect: the first chunk is asked for before the browser lays out and paints the view.
   useLayoutEffect(() => {
     if (!pager) return;
-    if (!pager.running) void pager.start({ all: autoAll.current });
+    if (!pager.running) void pager.start({ all: autoAll.current, pages: autoPages.current });
     return () => pager.dispose();
   }, [pager]);
   const snap = useSyncExternalStore(pager?.subscribe ?? noSubscribe, pager?.getSnapshot ?? noSnapshot);
@@ -193,7 +196,10 @@ export function ListsView({ route, context }: { route: Route; context: string })
           <PagesPanel
             snap={snap}
             hasSelector={!!(labelSelector || fieldSelector)}
-            onNext={() => void pager!.next()}
+            onNext={() => {
+              setExtra({ pages: String(snap.pages.length + 1) });
+              void pager!.next();
+            }}
             onAll={() => {
               // Kept in the URL (load=all), so that a reload or a shared link lists everything again.
               setExtra({ load: 'all' });
@@ -203,7 +209,10 @@ export function ListsView({ route, context }: { route: Route; context: string })
               setExtra({ load: '' });
               pager!.stopAll();
             }}
-            onRestart={() => void pager!.start()}
+            onRestart={() => {
+              setExtra({ pages: '', load: '' });
+              void pager!.start();
+            }}
             onContinueInconsistently={() => void pager!.continueInconsistently()}
           />
           {snap.error ? <ErrorBox error={snap.error} title={listFailedTitle(snap.error, route.group, route.version)} /> : null}

@@ -9,15 +9,7 @@ import type { ResourceRef } from '../../k8s/paths';
 import { toKyaml } from '../../codecs/kyaml';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { toJson } from '../../codecs/json';
-
-interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+import { Neighbours, type OwnerReference } from './Neighbours';
 
 interface KubeObject {
   apiVersion?: string;
@@ -121,6 +113,7 @@ export function ObjectView({
           <dd>{m.finalizers?.length ? m.finalizers.join(', ') : <span className="muted">none</span>}</dd>
         </dl>
       )}
+      {m?.uid && <Neighbours context={context} namespace={objRef.namespace} resource={objRef.resource} name={objRef.name ?? ''} uid={m.uid} owners={m.ownerReferences ?? []} />}
       <div className="lists-pagebar">
         <label>
           <input type="radio" name="lists-format" checked={format === 'yaml'} onChange={() => navigate({ extra: { format: 'yaml' } }, { replace: true })} /> YAML

@@ -31,6 +31,7 @@ export function ResourcePicker({ context, value, onPick }: { context: string; va
     <div className="lists-picker">
       <input
         type="search"
+        data-main-action
         aria-label="Filter resources"
         placeholder="Filter: name, short name, kind, group"
         value={filter}

@@ -9,7 +9,7 @@ import type { Discovery } from '../../k8s/discovery';
 import { findResource } from '../../k8s/discovery';
 import { ListPager, type PagerRequest } from '../../k8s/lists';
 import type { Route } from '../../routing';
-import { pagerRequestFor, requestKey } from './listRequest';
+import { pagerRequestFor, pagesOf, requestKey } from './listRequest';
 import { readScope, sessionStore } from './scopeCache';
 
 let slot: { key: string; pager: ListPager } | undefined;
@@ -25,7 +25,7 @@ export function bootList(route: Route, context: string, discovery: Promise<Disco
     const request = pagerRequestFor(route, context, namespaced);
     if (closed || !request) return;
     const pager = new ListPager(request);
-    void pager.start({ all: route.extra.load === 'all' });
+    void pager.start({ all: route.extra.load === 'all', pages: pagesOf(route) });
     slot = { key: requestKey(request), pager };
   };
   const cached = readScope(sessionStore(), context, route.group, route.version, route.resource);

@@ -43,3 +43,9 @@ export function pagerRequestFor(route: Route, context: string, namespaced: boole
 export function requestKey(r: PagerRequest): string {
   return JSON.stringify(r);
 }
+
+/** How many chunks the user loaded with "Next page" (`pages=`): a reload loads as many again. */
+export function pagesOf(route: Route): number {
+  const n = Math.floor(Number(route.extra.pages));
+  return Number.isFinite(n) && n > 1 ? n : 1;
+}

@@ -1,7 +1,7 @@
 // The record switch in the top bar: start, a live counter (bytes against the limit, exchanges),
 // stop, then save to one file (redacted unless the user opts out, with a warning) or discard.
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { type RecorderSnapshot, recorder, toRecordingHar } from '../../k8s/record';
 import { formatBytes, loadPatterns, savePatterns } from './settings';
 import './record.css';
@@ -36,6 +36,20 @@ export function RecordControl({ servers }: { servers: Record<string, string> }) 
   const [redact, setRedact] = useState(true);
   const [patterns, setPatterns] = useState(loadPatterns);
   const [saved, setSaved] = useState<string>();
+
+  // The recording lives in this page's memory: a reload or a closed tab would lose it, so the
+  // browser asks first while it runs, and after it stopped until it is saved or discarded.
+  const unsaved = snap.state === 'recording' || (snap.state === 'stopped' && snap.exchanges > 0 && saved === undefined);
+  useEffect(() => {
+    if (!unsaved) return;
+    const ask = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      // Older browsers ask only when returnValue is set.
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [unsaved]);
 
   const counter = `${formatBytes(snap.bytes)} of ${formatBytes(snap.limitBytes)} · ${snap.exchanges} exchange${snap.exchanges === 1 ? '' : 's'}`;
   return (

@@ -2,6 +2,7 @@
 // with the explorer. The replay then answers every view; nothing is sent to any cluster.
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { landingOf, type ReplaySession } from '../../k8s/record';
 import { navigate } from '../../routing';
 import { openRecording, openRecordingFrom } from './open';
 
@@ -11,11 +12,18 @@ export function RecordingDrop() {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string>();
   const [over, setOver] = useState(false);
-  const opened = (context: string) => {
+  const opened = (session: ReplaySession) => {
     // What the live cluster answered must not show in the replay, nor the other way round.
     queryClient.removeQueries({ queryKey: ['k8s'] });
     void queryClient.invalidateQueries();
-    navigate({ context, view: 'welcome' });
+    // Where the recorded content is: the list it recorded. The Welcome page's own requests are
+    // rarely in a recording, and each would only say "not in the recording".
+    const land = landingOf(session.recording);
+    if (!land) navigate({ context: session.contexts().current, view: 'welcome' });
+    else {
+      const r = land.resource;
+      navigate({ context: land.context, view: 'lists', namespace: r.namespace, group: r.group, version: r.version, resource: r.resource, extra: land.labelSelector ? { labelSelector: land.labelSelector } : {} }, { keepExtra: false });
+    }
   };
   const openFile = async (file: File) => {
     setProblem(undefined);
@@ -26,8 +34,7 @@ export function RecordingDrop() {
       } catch (e) {
         throw new Error(`not JSON, so not a recording (cut short?): ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
-      const session = openRecording(json, 'file');
-      opened(session.contexts().current);
+      opened(openRecording(json, 'file'));
     } catch (e) {
       setProblem(`${file.name}: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -71,7 +78,7 @@ export function RecordingDrop() {
           onClick={() => {
             setProblem(undefined);
             openRecordingFrom(SAMPLE_RECORDING).then(
-              (s) => opened(s.contexts().current),
+              (s) => opened(s),
               (e: unknown) => setProblem(e instanceof Error ? e.message : String(e)),
             );
           }}

@@ -53,7 +53,7 @@ function ObjectBody({ d }: { d: ObjectDetail }) {
         <p className="small" role="note" aria-label="Version shown">
           The version the watch delivered at {clock(d.at)} ({d.type ?? 'ADDED'}, resourceVersion {delivered}).
         </p>
-        {d.wire ? <ProtobufEvent frame={d.wire} /> : <pre className="watch-json">{JSON.stringify(d.object, null, 2)}</pre>}
+        {d.wire ? <ProtobufEvent frame={d.wire} /> : <pre className="watch-json" tabIndex={0} aria-label="Object as received">{JSON.stringify(d.object, null, 2)}</pre>}
       </>
     );
   }
@@ -81,7 +81,7 @@ function ObjectBody({ d }: { d: ObjectDetail }) {
           <p role="alert">{d.error.message}</p>
         )
       ) : (
-        <pre className="watch-json">{JSON.stringify(d.object, null, 2)}</pre>
+        <pre className="watch-json" tabIndex={0} aria-label="Object as received">{JSON.stringify(d.object, null, 2)}</pre>
       )}
     </>
   );

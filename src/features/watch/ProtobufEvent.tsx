@@ -45,7 +45,7 @@ export function ProtobufEvent({ frame }: { frame: Uint8Array }) {
           <p className="muted small">
             Decoded with the schema (message <code>{decoded.type}</code>), shown as the JSON the server would send:
           </p>
-          <pre className="watch-json" aria-label="Decoded object">
+          <pre className="watch-json" tabIndex={0} aria-label="Decoded object">
             {JSON.stringify(decoded.object, null, 2)}
           </pre>
         </>

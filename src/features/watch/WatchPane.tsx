@@ -458,7 +458,7 @@ function EntryBody({ entry, hideObject }: { entry: TimelineEntry; hideObject?: b
       </>
     );
   }
-  if (entry.type === 'ERROR') return entry.status ? <StatusView status={entry.status} /> : <pre>{entry.raw}</pre>;
+  if (entry.type === 'ERROR') return entry.status ? <StatusView status={entry.status} /> : <pre tabIndex={0} aria-label="Event as received">{entry.raw}</pre>;
   return (
     <>
       <dl className="kv small">
@@ -491,7 +491,7 @@ function EntryBody({ entry, hideObject }: { entry: TimelineEntry; hideObject?: b
           <ObjectDiff previous={entry.previous} next={entry.type === 'DELETED' ? undefined : entry.object} />
         </Suspense>
       ) : hideObject ? null : (
-        <pre className="watch-json">{JSON.stringify(entry.object, null, 2)}</pre>
+        <pre className="watch-json" tabIndex={0} aria-label="Event object">{JSON.stringify(entry.object, null, 2)}</pre>
       )}
     </>
   );

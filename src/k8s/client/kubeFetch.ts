@@ -4,6 +4,7 @@
 
 import { parseJsonExact } from '../../codecs/json';
 import { refuseDeepNesting, refuseOversizedObject } from '../../codecs/nesting';
+import { readStatusBody } from '../../codecs/protobuf/watchStream';
 import { pathProblem, RefusedPathError } from '../paths/safety';
 import { activeReplayTransport, beginTap, observeResponse } from './transportHooks';
 import { headerValue } from './headerList';
@@ -195,9 +196,24 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 /** Builds a KubeApiError from a non-2xx response, whatever its body. */
 export async function errorFromResponse(res: Response): Promise<KubeApiError> {
   const fromProxy = res.headers.get('X-Explorer-Proxy-Error') !== null;
-  const text = await res.text().catch(() => '');
-  const status = statusOf(res.status, text, res.statusText);
+  const bytes = new Uint8Array(await res.arrayBuffer().catch(() => new ArrayBuffer(0)));
+  const status = binaryStatus(res.headers.get('Content-Type'), bytes) ?? statusOf(res.status, new TextDecoder().decode(bytes), res.statusText);
   return new KubeApiError(status, res.status, fromProxy, parseRetryAfter(res.headers.get('Retry-After')) ?? status.details?.retryAfterSeconds);
+}
+
+/**
+ * A refusal asked for in Protobuf comes as a Protobuf Status (kube-apiserver encodes the error in
+ * the media type the request accepted, a 406 included when the Accept also allows it for errors):
+ * read as text it would be bytes, so it is decoded. Undefined for any other body.
+ */
+function binaryStatus(contentType: string | null, bytes: Uint8Array): Status | undefined {
+  if (!contentType?.startsWith('application/vnd.kubernetes.protobuf')) return undefined;
+  try {
+    const s = readStatusBody(bytes);
+    return { ...s, status: s.status === 'Success' ? 'Success' : 'Failure' };
+  } catch {
+    return undefined;
+  }
 }
 
 /** JSON request: resolves with the parsed body on 2xx, throws KubeApiError otherwise. */

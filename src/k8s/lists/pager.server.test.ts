@@ -20,6 +20,16 @@ afterAll(async () => {
 });
 
 describe('ListPager', () => {
+  it('starts again with as many chunks as were loaded (a reload of page 2 of 3 shows two pages, not one)', async () => {
+    const pager = new ListPager({ context: TEST_CONTEXT, ref, mode: 'table', limit: 5, labelSelector: 'pager=yes', includeObject: 'None' });
+    const settled = new Promise<void>((resolve) => pager.subscribe(() => pager.getSnapshot().pages.length === 2 && !pager.getSnapshot().loading && resolve()));
+    await pager.start({ pages: 2 });
+    await settled;
+    expect(pager.getSnapshot().pages.map((p) => p.items)).toEqual([5, 5]);
+    expect(pager.getSnapshot().done).toBe(false);
+    pager.dispose();
+  });
+
   it('loads every chunk once, in order, keeping each page ListMeta', async () => {
     const pager = new ListPager({ context: TEST_CONTEXT, ref, mode: 'table', limit: 5, labelSelector: 'pager=yes', includeObject: 'None' });
     const seen: number[] = [];

@@ -120,9 +120,10 @@ export class ListPager {
   /**
    * (Re)starts from the first chunk, dropping what was loaded; resolves once that chunk is in.
    * With `all`, goes on to load every chunk, as loadAll does, the second one asked for while the
-   * first one renders.
+   * first one renders. With `pages`, goes on to that many chunks (the view keeps how many the
+   * user loaded in its URL, so that a reload shows the same rows).
    */
-  start(opts: { all?: boolean } = {}): Promise<void> {
+  start(opts: { all?: boolean; pages?: number } = {}): Promise<void> {
     this.started = true;
     this.abort.abort();
     this.abort = new AbortController();
@@ -133,6 +134,7 @@ export class ListPager {
     const signal = this.abort.signal;
     const first = this.fetch(undefined, false);
     if (opts.all) void first.then(() => this.loadRest(signal));
+    else if ((opts.pages ?? 1) > 1) void first.then(() => this.loadPages(opts.pages!, signal));
     return first;
   }
 
@@ -170,6 +172,11 @@ export class ListPager {
     } finally {
       if (!signal.aborted && this.snap.loadingAll) this.set({ loadingAll: false });
     }
+  }
+
+  /** Chunks after the first until `pages` are in (or the list ends, fails or expires). */
+  private async loadPages(pages: number, signal: AbortSignal): Promise<void> {
+    while (!signal.aborted && this.snap.pages.length < pages && !this.snap.expired && !this.snap.error && this.snap.pages.at(-1)?.continue) await this.next();
   }
 
   /** Stops a load-all after the chunk in flight. */

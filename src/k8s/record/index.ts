@@ -4,3 +4,4 @@ export * from './har';
 export * from './replay';
 export * from './versions';
 export * from './install';
+export * from './landing';

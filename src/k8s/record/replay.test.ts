@@ -19,6 +19,8 @@ function x(path: string, at: number, chunks: [number, string][], more: Partial<R
     source: 'har',
     via: 'mux',
     chunks: chunks.map(([t, s]) => ({ at: t, bytes: enc(s) })),
+    // A read's body ended with its last chunk (a watch's end is given where it matters).
+    ...(/watch=1/.test(path) ? {} : { endedAt: chunks.at(-1)?.[0] ?? at }),
     ...more,
   };
 }
@@ -48,6 +50,22 @@ describe('ReplaySession', () => {
     expect(await session.fetch({ context: 'c', path: '/api/v1/configmaps/a' }).text()).toBe('{"v":2}');
     session.seek(T0 + 1000);
     expect(await session.fetch({ context: 'c', path: '/api/v1/configmaps/a' }).text()).toBe('{"v":1}');
+  });
+
+  it('never serves a body the page stopped reading (or one still arriving when the recording stopped) as if whole: the status is the server\'s, reading the body fails and says why', async () => {
+    const cut: RecordingContents = {
+      ...rec,
+      exchanges: [
+        x('/api/v1/namespaces?limit=1', T0 + 100, [[T0 + 110, '{"kind":"Names']], { closedByReader: true }),
+        x('/api/v1/pods?limit=1', T0 + 100, [[T0 + 110, '{"kind":"Po']], { endedAt: undefined }),
+      ],
+    };
+    session = new ReplaySession(cut, 'test');
+    for (const path of ['/api/v1/namespaces?limit=1', '/api/v1/pods?limit=1']) {
+      const res = session.fetch({ context: 'c', path });
+      expect(res.status).toBe(200);
+      await expect(res.json()).rejects.toThrow(/the recording holds only the start of this answer/);
+    }
   });
 
   it('refuses writes and says what the recording does not hold, as the proxy would', async () => {

@@ -248,6 +248,13 @@ export class ReplaySession {
     if (s.status === 204 || s.status === 304) return new Response(null, { status: s.status, headers: s.headers });
     // A whole body is handed over at once; only a watch's body is a stream that follows the clock.
     if (!x?.watch || !x.response) {
+      if (x?.response && (x.closedByReader || x.endedAt === undefined || x.cut)) {
+        // Only part of this body was recorded (the page read only the status, or stopped reading):
+        // the status and headers are the server's, the body is not served. A reader gets an error
+        // that says so, never the first bytes as if they were the whole (a JSON parse of nothing).
+        const cut = new Error(`the recording holds only the start of this answer (GET ${req.path}): the page stopped reading it while recording, so its body is not replayed`);
+        return new Response(new ReadableStream({ start: (c) => c.error(cut) }), { status: s.status, statusText: x.response.statusText, headers: s.headers });
+      }
       const bytes = x?.response ? joinChunks(x.chunks) : undefined;
       if (bytes) return new Response(bytes as Uint8Array<ArrayBuffer>, { status: s.status, statusText: x?.response?.statusText ?? '', headers: s.headers });
       return new Response(statusBody(404, 'NotFound', `not in the recording: GET ${req.path} (a replay sends nothing to any cluster)`), { status: 404, headers: PROXY_ERROR });

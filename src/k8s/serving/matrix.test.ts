@@ -15,6 +15,7 @@ import {
   type Cell,
   type Check,
   informerProblems,
+  withoutObjects,
   readRequest,
   type Row,
   writeRequest,
@@ -130,5 +131,16 @@ describe('what would break an informer', () => {
     expect(head).toContain('Chunking (continue)');
     expect(line).toMatch(/^flunders\.wardle\.example\.com\/v1beta1,wardle\.example\.com,v1beta1,Flunder,true,no,yes,/);
     expect(line).toMatch(/,"list refused \(list refused: 500, ""boom""\): the reflector retries the list after a backoff and the informer never syncs"$/);
+  });
+});
+
+describe('withoutObjects', () => {
+  it('an encoding served for an empty collection only is not a verdict on its objects; a refusal and a full list stay as they are', () => {
+    const served = classifyAccept('protobuf', { status: 200, contentType: 'application/vnd.kubernetes.protobuf' });
+    expect(withoutObjects('protobuf', served, 0).verdict).toBe('unknown');
+    expect(withoutObjects('protobuf', served, 1)).toBe(served);
+    expect(withoutObjects('protobuf', served, undefined)).toBe(served);
+    const refused = classifyAccept('cbor', { status: 406, message: 'only the following media types are accepted: application/json' });
+    expect(withoutObjects('cbor', refused, 0)).toBe(refused);
   });
 });

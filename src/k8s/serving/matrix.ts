@@ -239,6 +239,17 @@ export function classifyAccept(check: 'table' | 'protobuf' | 'cbor' | 'metadata'
   return ok ? { verdict: 'yes', detail: `${label} served: ${got}`, httpStatus: 200 } : { verdict: 'no', detail: `${label} not served: the server answered ${got}`, httpStatus: 200 };
 }
 
+/**
+ * A Protobuf or CBOR list served while the collection is empty says only that the list kind
+ * encodes: whether the objects do is a property of their type, and an aggregated server may have
+ * no Protobuf for it (wardle's Flunders: an empty FlunderList comes as Protobuf, the same list with
+ * one Flunder is refused with 406). Such a verdict cannot be "served"; a refusal stays one.
+ */
+export function withoutObjects(check: 'protobuf' | 'cbor', cell: Cell, items: number | undefined): Cell {
+  if (cell.verdict !== 'yes' || items !== 0) return cell;
+  return { ...cell, verdict: 'unknown', detail: `${CHECK_LABELS[check]} of the empty collection only: the list encodes, but with no object in it nothing says whether one would (an aggregated server may refuse it with 406); ask again with an object in it` };
+}
+
 /** A plain read (list, selectors): 200 is served, 400 is the parameter refused. */
 export function classifyRead(check: 'list' | 'labelSelector' | 'fieldSelector', a: Answer): Cell {
   const pre = notAllowed(a, 'list it');

@@ -39,6 +39,7 @@ import {
   type StreamEnding,
   type StreamEvent,
   type Target,
+  withoutObjects,
   writeRequest,
 } from './matrix';
 import { type Send, storeChecks, storeSkipped } from './writes';
@@ -91,6 +92,8 @@ interface FirstPage {
   continueToken?: string;
   /** A name from the first page, for the metadata-only GET of one object. */
   name?: string;
+  /** How many objects the first page held (when the list was served): a Protobuf or CBOR verdict on none says little. */
+  items?: number;
 }
 
 async function listAndChunk(context: string, collection: string, signal?: AbortSignal): Promise<FirstPage> {
@@ -100,7 +103,7 @@ async function listAndChunk(context: string, collection: string, signal?: AbortS
   if (!res) return { list, chunking: { ...skipped('the list was not answered'), request } };
   const body = (await res.json().catch(() => ({}))) as { items?: { metadata?: { name?: string } }[]; metadata?: { continue?: string; remainingItemCount?: number; resourceVersion?: string } };
   const page: ListPage = { items: body.items?.length ?? 0, continueToken: body.metadata?.continue || undefined, remainingItemCount: body.metadata?.remainingItemCount, resourceVersion: body.metadata?.resourceVersion };
-  const known = { rv: page.resourceVersion, continueToken: page.continueToken, name: body.items?.[0]?.metadata?.name };
+  const known = { rv: page.resourceVersion, continueToken: page.continueToken, name: body.items?.[0]?.metadata?.name, items: list.verdict === 'yes' ? page.items : undefined };
   if (!page.continueToken || page.items > 1) return { list, chunking: { ...classifyChunking(page), request }, ...known };
   const next = chunkRequest(collection, page.continueToken);
   const second = await send(context, next, signal);
@@ -261,7 +264,7 @@ export async function probeResource(context: string, t: Target, namespace: strin
         expiredContinueCheck(context, collection, first.continueToken, signal),
         t.verbs.includes('watch') ? watchChecks(context, collection, first.rv, signal) : undefined,
       ] as const);
-      Object.assign(cells, { table, protobuf, cbor, labelSelector, fieldSelector, metadata, expiredContinue });
+      Object.assign(cells, { table, protobuf: withoutObjects('protobuf', protobuf as Cell, first.items), cbor: withoutObjects('cbor', cbor as Cell, first.items), labelSelector, fieldSelector, metadata, expiredContinue });
       if (watches) Object.assign(cells, watches);
       else for (const c of ['watch', 'compactedWatch', 'streamingList', 'metadataWatch'] as const) cells[c] = skipped('discovery lists no watch verb');
       cells.bookmarks = skipped(watches ? `not waited for: kube-apiserver sends one about every minute (the command line's check waits for it, unless --bookmark-wait 0)` : 'discovery lists no watch verb');

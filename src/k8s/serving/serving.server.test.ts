@@ -68,6 +68,22 @@ describe('serving matrix', () => {
     expect((await cluster().request('admin', 'GET', `/apis/wardle.example.com/v1beta1/namespaces/${ns}/flunders/kube-api-explorer-serving-probe`)).status).toBe(404);
   });
 
+  it('an empty collection answered in Protobuf is not "served": with one object the same list is refused with 406, decoded as a Status', async () => {
+    const empty = `${ns}-empty`;
+    expect((await cluster().request('admin', 'POST', '/api/v1/namespaces', { metadata: { name: empty } })).status).toBe(201);
+    try {
+      const row = await probeResource(TEST_CONTEXT, flunders, empty, { writes: false });
+      // The sample-apiserver answers the empty FlunderList as Protobuf (200): that says nothing of a Flunder.
+      expect(row.cells.protobuf.verdict).toBe('unknown');
+      expect(row.cells.protobuf.detail).toContain('empty collection');
+    } finally {
+      await cluster().request('admin', 'DELETE', `/api/v1/namespaces/${empty}`);
+    }
+    // With objects, the 406's Status (sent in Protobuf, as asked) is read as a Status, not as bytes.
+    const full = await probeResource(TEST_CONTEXT, flunders, ns, { writes: false });
+    expect(full.cells.protobuf.detail).toBe('Protobuf refused: 406 NotAcceptable (object *v1beta1.FlunderList does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message)');
+  });
+
   it('reads only, unless writes are opted into', async () => {
     const row = await probeResource(TEST_CONTEXT, configmaps, ns, { writes: false });
     expect(row.cells.dryRun).toMatchObject({ verdict: 'skipped', detail: 'writes not opted into' });

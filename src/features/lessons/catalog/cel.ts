@@ -193,18 +193,20 @@ export const cel: KitLesson = {
         });
         let n = 0;
         const cmPath = `/api/v1/namespaces/${c.ns}/configmaps`;
-        // The policy reaches the admission plugin through an informer: retry until it bites, deleting what got through meanwhile.
-        const denied = await poll(
-          c,
-          async () => {
-            const x = await c.send('POST', cmPath, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `no-team-${++n}` } } });
-            if (x.status === 201) await c.send('DELETE', `${cmPath}/no-team-${n}`);
-            return x;
-          },
-          (x) => x.status !== 201,
-        );
+        // The policy reaches the admission plugin through an informer: retry until it bites, deleting what got through
+        // meanwhile. Every attempt and every delete is shown (marked retried); the check reads the last attempt.
+        const attempts: KitExchange[] = [];
+        for (const end = Date.now() + 30_000; ; ) {
+          const x = await c.send('POST', cmPath, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `no-team-${++n}` } } });
+          attempts.push(x);
+          if (x.status !== 201 || Date.now() > end) break;
+          const del = await c.send('DELETE', `${cmPath}/no-team-${n}`);
+          x.retried = del.retried = true;
+          attempts.push(del);
+          await sleep(500);
+        }
         const allowed = await c.send('POST', cmPath, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'with-team', labels: { team: 'lessons' } } } });
-        return [vap, binding, denied, allowed];
+        return [vap, binding, ...attempts, allowed];
       },
       show: (x) => (x.status < 300 ? { kind: field(x.response, 'kind'), metadata: { name: field(x.response, 'metadata', 'name') } } : x.response),
       check: ([vap, binding, denied, allowed]) => {

@@ -85,7 +85,7 @@ export const generateName: KitLesson = {
   title: 'generateName, and a name used again after delete',
   scope: 'namespace',
   paragraphs: [
-    'A create with `metadata.generateName` instead of `metadata.name` lets the server pick the name: the prefix plus five random characters. The server makes the name once and does not retry: if it happens to be taken the create fails with 409, which a client may simply send again.',
+    'A create with `metadata.generateName` instead of `metadata.name` lets the server pick the name: the prefix plus five random characters. If that name happens to be taken, the server makes another and tries again, up to eight attempts in all (KEP-4420, on by default since 1.31 and GA in 1.32): only when all eight names are taken does the create fail with 409 `AlreadyExists`, which a client may simply send again. (Background, from kube-apiserver\'s generic registry: no request can make a collision happen on demand, so no step here shows one.)',
     'A name identifies an object only while it exists. Once deleted, the name is free, and a new object under it is another object: a new `uid` and a new `creationTimestamp`. A client that must not confuse the two compares `uid`s (delete preconditions and owner references do).',
   ],
   needs: [{ verb: 'create', resource: 'configmaps', namespaced: true }, { verb: 'delete', resource: 'configmaps', namespaced: true }],

@@ -2,7 +2,7 @@
 // encoding (and on an aggregated server), and what pretty and non-JSON encodings of a large list
 // cost the server in memory. Every claim is a step's check or marked background.
 import { minorOf } from '../releases';
-import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { alike, expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
 
 const cm = (c: StepContext) => `/api/v1/namespaces/${encodeURIComponent(c.ns)}/configmaps`;
 const META_LIST = 'as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
@@ -180,7 +180,7 @@ export const encodingMemory: KitLesson = {
       run: async (c) => {
         const out: KitExchange[] = [];
         for (let i = 0; i < 40; i++) out.push(await c.send('POST', cm(c), { body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${i}`, labels: label('encmem') }, data: { blob: 'm'.repeat(100_000) } }) }));
-        return [out[0]!, ...out.filter((x) => x.status !== 201 && x !== out[0]), out[39]!];
+        return alike(out);
       },
       show: (x) => ({ status: x.status, name: field(x.response, 'metadata', 'name') }),
       check: (xs) => xs.filter((x) => x.status !== 201).map((x) => `${x.path}: HTTP ${x.status} ${msg(x)}`),

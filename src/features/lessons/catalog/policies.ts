@@ -3,26 +3,15 @@
 // MutatingAdmissionPolicy that sets a label. Cluster-scoped objects named after the scratch
 // namespace, bound to it alone, removed at the end.
 import { parseWarningHeader } from '../../../codecs';
-import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { expectations, field, type KitExchange, type KitLesson, label, retryUntil, type StepContext } from '../kit';
 
 const AR = '/apis/admissionregistration.k8s.io/v1';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const msg = (x: KitExchange) => String(field(x.response, 'message') ?? '');
 const warnings = (x: KitExchange) => parseWarningHeader(x.responseHeaders.warning).map((w) => w.text).join(' | ');
 const cm = (c: StepContext, name = '') => `/api/v1/namespaces/${encodeURIComponent(c.ns)}/configmaps${name ? `/${name}` : ''}`;
 const policyName = (c: StepContext, what: string) => `${c.ns}-${what}`;
 const teamConfigMap = (name: string, team?: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { ...label('policy'), ...(team ? { team } : {}) } } });
 const onlyHere = (c: StepContext) => ({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': c.ns } } });
-
-/** Sends `f` until `done` holds (a new policy reaches admission through an informer, a moment after it is written). */
-async function until(f: () => Promise<KitExchange>, done: (x: KitExchange) => boolean, cleanup?: (x: KitExchange) => Promise<unknown>): Promise<KitExchange> {
-  for (let i = 0; ; i++) {
-    const x = await f();
-    if (done(x) || i > 60) return x;
-    await cleanup?.(x);
-    await sleep(500);
-  }
-}
 
 const removeValidating = async (c: StepContext) => [await c.send('DELETE', `${AR}/validatingadmissionpolicybindings/${policyName(c, 'teams')}`), await c.send('DELETE', `${AR}/validatingadmissionpolicies/${policyName(c, 'teams')}`)];
 
@@ -88,11 +77,12 @@ export const admissionPolicies: KitLesson = {
       lookFor: 'All three 201. The green one carries a `warning` header with the policy\'s message, `team "green" is not one of red,blue`; the red one and `skip-green` none.',
       run: async (c) => {
         let n = 0;
-        const green = await until(
+        // Until the policy is in effect the creates pass without a warning: each is stored, and shown.
+        const green = await retryUntil(
           () => c.send('POST', cm(c), { body: teamConfigMap(`green-${n++}`, 'green') }),
           (x) => warnings(x).includes('is not one of'),
         );
-        return [green, await c.send('POST', cm(c), { body: teamConfigMap('red', 'red') }), await c.send('POST', cm(c), { body: teamConfigMap('skip-green', 'green') })];
+        return [...green, await c.send('POST', cm(c), { body: teamConfigMap('red', 'red') }), await c.send('POST', cm(c), { body: teamConfigMap('skip-green', 'green') })];
       },
       show: (x) => ({ status: x.status, warning: warnings(x) || '(none)' }),
       check: ([green, red, skip]) => {
@@ -112,16 +102,17 @@ export const admissionPolicies: KitLesson = {
         const name = policyName(c, 'teams');
         const patch = await c.send('PATCH', `${AR}/validatingadmissionpolicybindings/${name}`, { body: { spec: { validationActions: ['Deny'] } }, contentType: 'application/merge-patch+json' });
         let n = 0;
-        const denied = await until(
+        // Until the binding change reaches admission a green create is still only warned about, and stored.
+        const denied = await retryUntil(
           () => c.send('POST', cm(c), { body: teamConfigMap(`green-deny-${n++}`, 'green') }),
           (x) => x.status >= 400,
         );
         const params = await c.send('PATCH', cm(c, 'allowed-teams'), { body: { data: { teams: 'red,blue,green' } }, contentType: 'application/merge-patch+json' });
-        const allowed = await until(
+        const allowed = await retryUntil(
           () => c.send('POST', cm(c), { body: teamConfigMap(`green-ok-${n++}`, 'green') }),
           (x) => x.status === 201,
         );
-        return [patch, denied, params, allowed];
+        return [patch, ...denied, params, ...allowed];
       },
       show: (x) => (x.status < 300 ? { metadata: { name: field(x.response, 'metadata', 'name') } } : x.response),
       check: ([patch, denied, params, allowed]) => {
@@ -188,11 +179,12 @@ export const mutatingPolicy: KitLesson = {
           body: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name, labels: label('mutate') }, spec: { policyName: name, matchResources: onlyHere(c) } },
         });
         let n = 0;
-        const stamped = await until(
+        // Until the policy is in effect the creates are stored unstamped: each is shown.
+        const stamped = await retryUntil(
           () => c.send('POST', cm(c), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `plain-${n++}`, labels: label('mutate') } } }),
           (x) => field(x.response, 'metadata', 'labels', 'stamped-by') === 'policy' || x.status >= 400,
         );
-        return [policy, binding, stamped];
+        return [policy, binding, ...stamped];
       },
       show: (x) => (x.status < 300 ? { metadata: { name: field(x.response, 'metadata', 'name'), labels: field(x.response, 'metadata', 'labels') } } : x.response),
       check: ([policy, binding, stamped]) => {

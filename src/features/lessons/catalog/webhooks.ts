@@ -3,12 +3,11 @@
 // failurePolicy deciding when it cannot be called. The webhook points at a Service that does not
 // exist, and matches ConfigMap creates in the scratch namespace only, so it cannot disturb anything
 // else on the cluster; it is cluster-scoped, named after the namespace, and removed at the end.
-import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { expectations, field, type KitExchange, type KitLesson, label, retryUntil, type StepContext } from '../kit';
 
 const VWCS = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
 const HOOK = 'check.lessons.explorer.dev';
 const SERVICE = 'no-such-webhook';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const msg = (x: KitExchange) => String(field(x.response, 'message') ?? '');
 const configName = (c: StepContext) => `${c.ns}-side-effects`;
 const cms = (c: StepContext, ns = c.ns) => `/api/v1/namespaces/${encodeURIComponent(ns)}/configmaps`;
@@ -33,15 +32,6 @@ const configuration = (c: StepContext, sideEffects: string, failurePolicy: 'Fail
 });
 
 const dryCreate = (c: StepContext, name: string, ns = c.ns) => c.send('POST', `${cms(c, ns)}?dryRun=All`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: label('webhook') } } });
-
-/** A new or changed configuration reaches admission through an informer: sends `f` until `done` holds. */
-async function until(f: () => Promise<KitExchange>, done: (x: KitExchange) => boolean): Promise<KitExchange> {
-  for (let i = 0; ; i++) {
-    const x = await f();
-    if (done(x) || i > 60) return x;
-    await sleep(500);
-  }
-}
 
 const show = (x: KitExchange) => (x.status >= 300 ? x.response : { kind: field(x.response, 'kind'), metadata: { name: field(x.response, 'metadata', 'name') }, ...(field(x.response, 'webhooks') ? { webhooks: field(x.response, 'webhooks') } : {}) });
 const removeAll = async (c: StepContext) => [await c.send('DELETE', `${VWCS}/${configName(c)}`)];
@@ -87,8 +77,9 @@ export const webhookSideEffects: KitLesson = {
       lookFor: `201 for the configuration. The dry run in the scratch namespace: 500 InternalError, "failed calling webhook \\"${HOOK}\\" … service \\"${SERVICE}\\" not found": the server tried to call the webhook for a dry run, and Fail turned the failure into a refusal. The dry run in \`default\`: 201, the namespaceSelector keeps the webhook out of it.`,
       run: async (c) => {
         const made = await c.send('POST', VWCS, { body: configuration(c, 'None', 'Fail') });
-        const refused = await until(() => dryCreate(c, 'dry'), (x) => x.status !== 201);
-        return [made, refused, await dryCreate(c, 'lesson-webhook-elsewhere', 'default')];
+        // A new configuration reaches admission through an informer: the dry run is sent again until it does.
+        const refused = await retryUntil(() => dryCreate(c, 'dry'), (x) => x.status !== 201);
+        return [made, ...refused, await dryCreate(c, 'lesson-webhook-elsewhere', 'default')];
       },
       show,
       check: ([made, refused, elsewhere]) => {
@@ -106,8 +97,8 @@ export const webhookSideEffects: KitLesson = {
       lookFor: '200 for the patch; the dry run 201 with the ConfigMap as it would be stored; the GET 404: a dry run stores nothing.',
       run: async (c) => {
         const patched = await c.send('PATCH', `${VWCS}/${configName(c)}`, { body: JSON.stringify([{ op: 'test', path: '/webhooks/0/name', value: HOOK }, { op: 'replace', path: '/webhooks/0/failurePolicy', value: 'Ignore' }]), contentType: 'application/json-patch+json' });
-        const passed = await until(() => dryCreate(c, 'dry'), (x) => x.status === 201);
-        return [patched, passed, await c.send('GET', `${cms(c)}/dry`)];
+        const passed = await retryUntil(() => dryCreate(c, 'dry'), (x) => x.status === 201);
+        return [patched, ...passed, await c.send('GET', `${cms(c)}/dry`)];
       },
       show,
       check: ([patched, passed, got]) => {

@@ -230,3 +230,42 @@ export function unkeyedLists(live: JsonObject | undefined, edited: JsonObject, h
   walk(live, edited, [], '');
   return out;
 }
+
+/** Two elements of a keyed list with the same key: Server-Side Apply would merge them into one. */
+export interface DuplicateKey {
+  /** Keys and indexes from the root to the second element. */
+  path: (string | number)[];
+  /** The list as the API prints it, and the key (`name: "X"`). */
+  shown: string;
+  key: string;
+}
+
+/**
+ * The keyed-list elements of `obj` whose key (key fields, or their schema defaults) an earlier
+ * element of the same list already has. kubectl refuses such a manifest before sending it; the
+ * server would merge the elements of an apply configuration by key and keep one of them.
+ */
+export function duplicateKeys(obj: Json, hints: FieldHints = NO_HINTS): DuplicateKey[] {
+  const out: DuplicateKey[] = [];
+  const walk = (v: Json, path: string[], at: (string | number)[], shown: string) => {
+    if (isObject(v)) {
+      for (const [k, c] of Object.entries(v)) walk(c, [...path, k], [...at, k], `${shown}.${k}`);
+      return;
+    }
+    if (!Array.isArray(v)) return;
+    const hint = hints(path);
+    const keys = listKeys(hint);
+    const defaults = (hint?.keyDefaults ?? {}) as JsonObject;
+    const seen: Json[][] = [];
+    v.forEach((el, i) => {
+      if (keys && isObject(el) && keys.every((k) => k in el || k in defaults)) {
+        const key = keys.map((k) => (k in el ? el[k]! : defaults[k]!));
+        if (seen.some((s) => deepEqual(s, key))) out.push({ path: [...at, i], shown, key: keys.map((k, j) => `${k}: ${JSON.stringify(key[j])}`).join(', ') });
+        seen.push(key);
+      }
+      walk(el, path, [...at, i], `${shown}[${i}]`);
+    });
+  };
+  walk(obj, [], [], '');
+  return out;
+}

@@ -32,7 +32,7 @@ import { editReducer, undecidedConflicts } from './state';
 import { editorKey, handOver, initialState } from './handover';
 import { Subresources } from './Subresources';
 import { SchemaNotice, useEditorSchema } from './useEditorSchema';
-import { bodyToSend, requestToSend } from './toSend';
+import { applyRefusal, bodyToSend, requestToSend } from './toSend';
 
 const PATCH_MODES: WriteMode[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply'];
 const VERB_FOR: Record<WriteMode, string> = { create: 'create', replace: 'update', 'json-patch': 'patch', 'merge-patch': 'patch', 'strategic-merge-patch': 'patch', apply: 'patch', delete: 'delete' };
@@ -128,6 +128,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
   const rv = metaOf(s.base).resourceVersion;
 
   const body = useMemo(() => bodyToSend(s, edited, hints), [s, edited, hints]);
+  const refusal = useMemo(() => applyRefusal(s, edited, hints), [s, edited, hints]);
   // What the body says, not the checkbox: a body typed by hand may carry no guard.
   const guarded = s.mode === 'delete' ? s.preRv !== undefined : bodyGuarded(s.mode, body, rv);
 
@@ -284,6 +285,11 @@ function EditObject({ route, context }: { route: Route; context: string }) {
         </div>
         <CodeEditor value={s.text} onChange={(v) => dispatch({ type: 'text', text: v })} language={s.format === 'json' ? 'json' : 'yaml'} ariaLabel="Object editor" height="460px" onSubmit={() => send()} jsonSchema={editorSchema.schema} />
         <ParseProblems parsed={parsed} format={s.format} />
+        {refusal && (
+          <p className="edit-parse-error" role="alert">
+            Not sent: {refusal}.
+          </p>
+        )}
         <SchemaNotice schema={editorSchema} />
       </section>
 

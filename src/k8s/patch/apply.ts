@@ -94,12 +94,14 @@ function build(live: Json | undefined, edited: Json, trie: Trie | undefined, pat
     const keyStep = children.find((c) => c.el.kind === 'key')?.el;
     const keys = keyStep?.kind === 'key' ? keyStep.fields.map(([k]) => k) : listKeys(hints(path));
     const isSet = children.some((c) => c.el.kind === 'value') || hints(path)?.listType === 'set';
-    if (keys && edited.every((e) => isObject(e) && keys.every((k) => k in e))) {
+    const keyDefaults = (hints(path)?.keyDefaults ?? {}) as JsonObject;
+    if (keys && edited.every((e) => isObject(e) && keys.every((k) => k in e || k in keyDefaults))) {
       // An associative list: the elements M owns and the ones the user changed or added, each
-      // with its key fields (the server needs them to find the element).
+      // with its key fields (the server needs them to find the element). A key field left out
+      // takes the schema's default, as the server keys it (a port without protocol is TCP's).
       const out: Json[] = [];
       for (const el of edited) {
-        const fields: [string, unknown][] = keys.map((k) => [k, (el as JsonObject)[k]]);
+        const fields: [string, unknown][] = keys.map((k) => [k, k in (el as JsonObject) ? (el as JsonObject)[k] : keyDefaults[k]]);
         const liveEl = liveList.find((x) => matchesKey(x, fields));
         const b = build(liveEl, el, keyedChild(trie, el), path, hints);
         if (b === OMIT) continue;
@@ -218,12 +220,52 @@ export function unkeyedLists(live: JsonObject | undefined, edited: JsonObject, h
     if (!Array.isArray(b) || !b.some(isObject)) return;
     const hint = hints(path);
     const keys = listKeys(hint);
-    if (hint?.listType === 'atomic' || (keys && b.every((e) => isObject(e) && keys.every((k) => k in e)))) {
+    const defaults = hint?.keyDefaults ?? {};
+    if (hint?.listType === 'atomic' || (keys && b.every((e) => isObject(e) && keys.every((k) => k in e || k in defaults)))) {
       if (keys) b.forEach((e, i) => walk(Array.isArray(a) ? a.find((x) => isObject(x) && isObject(e) && keys.every((k) => deepEqual(x[k], e[k]))) : undefined, e, path, `${shown}[${i}]`));
       return;
     }
     out.push(shown);
   };
   walk(live, edited, [], '');
+  return out;
+}
+
+/** Two elements of a keyed list with the same key: Server-Side Apply would merge them into one. */
+export interface DuplicateKey {
+  /** Keys and indexes from the root to the second element. */
+  path: (string | number)[];
+  /** The list as the API prints it, and the key (`name: "X"`). */
+  shown: string;
+  key: string;
+}
+
+/**
+ * The keyed-list elements of `obj` whose key (key fields, or their schema defaults) an earlier
+ * element of the same list already has. kubectl refuses such a manifest before sending it; the
+ * server would merge the elements of an apply configuration by key and keep one of them.
+ */
+export function duplicateKeys(obj: Json, hints: FieldHints = NO_HINTS): DuplicateKey[] {
+  const out: DuplicateKey[] = [];
+  const walk = (v: Json, path: string[], at: (string | number)[], shown: string) => {
+    if (isObject(v)) {
+      for (const [k, c] of Object.entries(v)) walk(c, [...path, k], [...at, k], `${shown}.${k}`);
+      return;
+    }
+    if (!Array.isArray(v)) return;
+    const hint = hints(path);
+    const keys = listKeys(hint);
+    const defaults = (hint?.keyDefaults ?? {}) as JsonObject;
+    const seen: Json[][] = [];
+    v.forEach((el, i) => {
+      if (keys && isObject(el) && keys.every((k) => k in el || k in defaults)) {
+        const key = keys.map((k) => (k in el ? el[k]! : defaults[k]!));
+        if (seen.some((s) => deepEqual(s, key))) out.push({ path: [...at, i], shown, key: keys.map((k, j) => `${k}: ${JSON.stringify(key[j])}`).join(', ') });
+        seen.push(key);
+      }
+      walk(el, path, [...at, i], `${shown}[${i}]`);
+    });
+  };
+  walk(obj, [], [], '');
   return out;
 }

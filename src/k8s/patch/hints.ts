@@ -14,6 +14,12 @@ export interface FieldHint {
   mapKeys?: string[];
   /** x-kubernetes-map-type: `atomic` (a map or struct that is one value for Server-Side Apply) or `granular`. */
   mapType?: string;
+  /**
+   * The schema's defaults of key fields (x-kubernetes-list-map-keys) that may be left out: the
+   * server defaults them before it keys the element (a container port without `protocol` is
+   * keyed with `TCP`), so an element without them is still keyed, not an atomic list.
+   */
+  keyDefaults?: Record<string, unknown>;
 }
 
 /** Hints for the field at a path of field names from the object's root (list elements add no step). */

@@ -124,6 +124,37 @@ describe('threeWayMerge against the real server', () => {
     }
   });
 
+  it('a volume’s source changed on both sides is one choice (issue 41): one conflict, and either choice is a valid volume', async () => {
+    const path = `/apis/apps/v1/namespaces/${ns}/deployments/vol`;
+    await kube('POST', `/apis/apps/v1/namespaces/${ns}/deployments`, {
+      metadata: { name: 'vol' },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'vol' } },
+        template: { metadata: { labels: { app: 'vol' } }, spec: { containers: [{ name: 'a', image: 'a:1' }], volumes: [{ name: 'data', configMap: { name: 'cm' } }, { name: 'other', emptyDir: {} }] } },
+      },
+    });
+    const original = withoutManagedFields(await settled(path)) as Dep;
+    // Mine: data from configMap to emptyDir. Theirs, stored: data from configMap to a secret, as
+    // kubectl sends it (a strategic merge patch that keeps only secret).
+    const mine = structuredClone(original);
+    mine.spec.template.spec.volumes![0] = { name: 'data', emptyDir: {} };
+    await patchAs(path, 'strategic', { spec: { template: { spec: { volumes: [{ name: 'data', secret: { secretName: 's' }, $retainKeys: ['name', 'secret'] }] } } } });
+    const latest = withoutManagedFields(await settled(path)) as Dep;
+    expect(latest.spec.template.spec.volumes![0]).toMatchObject({ name: 'data', secret: { secretName: 's' } });
+
+    const undecided = threeWayMerge(original, mine, latest, depHints);
+    expect(undecided.conflicts.map((c) => c.path)).toEqual(['.spec.template.spec.volumes[name="data"]']);
+    // kubectl edit keeps mine; here each choice is one source, and the server takes both.
+    for (const [side, source] of [['mine', 'emptyDir'], ['theirs', 'secret']] as const) {
+      const { merged } = threeWayMerge(original, mine, latest, depHints, { [undecided.conflicts[0]!.path]: side });
+      for (const r of await sendMerged(path, latest, merged, depHints)) {
+        const data = (r as Dep).spec.template.spec.volumes!.find((v) => v.name === 'data')!;
+        expect(Object.keys(data).filter((k) => k !== 'name')).toEqual([source]);
+      }
+    }
+  });
+
   it('a custom resource with x-kubernetes-list-map-keys [host, port], a set and an atomic list', async () => {
     await kube('POST', `/apis/${group}/v1/namespaces/${ns}/routes`, {
       apiVersion: `${group}/v1`,

@@ -122,12 +122,13 @@ const rows: Row[] = [
     merged: dep([{ name: 'a' }], { volumes: [{ name: 'v1', configMap: { name: 'cm' } }, { name: 'v2', secret: { secretName: 's' } }] }),
   },
   {
-    name: 'volumes: I switch v1 to configMap, they resize its emptyDir: a conflict on the emptyDir',
+    // A volume's source is one choice (retainKeys): one conflict on the volume, never two sources.
+    name: 'volumes: I switch v1 to configMap, they resize its emptyDir: one conflict on the volume',
     original: dep([{ name: 'a' }], { volumes: [{ name: 'v1', emptyDir: {} }] }),
     mine: dep([{ name: 'a' }], { volumes: [{ name: 'v1', configMap: { name: 'cm' } }] }),
     theirs: dep([{ name: 'a' }], { volumes: [{ name: 'v1', emptyDir: { sizeLimit: '1Gi' } }] }),
-    merged: dep([{ name: 'a' }], { volumes: [{ name: 'v1', emptyDir: { sizeLimit: '1Gi' }, configMap: { name: 'cm' } }] }),
-    conflicts: [{ path: '.spec.template.spec.volumes[name="v1"].emptyDir', mine: undefined, theirs: { sizeLimit: '1Gi' } }],
+    merged: dep([{ name: 'a' }], { volumes: [{ name: 'v1', emptyDir: { sizeLimit: '1Gi' } }] }),
+    conflicts: [{ path: '.spec.template.spec.volumes[name="v1"]', mine: { name: 'v1', configMap: { name: 'cm' } }, theirs: { name: 'v1', emptyDir: { sizeLimit: '1Gi' } } }],
   },
   {
     name: 'finalizers (a set): I remove a and add m, they remove b and add t (each new value after the one it follows on its side)',

@@ -145,13 +145,33 @@ function mergeLists(o: Json[], m: Json[], t: Json[], path: string, fieldPath: st
     const i = ks.indexOf(key);
     return i < 0 ? undefined : list[i];
   };
+  const union = strategyHas(ctx.hints(fieldPath), 'retainKeys');
   const values = new Map<Key, Json>();
   for (const key of new Set([...tk, ...mk, ...ok])) {
     const el = byKey(t, tk, key) ?? byKey(m, mk, key) ?? byKey(o, ok, key)!;
-    const v = mergeValue(byKey(o, ok, key), byKey(m, mk, key), byKey(t, tk, key), `${path}[${selector(el, keys)}]`, fieldPath, ctx);
+    const args = [byKey(o, ok, key), byKey(m, mk, key), byKey(t, tk, key), `${path}[${selector(el, keys)}]`, fieldPath, ctx] as const;
+    const v = union ? mergeUnionElement(...args, keys) : mergeValue(...args);
     if (v !== undefined) values.set(key, v);
   }
   return mergeOrder(ok, mk, tk, new Set(values.keys())).map((key) => values.get(key)!);
+}
+
+/**
+ * An element of a list with strategy retainKeys (a Pod's volumes): its fields besides the key are
+ * the members of a union, exactly one of which is set (a Volume's source: configMap, emptyDir,
+ * secret...). kubectl edit's strategic merge patch says which members it keeps ($retainKeys) and
+ * the server drops the others, so its change of source wins whole. Here, when either side chose
+ * another member, the source is one value: taken from the side that changed it, or one conflict
+ * on the element when both did (merged member by member, the element got two sources: 422).
+ */
+function mergeUnionElement(o: Value, m: Value, t: Value, path: string, fieldPath: string[], ctx: Ctx, keys: string[]): Value {
+  const members = (x: Value) => (isObject(x) ? Object.keys(x).filter((k) => !keys.includes(k)).sort() : []);
+  if (isObject(m) && isObject(t) && (!deepEqual(members(m), members(o)) || !deepEqual(members(t), members(o)))) {
+    if (same(m, o)) return t;
+    if (same(t, o) || same(m, t)) return m;
+    return conflict(m, t, path, ctx);
+  }
+  return mergeValue(o, m, t, path, fieldPath, ctx);
 }
 
 function selector(el: Json, keys: string[]): string {

@@ -65,7 +65,10 @@ describe('check against the local control plane', () => {
     // the resourceVersion moved).
     const shown = ['dryRun', 'apply', 'compactedWatch', 'bookmarks'];
     expect(Object.values(cm).filter((c) => !shown.includes(c.check) && c.result !== 'yes').map((c) => `${c.check}: ${c.detail}`)).toEqual([]);
-    expect(cm.compactedWatch).toMatchObject({ result: 'unknown', detail: expect.stringContaining('sent ADDED events') });
+    // 410, or the objects as they are now when that resourceVersion is older than the watch
+    // cache's window (seen on a fresh control plane; 410 once other tests had compacted and written).
+    if (cm.compactedWatch!.result === 'unknown') expect(cm.compactedWatch!.detail).toContain('sent ADDED events');
+    else expect(cm.compactedWatch).toMatchObject({ result: 'yes', detail: expect.stringMatching(/410/) });
     expect(['yes', 'unknown']).toContain(cm.bookmarks!.result);
     expect(cm.dryRun).toMatchObject({ result: 'unknown', detail: 'not sent: writes not opted into' });
     expect(cm.expiredContinue!.detail).toMatch(/^410 Gone/);
@@ -81,7 +84,8 @@ describe('check against the local control plane', () => {
     // Every check was sent and passed but /status and /scale, which ConfigMaps do not offer, the
     // bookmarks not waited for, and the compacted watch (as above).
     const skipped = [...xml.matchAll(/name="([^"]+)" time="0"><skipped message="([^"]*)"/g)].map((m) => m[1]);
-    expect(skipped).toEqual(['Bookmarks', 'Compacted watch (410)', '/status', '/scale']);
+    // (The compacted watch is skipped when the server answered without 410: see above.)
+    expect(skipped.filter((c) => c !== 'Compacted watch (410)')).toEqual(['Bookmarks', '/status', '/scale']);
     for (const check of ['Create', 'JSON Patch', 'Merge patch', 'Strategic merge patch', 'Stale update (409)', 'Apply conflict (409)', 'Dry-run', 'Server-side apply']) expect(xml).toContain(`name="${check}" time="0"><system-out>`);
     const listed = (await cluster().request('admin', 'GET', '/api/v1/namespaces?labelSelector=app.kubernetes.io%2Fcreated-by%3Dkube-api-explorer-check')).body
     const left = JSON.parse(listed) as { items: { metadata: { deletionTimestamp?: string } }[] };

@@ -30,6 +30,11 @@ const verdicts = (cells: Record<string, { verdict: string }>) => Object.fromEntr
 describe('serving matrix', () => {
   it('ConfigMaps: every check served, the dry-run writes included, nothing stored (but the compacted watch 1.37 answers without 410, and the bookmarks the page does not wait for)', async () => {
     const row = await probeResource(TEST_CONTEXT, configmaps, ns, { writes: true });
+    // kube-apiserver answers a watch from a compacted resourceVersion with 410 or, when that
+    // resourceVersion is older than its watch cache's window, with the objects as they are now
+    // (seen on 1.37 on a fresh control plane; 410 after other tests had compacted and written):
+    // both are the server's, and only 'no' (another status, or an ERROR without 410) is wrong.
+    expect(['yes', 'unknown']).toContain(row.cells.compactedWatch.verdict);
     expect(verdicts(row.cells)).toEqual({
       list: 'yes',
       table: 'yes',
@@ -44,9 +49,7 @@ describe('serving matrix', () => {
       watch: 'yes',
       // Not waited for in the page (about a minute; the command line's check waits).
       bookmarks: 'skipped',
-      // kube-apiserver 1.37 answers a watch from a compacted resourceVersion with the objects as
-      // they are now, not 410 (seen); the sample-apiserver's Flunders below answer 410.
-      compactedWatch: 'unknown',
+      compactedWatch: row.cells.compactedWatch.verdict,
       streamingList: minor() >= 37 ? 'yes' : 'no',
       dryRun: 'yes',
       apply: 'yes',

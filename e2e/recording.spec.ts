@@ -113,6 +113,12 @@ test('a recorded session replays without a cluster: the same rows, events, versi
 
   const { file, har } = await stopAndSave(page);
   expect(har.log._recording.redaction.enabled).toBe(true);
+  // The first watch of the session ended when its view was left: the page closed it, not the
+  // server. A replay ends only what the server ended (a pane then watches again: a "watch opened"
+  // the live session never had) and leaves what the page closed open and quiet.
+  const watches = har.log.entries.filter((e: { _watch?: boolean; _apiPath: string }) => e._watch && e._apiPath.startsWith(cms));
+  expect(watches.length).toBeGreaterThanOrEqual(2);
+  expect(watches[0]._closedByPage).toBe(true);
   if (process.env.RECORDING_SAMPLE_OUT) await copyFile(file, process.env.RECORDING_SAMPLE_OUT);
 
   // No cluster: an explorer that only has the file.

@@ -159,10 +159,17 @@ export class MuxClient {
     const s: StreamState = { id, ws, queue: new ChunkQueue(), consumed: 0, responded: false, onFail: () => {} };
     const window = this.opts.windowBytes;
     this.streams.set(id, s);
+    // The recorder (k8s/record) keeps the stream's chunks as the reader takes them: the user's
+    // recording, and the tab's journal that time travel reads.
+    const tap = beginTap({ context: req.context, method: 'GET', path: req.path, headers: req.headers, via: 'mux' });
     const close = () => {
       if (!this.streams.has(id)) return;
       this.streams.delete(id);
       if (ws.readyState === OPEN) this.send(ws, { type: 'close', id });
+      // The page ended a stream the server had not: say so before the drop below ends the reader's
+      // iteration cleanly, which would otherwise read as the server's end. A replay ends a stream
+      // the server ended (the pane then watches again) and leaves one the page closed open.
+      if (s.responded) tap?.end(undefined, true);
       // Whoever closes is done reading: bytes still queued for the stream are dropped with it.
       s.queue.drop();
     };
@@ -171,9 +178,6 @@ export class MuxClient {
       close();
     };
     req.signal?.addEventListener('abort', onAbort, { once: true });
-    // The recorder (k8s/record) keeps the stream's chunks as the reader takes them: the user's
-    // recording, and the tab's journal that time travel reads.
-    const tap = beginTap({ context: req.context, method: 'GET', path: req.path, headers: req.headers, via: 'mux' });
     const response = await new Promise<{ status: number; headers: Record<string, string> }>((resolve, reject) => {
       s.onResponse = resolve;
       s.onFail = reject;

@@ -33,6 +33,14 @@ export interface ReplayRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * Set (to '1') on a watch stream a replay serves: its frames come when the replay's clock reaches
+ * them, and its silences (after the last frame, or while the clock is paused) are the
+ * recording's, not a connection gone dead, so a reader must not time it out and open it again.
+ * Never sent by a server or recorded: only a replay adds it.
+ */
+export const REPLAYED_HEADER = 'x-explorer-replayed';
+
 export interface ReplayStream {
   status: number;
   headers: Record<string, string>;

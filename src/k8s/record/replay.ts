@@ -12,7 +12,7 @@
 import type { ContextList } from '../../../protocol/contexts';
 import { joinChunks, type RecordedExchange } from './recorder';
 import type { RecordingContents } from './har';
-import type { ReplayRequest, ReplayStream } from '../client/transportHooks';
+import { REPLAYED_HEADER, type ReplayRequest, type ReplayStream } from '../client/transportHooks';
 
 export type { ReplayRequest, ReplayStream } from '../client/transportHooks';
 
@@ -40,6 +40,10 @@ const PROXY_ERROR = { 'content-type': 'application/json', 'x-explorer-proxy-erro
 
 function statusBody(code: number, reason: string, message: string): string {
   return JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message });
+}
+
+function isWatchPath(path: string): boolean {
+  return /[?&]watch=(1|true)(&|$)/.test(path);
 }
 
 /** A path's query as sorted pairs without `timeoutSeconds` (a watch's own deadline, not what it asks for). */
@@ -217,15 +221,25 @@ export class ReplaySession {
     yield* [];
   }
 
-  /** A stream (the mux's shape) from the recording. */
+  /**
+   * A stream (the mux's shape) from the recording. A watch's carries REPLAYED_HEADER: its reader
+   * (the watch loop) then runs no idle clock on it, or a replay left quiet for that long (the live
+   * stream got the server's bookmarks in real time, the replay has none past its last frame)
+   * would be taken for dead and opened again: a "watch opened" the live session never had.
+   */
   open(req: ReplayRequest): ReplayStream {
+    const s = this.serve(req);
+    return isWatchPath(req.path) && s.status === 200 ? { ...s, headers: { ...s.headers, [REPLAYED_HEADER]: '1' } } : s;
+  }
+
+  /** The recorded answer to a request, headers as recorded. */
+  private serve(req: ReplayRequest): ReplayStream {
     const ac = new AbortController();
     req.signal?.addEventListener('abort', () => ac.abort(), { once: true });
     const x = this.find({ ...req, method: 'GET' });
     const close = () => ac.abort();
     if (!x?.response) {
-      const watch = /[?&]watch=(1|true)(&|$)/.test(req.path);
-      if (watch) {
+      if (isWatchPath(req.path)) {
         // A watch the recording has no stream for (the session asked to resume where the
         // recording ended): it stays open and silent, instead of failing and retrying forever.
         return { status: 200, headers: { 'content-type': 'application/json' }, fromProxy: false, body: this.silence(ac.signal), close, queued: () => 0 };
@@ -244,7 +258,8 @@ export class ReplaySession {
       return new Response(statusBody(405, 'MethodNotAllowed', `a replay is read-only: ${method} was not sent (nothing is sent to any cluster)`), { status: 405, headers: PROXY_ERROR });
     }
     const x = this.find(req);
-    const s = this.open(req);
+    // The recorded headers only: a fetch's reader sees them as the live session did.
+    const s = this.serve(req);
     if (s.status === 204 || s.status === 304) return new Response(null, { status: s.status, headers: s.headers });
     // A whole body is handed over at once; only a watch's body is a stream that follows the clock.
     if (!x?.watch || !x.response) {

@@ -6,6 +6,7 @@
 // Honest states: 'connecting' from the request until the server's response headers arrive,
 // 'watching' only after them, and the idle clock starts at those headers, not before.
 import { isStatus, KubeApiError, kubeJson, type KubeRequest, type MuxClient, type Status } from '../client';
+import { REPLAYED_HEADER } from '../client/transportHooks';
 import { TABLE_ACCEPT } from '../lists/listClient';
 import { backoff, classifyEnding, type Ending, nextRequest, type NoteKind, type Outcome, type Phase, reconnectMessage, type StartMode, type WatchSpec } from './plan';
 import { resourceVersionOf } from './reducer';
@@ -149,6 +150,11 @@ export abstract class ListWatchLoop {
   protected fatal: string | undefined;
   /** The Content-Type of the last stream the server answered (set at its response headers). */
   protected contentType: string | undefined;
+  /**
+   * The current stream comes from a recording (transportHooks, REPLAYED_HEADER): its silences are
+   * the recording's (after its last frame, while the replay is paused), not a connection gone dead.
+   */
+  private replayed = false;
   private abort: AbortController | undefined;
   protected readonly loop: Required<LoopOptions>;
 
@@ -288,6 +294,7 @@ export abstract class ListWatchLoop {
       const openedAt = Date.now();
       s.contentType = w.headers['content-type'];
       this.contentType = s.contentType;
+      this.replayed = w.headers[REPLAYED_HEADER] !== undefined;
       this.connectingSince = undefined;
       // The headers are the server's first word on this stream: the idle clock starts here.
       dog.opened();
@@ -382,7 +389,6 @@ export abstract class ListWatchLoop {
    * they have, when nothing arrives for idleTimeoutMs (watches with bookmarks only).
    */
   private watchdog(ac: AbortController): Watchdog {
-    const idleMs = this.idleTimeoutMs();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let limit = this.loop.connectTimeoutMs;
     let last = Date.now();
@@ -405,7 +411,8 @@ export abstract class ListWatchLoop {
       open: false,
       opened: () => {
         dog.open = true;
-        limit = idleMs;
+        // Read at the headers: only they tell a replayed stream, which gets no idle clock.
+        limit = this.idleTimeoutMs();
         dog.poke();
         if (limit && timer === undefined) timer = setTimeout(check, limit);
       },
@@ -423,8 +430,14 @@ export abstract class ListWatchLoop {
     return dog;
   }
 
-  /** The idle timeout of this watch: only watches with bookmarks (and streaming lists) have one. */
+  /**
+   * The idle timeout of this watch: only watches with bookmarks (and streaming lists) have one,
+   * and not while reading a replayed stream: a replay left quiet past it (the live stream had the
+   * server's bookmarks in real time, the replay has none past its last frame) would otherwise be
+   * taken for dead and opened again, a "watch opened" the live session never had.
+   */
   protected idleTimeoutMs(): number {
+    if (this.replayed) return 0;
     return this.spec.bookmarks || this.spec.mode === 'stream' ? this.loop.idleTimeoutMs : 0;
   }
 }

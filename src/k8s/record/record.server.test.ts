@@ -2,7 +2,7 @@
 // authenticates with a real exec credential plugin (a script printing an ExecCredential with a
 // service account token): a session with a Secret, a watch, a dry-run apply and a conflict is
 // recorded at the two choke points, and the saved file holds every exchange and none of the
-// credentials, and passes the HAR 1.2 schema.
+// credentials (nor does the server's log or /proxy/status), and passes the HAR 1.2 schema.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,8 @@ let dir: string;
 let srv: ExplorerServer;
 let execToken = '';
 let mux: MuxClient;
+// What the explorer server logs during the session: checked for the planted credentials too.
+const logLines: string[] = [];
 
 installRecordingHooks();
 
@@ -55,7 +57,7 @@ beforeAll(async () => {
     'current-context': 'exec',
   };
   writeFileSync(join(dir, 'kubeconfig'), JSON.stringify(kubeconfig));
-  srv = await startExplorerServer({ port: 0, kubeconfigPath: join(dir, 'kubeconfig'), staticDir: dir, log: () => undefined });
+  srv = await startExplorerServer({ port: 0, kubeconfigPath: join(dir, 'kubeconfig'), staticDir: dir, log: (line) => logLines.push(line) });
   configureProxy({ origin: srv.url, token: srv.token });
   mux = new MuxClient({ url: new URL('/proxy/mux', srv.url.replace(/^http/, 'ws')).toString(), token: () => srv.token, WebSocket: WebSocket as unknown as WebSocketConstructor });
 });
@@ -112,7 +114,13 @@ describe('recording a session', () => {
     const contents = recorder.contents();
     const har = toRecordingHar(contents, { enabled: true, patterns: [] });
     const bytes = JSON.stringify(har);
-    for (const s of [SECRET_VALUE, Buffer.from(SECRET_VALUE).toString('base64'), PATCHED_VALUE, Buffer.from(PATCHED_VALUE).toString('base64'), TEXT_KEY, HEADER_TOKEN, execToken, execToken.split('.')[2]!]) expect(bytes).not.toContain(s);
+    // Neither the saved file, nor what the server logged, nor what /proxy/status says holds any of them.
+    const status = await fetch(new URL('/proxy/status', srv.url), { headers: { 'X-Explorer-Token': srv.token } });
+    expect(status.status).toBe(200);
+    const places = { recording: bytes, log: logLines.join('\n'), status: await status.text() };
+    for (const s of [SECRET_VALUE, Buffer.from(SECRET_VALUE).toString('base64'), PATCHED_VALUE, Buffer.from(PATCHED_VALUE).toString('base64'), TEXT_KEY, HEADER_TOKEN, execToken, execToken.split('.')[2]!]) {
+      for (const [where, text] of Object.entries(places)) expect(text, `${where} holds a planted credential`).not.toContain(s);
+    }
     expect(harProblems(har)).toEqual([]);
     const entries = har.log.entries.map((e) => `${e.request.method} ${e._apiPath.split('?')[0]} ${e.response.status} ${e._via}`);
     expect(entries).toContain(`PUT ${cms}/one 409 http`);

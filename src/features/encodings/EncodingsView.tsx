@@ -57,9 +57,11 @@ async function fetchAll(context: string, path: string): Promise<{ rows: Row[]; n
     for (const f of FORMATS) {
       const res = await kubeFetch({ context, path, headers: { Accept: f.accept } });
       rows.push({ label: f.label, accept: f.accept, status: res.status, contentType: res.headers.get('content-type') ?? '', bytes: new Uint8Array(await res.arrayBuffer()) });
+      // Every row is decoded, compared and rendered by walking the object: refused past the depth
+      // that is safe, as soon as the JSON (the first format) is in, before the other formats are
+      // read: the server's YAML indents every level, so an object 10,000 levels deep is 300 MB of it.
+      if (rows.length === 1 && rows[0]!.status === 200) refuseDeepNesting(new TextDecoder().decode(rows[0]!.bytes));
     }
-    // Every row is decoded, compared and rendered by walking the object: refused past the depth that is safe.
-    if (rows[0]!.status === 200) refuseDeepNesting(new TextDecoder().decode(rows[0]!.bytes));
     for (const r of rows) {
       r.gzipped = await gzipSize(r.bytes);
       if (r.status !== 200) {

@@ -53,7 +53,7 @@ function restrict(patterns = []) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/', 'out/', 'node_modules/', 'test-results/', 'playwright-report/', '.cluster/', 'bench/.*.mts', '.cluster-*/', '**/*.d.ts'] },
+  { ignores: ['dist/', 'out/', 'bin/', 'node_modules/', 'test-results/', 'playwright-report/', '.cluster/', 'bench/.*.mts', '.cluster-*/', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -2,7 +2,7 @@
 // verb (authorization.k8s.io/v1). The reviewer answers for whoever sends the request, so through the
 // proxy it answers for the context's credentials. `allowed: false` without `denied` means no
 // authorizer said yes (RBAC only allows); `reason` carries the authorizer's explanation when it has one.
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, skipToken } from '@tanstack/react-query';
 import { kubeJson } from '../client';
 
 export interface ResourceAttributes {
@@ -51,5 +51,13 @@ export const accessQuery = (context: string, target: Omit<ResourceAttributes, 'v
   queryOptions({
     queryKey: ['k8s', context, 'access', target.group, target.resource, target.subresource ?? '', target.namespace ?? '', target.name ?? '', verbs.join(',')],
     queryFn: async ({ signal }) => Promise.all(verbs.map((verb) => reviewAccess(context, { ...target, verb }, signal))),
+    staleTime: 30_000,
+  });
+
+/** One review of one set of attributes (the console's request); `null` (not a resource request) asks nothing. */
+export const accessReviewQuery = (context: string, attrs: ResourceAttributes | null) =>
+  queryOptions({
+    queryKey: ['k8s', context, 'access', 'review', attrs],
+    queryFn: attrs ? ({ signal }) => reviewAccess(context, attrs, signal) : skipToken,
     staleTime: 30_000,
   });

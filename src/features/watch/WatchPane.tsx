@@ -1,21 +1,20 @@
-import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+// A watch pane: its session (run in the watch worker), and the pane's head, path, counts,
+// fallback, filters and the timeline or current state. The pane's own state (what is selected,
+// the filter, export) is usePaneView; the timeline, badge and event detail are files of their own.
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { sharedMux } from '../../k8s/client/mux';
-import { collectionPath, type EventEntry, type EventSummary, isPartial, type PaneEntry, type PaneSnapshot, START_MODES, type TimelineEntry } from '../../k8s/watch';
+import { collectionPath, type EventSummary, type PaneSnapshot, START_MODES } from '../../k8s/watch';
 import { createWatchSession, type WatchSessionHandle } from '../../k8s/watch';
 import { WATCH_EVENT_TYPES, type WatchEventType } from '../../k8s/watch';
 import { StatusView } from '../../ui/ErrorBox';
-import { entryBySeq, FilteredTimeline, type IndexedList } from './filtered';
-import { focusRow, nextRowIndex, rowIndexOf, tailRange } from '../../ui/rowKeys';
-import { changedManagers } from './managers';
+import { EntryDetail } from './EntryDetail';
+import { entryBySeq, FilteredTimeline } from './filtered';
 import { DEFAULT_OBJECT_MIB, objectBudgetBytes, type PaneConfig, sessionKey, specOf } from './panes';
+import { size } from './paneFormat';
 import { ObjectView } from './ObjectView';
-import { decodeFrame, ProtobufEvent } from './ProtobufEvent';
+import { StateBadge } from './StateBadge';
 import { StateTable } from './StateTable';
-import { useK8sSchema } from '../../ui/useK8sSchema';
-
-// Monaco's diff editor is large: loaded when an event's diff is first opened.
-const ObjectDiff = lazy(() => import('./ObjectDiff').then((m) => ({ default: m.ObjectDiff })));
+import { Timeline } from './Timeline';
 
 declare global {
   interface Window {
@@ -26,8 +25,6 @@ declare global {
     __explorerWatchRendered?: (paneId: string, events: EventSummary[], renderedAt: number, counts: Record<WatchEventType, number>) => void;
   }
 }
-
-const ROW = 24;
 
 export function WatchPane({ context, pane, onChange, onClose }: { context: string; pane: PaneConfig; onChange: (p: PaneConfig) => void; onClose: () => void }) {
   const key = sessionKey(context, pane);
@@ -56,7 +53,8 @@ function title(p: PaneConfig): string {
   return `${res}${p.name ? `/${p.name}` : ''} ${where}${sel ? ` (${sel})` : ''}`;
 }
 
-function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionHandle; pane: PaneConfig; onChange: (p: PaneConfig) => void; onClose: () => void }) {
+/** The pane's state: the session's snapshot, what is selected or opened, the filter, export. */
+function usePaneView(session: WatchSessionHandle, pane: PaneConfig) {
   const snap = useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
   const [selected, setSelected] = useState<number | null>(null);
   const [view, setView] = useState<'timeline' | 'state'>('timeline');
@@ -108,118 +106,21 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };
+  return { snap, selected, setSelected, view, setView, opened, setOpened, types, shown, selectedEntry, paused, mode, protobuf, exportEvents };
+}
 
+type PaneProps = { session: WatchSessionHandle; pane: PaneConfig; onChange: (p: PaneConfig) => void; onClose: () => void };
+
+function PaneBody({ session, pane, onChange, onClose }: PaneProps) {
+  const p = usePaneView(session, pane);
+  const { snap, selected, setSelected, view, opened, setOpened, shown, selectedEntry } = p;
   return (
     <article className="watch-pane" aria-label={`Watch ${title(pane)}`} data-engine={session.engine}>
-      <header className="watch-pane-head">
-        <h3>{title(pane)}</h3>
-        <span className="badge" title={mode.semantic}>
-          {mode.label}
-          {pane.mode === 'watch-exact' ? ` ${pane.resourceVersion ?? ''}` : ''}
-        </span>
-        {protobuf && (
-          <span className="badge" title="The watch asks for Protobuf events; the pane reads each event's metadata only and decodes an event whole when it is opened. The server serves Tables as JSON only: no server columns.">
-            Protobuf
-          </span>
-        )}
-        <StateBadge snap={snap} />
-        <span className="spacer" />
-        {/* Stopped for good (a request the server refuses as it stands): the user may start it again. */}
-        <button type="button" onClick={() => (paused || snap.fatal ? session.resume() : session.pause())}>
-          {paused ? 'Resume' : snap.fatal ? 'Start again' : 'Pause'}
-        </button>
-        <button type="button" onClick={() => session.clear()}>
-          Clear
-        </button>
-        <button type="button" onClick={() => void exportEvents()}>
-          {protobuf ? 'Export frames (.pb)' : 'Export NDJSON'}
-        </button>
-        <button type="button" aria-label={`Close watch ${title(pane)}`} onClick={onClose}>
-          ×
-        </button>
-      </header>
-      <p className="watch-path small">
-        <code>{collectionPath(specOf('', pane))}</code>
-        {pane.labelSelector && <code> labelSelector={pane.labelSelector}</code>}
-        {pane.fieldSelector && <code> fieldSelector={pane.fieldSelector}</code>}
-        {pane.name && <code> fieldSelector=metadata.name={pane.name}</code>}
-        {snap.contentType !== undefined && (
-          <span aria-label="Stream encoding" title="The Content-Type the server answered this watch with: how the events on screen were encoded.">
-            {' '}
-            · server sent <code>{snap.contentType}</code>
-            {protobuf && !snap.contentType.startsWith('application/vnd.kubernetes.protobuf') ? ' (no Protobuf form for this resource: read as JSON)' : ''}
-          </span>
-        )}
-      </p>
-      <p className="watch-counts small" aria-label="Event counts">
-        {WATCH_EVENT_TYPES.map((t) => (
-          <span key={t} className={`ev-${t}`}>
-            {t} {snap.counts[t]}
-          </span>
-        ))}
-        <span>
-          · {snap.entries.length} kept ({size(snap.bytes)}){snap.dropped ? `, ${snap.dropped} older not kept` : ''}
-        </span>
-        <span>· {snap.objects.size} objects</span>
-        <span title="Whole objects (for the object view and the diff) are kept for the most recently changed only, within this budget of event bytes; every object keeps its row.">
-          · {snap.bodies.kept} whole ({size(snap.bodies.bytes)} of {size(snap.bodies.maxBytes)})
-        </span>
-        {snap.lastResourceVersion !== undefined && <span>· last resourceVersion {snap.lastResourceVersion}</span>}
-        {pane.mode === 'stream' && !snap.fallback && <span>· {snap.initialEventsDone ? 'initial events done' : 'receiving initial events'}</span>}
-      </p>
-      {snap.fallback && (
-        <div className="fallback small" role="status" aria-label="Fallback">
-          <p>
-            The server refused the {START_MODES.find((m) => m.mode === snap.fallback!.from)?.label.toLowerCase()} ({snap.fallback.status.code} {snap.fallback.status.reason}); this pane fell back to{' '}
-            <strong>{START_MODES.find((m) => m.mode === snap.fallback!.to)?.label}</strong>.
-          </p>
-          <StatusView status={snap.fallback.status} />
-        </div>
-      )}
-      <div className="watch-filters">
-        <fieldset>
-          <legend className="small">Show</legend>
-          {WATCH_EVENT_TYPES.map((t) => (
-            <label key={t} className="check small">
-              <input
-                type="checkbox"
-                checked={types.includes(t)}
-                onChange={(e) => {
-                  const next = e.target.checked ? [...types, t] : types.filter((x) => x !== t);
-                  onChange({ ...pane, types: next.length === WATCH_EVENT_TYPES.length ? undefined : next });
-                }}
-              />
-              {t}
-            </label>
-          ))}
-        </fieldset>
-        <label className="small">
-          <span>Name</span> <input aria-label="Filter by name" value={pane.q ?? ''} onChange={(e) => onChange({ ...pane, q: e.target.value || undefined })} />
-        </label>
-        <label className="small" title="Whole objects are kept for the most recently changed only, within this many MiB of event bytes; the others are read from the server when opened.">
-          <span>Keep whole objects (MiB)</span>{' '}
-          <input
-            type="number"
-            min={0}
-            step="any"
-            aria-label="Keep whole objects (MiB)"
-            className="num"
-            defaultValue={pane.objectMiB ?? DEFAULT_OBJECT_MIB}
-            onBlur={(e) => {
-              const n = Number(e.target.value);
-              if (e.target.value !== '' && Number.isFinite(n) && n >= 0) onChange({ ...pane, objectMiB: n === DEFAULT_OBJECT_MIB ? undefined : n });
-            }}
-          />
-        </label>
-        <div role="tablist" aria-label="Pane view" className="watch-tabs">
-          <button type="button" role="tab" aria-selected={view === 'timeline'} onClick={() => setView('timeline')}>
-            Timeline
-          </button>
-          <button type="button" role="tab" aria-selected={view === 'state'} onClick={() => setView('state')}>
-            Current state
-          </button>
-        </div>
-      </div>
+      <PaneHead session={session} pane={pane} onClose={onClose} p={p} />
+      <PanePath pane={pane} snap={snap} protobuf={p.protobuf} />
+      <PaneCounts pane={pane} snap={snap} />
+      {snap.fallback && <FallbackNote fallback={snap.fallback} />}
+      <PaneFilters pane={pane} onChange={onChange} types={p.types} view={view} setView={p.setView} />
       {view === 'timeline' ? <Timeline entries={shown} selected={selected} onSelect={setSelected} /> : <StateTable snap={snap} opened={opened} onOpen={setOpened} />}
       {selectedEntry && view === 'timeline' && <EntryDetail key={selectedEntry.seq} session={session} entry={selectedEntry} onClose={() => setSelected(null)} />}
       {opened !== null && view === 'state' && <ObjectView key={opened} session={session} objectKey={opened} row={snap.objects.get(opened)} onClose={() => setOpened(null)} />}
@@ -227,288 +128,135 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
   );
 }
 
-/** Re-renders its caller every `ms` (for texts like "12 s ago"). */
-function useNow(ms: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms]);
-  return now;
-}
-
-/** Silence after which a watch with bookmarks no longer counts as live: a bookmark is overdue. */
-const BOOKMARK_OVERDUE_MS = 70_000;
-
-/**
- * The state the badge shows. "connecting" until the server's response headers arrive, "watching"
- * only after them, and "silent" once a watch with bookmarks has heard nothing (no event, no
- * bookmark) past the interval its bookmarks should come at, counted from when the stream opened.
- */
-export function badgeState(snap: Pick<PaneSnapshot, 'state' | 'lastHeardAt' | 'idleTimeoutMs'>, now: number): { text: string; className: string } {
-  if (snap.state === 'watching' && snap.idleTimeoutMs !== undefined && snap.lastHeardAt !== undefined && now - snap.lastHeardAt > Math.min(BOOKMARK_OVERDUE_MS, snap.idleTimeoutMs)) {
-    return { text: 'silent', className: 'state-silent' };
-  }
-  const text = snap.state === 'backoff' ? 'reconnecting' : snap.state === 'idle' ? 'starting' : snap.state;
-  return { text, className: `state-${snap.state}` };
-}
-
-function ago(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  return s < 120 ? `${s} s ago` : `${Math.round(s / 60)} min ago`;
-}
-
-function StateBadge({ snap }: { snap: PaneSnapshot }) {
-  const now = useNow(1000);
-  const { text, className } = badgeState(snap, now);
-  const staleness =
-    snap.state === 'backoff' && snap.retryAt !== undefined
-      ? `next attempt in ${Math.max(0, Math.ceil((snap.retryAt - now) / 1000))} s`
-      : snap.state === 'connecting' && snap.connectingSince !== undefined
-        ? `waiting for the server’s answer for ${Math.max(0, Math.round((now - snap.connectingSince) / 1000))} s`
-        : snap.state === 'watching' && snap.lastHeardAt !== undefined
-          ? `last event or bookmark ${ago(now - snap.lastHeardAt)}`
-          : snap.fatal
-            ? snap.fatal
-            : '';
+function PaneHead({ session, pane, onClose, p }: Omit<PaneProps, 'onChange'> & { p: ReturnType<typeof usePaneView> }) {
+  const { snap, paused, mode, protobuf, exportEvents } = p;
   return (
-    <>
-      <span role="status" aria-label="Watch state" className={`badge ${className}`}>
-        {text}
+    <header className="watch-pane-head">
+      <h3>{title(pane)}</h3>
+      <span className="badge" title={mode.semantic}>
+        {mode.label}
+        {pane.mode === 'watch-exact' ? ` ${pane.resourceVersion ?? ''}` : ''}
       </span>
-      {staleness && (
-        <span className={`small staleness ${className}`} aria-label="Staleness" title={snap.idleTimeoutMs ? `With bookmarks the server sends something about every minute; after ${Math.round(snap.idleTimeoutMs / 1000)} s of silence the pane watches again.` : 'Without bookmarks a quiet collection sends nothing: silence is not a fault.'}>
-          {staleness}
+      {protobuf && (
+        <span className="badge" title="The watch asks for Protobuf events; the pane reads each event's metadata only and decodes an event whole when it is opened. The server serves Tables as JSON only: no server columns.">
+          Protobuf
         </span>
       )}
-    </>
+      <StateBadge snap={snap} />
+      <span className="spacer" />
+      {/* Stopped for good (a request the server refuses as it stands): the user may start it again. */}
+      <button type="button" onClick={() => (paused || snap.fatal ? session.resume() : session.pause())}>
+        {paused ? 'Resume' : snap.fatal ? 'Start again' : 'Pause'}
+      </button>
+      <button type="button" onClick={() => session.clear()}>
+        Clear
+      </button>
+      <button type="button" onClick={() => void exportEvents()}>
+        {protobuf ? 'Export frames (.pb)' : 'Export NDJSON'}
+      </button>
+      <button type="button" aria-label={`Close watch ${title(pane)}`} onClick={onClose}>
+        ×
+      </button>
+    </header>
   );
 }
 
-function time(ms: number): string {
-  const d = new Date(ms);
-  return `${d.toTimeString().slice(0, 8)}.${String(d.getMilliseconds()).padStart(3, '0')}`;
-}
-
-function size(n: number): string {
-  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
-function Timeline({ entries, selected, onSelect }: { entries: IndexedList<PaneEntry>; selected: number | null; onSelect: (seq: number) => void }) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const follow = useRef(true);
-  const lastTop = useRef(0);
-  // While following, the rows at the end are rendered whatever the scroll offset still says: the
-  // offset moves only in the next frame (below), and rendering the rows of the old offset first
-  // mounted each batch's rows twice, the second time in the frame that scrolled, in one long task.
-  const rangeExtractor = useCallback((r: Range) => (follow.current ? tailRange(r) : defaultRangeExtractor(r)), []);
-  const v = useVirtualizer({ count: entries.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12, rangeExtractor });
-  // Follow the newest event unless the reader scrolled up. Set directly (the browser clamps it to the
-  // end): the virtualizer's scrollToIndex re-reads the layout on every frame until it settles,
-  // which during a burst was the main thread's largest cost (bench/watch.ts profile). Set in the
-  // next frame's callback, not here: setting scrollTop lays the page out at once, and here that
-  // made the render's task and the layout one task (26–37 ms of style and layout in the catch-up's
-  // traces); in the frame, it is the layout the frame does anyway.
-  useEffect(() => {
-    if (!follow.current || !entries.length) return;
-    const id = requestAnimationFrame(() => {
-      const el = scroller.current;
-      if (follow.current && el) el.scrollTop = v.getTotalSize();
-    });
-    return () => cancelAnimationFrame(id);
-  }, [entries.length, v]);
+function PanePath({ pane, snap, protobuf }: { pane: PaneConfig; snap: PaneSnapshot; protobuf: boolean }) {
   return (
-    <div
-      className="watch-timeline"
-      ref={scroller}
-      // Capture phase: this runs before the virtualizer's own scroll listener, which reads
-      // `follow` (rangeExtractor) for the same scroll. At the end (or clamped there, after Clear)
-      // the pane follows; it stops when the reader scrolls up, not because rows were added since
-      // the frame that scrolled to the end (its scroll event comes a frame later, and a render
-      // may have grown the list in between).
-      onScrollCapture={(e) => {
-        const el = e.currentTarget;
-        const top = el.scrollTop;
-        if (el.scrollHeight - top - el.clientHeight < ROW * 2) follow.current = true;
-        else if (top < lastTop.current - 1) follow.current = false;
-        lastTop.current = top;
-      }}
-    >
-      <div
-        role="list"
-        aria-label="Events"
-        style={{ height: v.getTotalSize(), position: 'relative' }}
-        onKeyDown={(ev) => {
-          // Arrows move between events (only those in view exist in the DOM); Enter/Space select.
-          const from = rowIndexOf(ev.target);
-          if (from < 0 || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-          const to = nextRowIndex(ev.key, from, entries.length, Math.floor((scroller.current?.clientHeight ?? ROW * 10) / ROW) - 1);
-          if (to === null) return;
-          ev.preventDefault();
-          follow.current = to === entries.length - 1;
-          v.scrollToIndex(to, { align: 'auto' });
-          focusRow(scroller.current, to, 'button');
-        }}
-      >
-        {v.getVirtualItems().map((item) => {
-          const e = entries.at(item.index)!;
-          return (
-            <div key={e.seq} role="listitem" data-row-index={item.index} className={`tl-row ${e.kind === 'note' ? `note note-${e.note}` : `ev-${e.type}`}${selected === e.seq ? ' selected' : ''}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}>
-              <button type="button" className="tl-btn" aria-pressed={selected === e.seq} onClick={() => onSelect(e.seq)}>
-                <span className="tl-time">{time(e.receivedAt)}</span>
-                {e.kind === 'note' ? (
-                  <>
-                    <span className="tl-type">{e.note}</span>
-                    <span className="tl-msg">{e.message}</span>
-                  </>
-                ) : (
-                  <>
-                    <span className="tl-type">{e.type}</span>
-                    <span className="tl-key">{e.type === 'ERROR' ? `${e.status?.code ?? ''} ${e.status?.reason ?? ''}` : e.type === 'BOOKMARK' ? (e.initialEventsEnd ? 'k8s.io/initial-events-end' : 'bookmark') : e.key}</span>
-                    <span className="tl-rv">{e.resourceVersion !== undefined ? `rv ${e.resourceVersion}` : ''}</span>
-                    <span className="tl-size">{size(e.size)}</span>
-                    {e.origin !== 'live' && <span className={`tl-origin origin-${e.origin}`}>{e.origin === 'list' ? 'from list' : 'initial'}</span>}
-                  </>
-                )}
-              </button>
-            </div>
-          );
-        })}
-      </div>
+    <p className="watch-path small">
+      <code>{collectionPath(specOf('', pane))}</code>
+      {pane.labelSelector && <code> labelSelector={pane.labelSelector}</code>}
+      {pane.fieldSelector && <code> fieldSelector={pane.fieldSelector}</code>}
+      {pane.name && <code> fieldSelector=metadata.name={pane.name}</code>}
+      {snap.contentType !== undefined && (
+        <span aria-label="Stream encoding" title="The Content-Type the server answered this watch with: how the events on screen were encoded.">
+          {' '}
+          · server sent <code>{snap.contentType}</code>
+          {protobuf && !snap.contentType.startsWith('application/vnd.kubernetes.protobuf') ? ' (no Protobuf form for this resource: read as JSON)' : ''}
+        </span>
+      )}
+    </p>
+  );
+}
+
+function PaneCounts({ pane, snap }: { pane: PaneConfig; snap: PaneSnapshot }) {
+  return (
+    <p className="watch-counts small" aria-label="Event counts">
+      {WATCH_EVENT_TYPES.map((t) => (
+        <span key={t} className={`ev-${t}`}>
+          {t} {snap.counts[t]}
+        </span>
+      ))}
+      <span>
+        · {snap.entries.length} kept ({size(snap.bytes)}){snap.dropped ? `, ${snap.dropped} older not kept` : ''}
+      </span>
+      <span>· {snap.objects.size} objects</span>
+      <span title="Whole objects (for the object view and the diff) are kept for the most recently changed only, within this budget of event bytes; every object keeps its row.">
+        · {snap.bodies.kept} whole ({size(snap.bodies.bytes)} of {size(snap.bodies.maxBytes)})
+      </span>
+      {snap.lastResourceVersion !== undefined && <span>· last resourceVersion {snap.lastResourceVersion}</span>}
+      {pane.mode === 'stream' && !snap.fallback && <span>· {snap.initialEventsDone ? 'initial events done' : 'receiving initial events'}</span>}
+    </p>
+  );
+}
+
+function FallbackNote({ fallback }: { fallback: NonNullable<PaneSnapshot['fallback']> }) {
+  return (
+    <div className="fallback small" role="status" aria-label="Fallback">
+      <p>
+        The server refused the {START_MODES.find((m) => m.mode === fallback.from)?.label.toLowerCase()} ({fallback.status.code} {fallback.status.reason}); this pane fell back to{' '}
+        <strong>{START_MODES.find((m) => m.mode === fallback.to)?.label}</strong>.
+      </p>
+      <StatusView status={fallback.status} />
     </div>
   );
 }
 
-/** The entry with its full objects: as is in the page, fetched from the worker when the page has summaries. */
-function useFullEntry(session: WatchSessionHandle, entry: PaneEntry): TimelineEntry | undefined {
-  const partial = isPartial(entry);
-  const [full, setFull] = useState<EventEntry | undefined>(undefined);
-  useEffect(() => {
-    if (!partial) return;
-    let live = true;
-    void session.entryDetail(entry.seq).then((e) => {
-      if (live) setFull(e);
-    });
-    return () => {
-      live = false;
-    };
-  }, [session, entry.seq, partial]);
-  return isPartial(entry) ? full : entry;
-}
-
-function EntryDetail({ session, entry: shown, onClose }: { session: WatchSessionHandle; entry: PaneEntry; onClose: () => void }) {
-  const full = useFullEntry(session, shown);
+function PaneFilters({ pane, onChange, types, view, setView }: { pane: PaneConfig; onChange: (p: PaneConfig) => void; types: readonly WatchEventType[]; view: 'timeline' | 'state'; setView: (v: 'timeline' | 'state') => void }) {
   return (
-    <section className="watch-detail" aria-label="Event detail">
-      <header>
-        <strong>{shown.kind === 'note' ? shown.note : shown.type}</strong> <span className="muted small">{time(shown.receivedAt)}</span>
-        <span className="spacer" />
-        <button type="button" onClick={onClose}>
-          Close
+    <div className="watch-filters">
+      <fieldset>
+        <legend className="small">Show</legend>
+        {WATCH_EVENT_TYPES.map((t) => (
+          <label key={t} className="check small">
+            <input
+              type="checkbox"
+              checked={types.includes(t)}
+              onChange={(e) => {
+                const next = e.target.checked ? [...types, t] : types.filter((x) => x !== t);
+                onChange({ ...pane, types: next.length === WATCH_EVENT_TYPES.length ? undefined : next });
+              }}
+            />
+            {t}
+          </label>
+        ))}
+      </fieldset>
+      <label className="small">
+        <span>Name</span> <input aria-label="Filter by name" value={pane.q ?? ''} onChange={(e) => onChange({ ...pane, q: e.target.value || undefined })} />
+      </label>
+      <label className="small" title="Whole objects are kept for the most recently changed only, within this many MiB of event bytes; the others are read from the server when opened.">
+        <span>Keep whole objects (MiB)</span>{' '}
+        <input
+          type="number"
+          min={0}
+          step="any"
+          aria-label="Keep whole objects (MiB)"
+          className="num"
+          defaultValue={pane.objectMiB ?? DEFAULT_OBJECT_MIB}
+          onBlur={(e) => {
+            const n = Number(e.target.value);
+            if (e.target.value !== '' && Number.isFinite(n) && n >= 0) onChange({ ...pane, objectMiB: n === DEFAULT_OBJECT_MIB ? undefined : n });
+          }}
+        />
+      </label>
+      <div role="tablist" aria-label="Pane view" className="watch-tabs">
+        <button type="button" role="tab" aria-selected={view === 'timeline'} onClick={() => setView('timeline')}>
+          Timeline
         </button>
-      </header>
-      {/* The page holds a summary (identity, resourceVersion); the full event is in the worker. */}
-      {full ? full.kind === 'event' && full.wire ? <ProtobufEntry entry={full} /> : <EntryBody entry={full} /> : <p className="muted small">Loading the event from the watch worker…</p>}
-    </section>
-  );
-}
-
-/**
- * A Protobuf event: the worker kept its frame and read only its head; here it is decoded whole
- * (and the version it replaced, for the diff and the managers), and its bytes are shown.
- */
-function ProtobufEntry({ entry }: { entry: EventEntry }) {
-  const { schema, error } = useK8sSchema();
-  const decoded = useMemo(() => {
-    if (!schema || entry.type === 'ERROR') return undefined;
-    const object = decodeFrame(schema, entry.wire!).object;
-    const previous = entry.previousWire ? decodeFrame(schema, entry.previousWire).object : undefined;
-    return { ...entry, object: object ?? entry.object, ...(previous ? { previous } : {}) };
-  }, [schema, entry]);
-  return (
-    <>
-      {entry.type === 'ERROR' ? <EntryBody entry={entry} /> : decoded ? <EntryBody entry={decoded} hideObject /> : <p className="muted small">{error ? `The Protobuf schema did not load: ${error}` : 'Loading the Protobuf schema…'}</p>}
-      <ProtobufEvent frame={entry.wire!} />
-    </>
-  );
-}
-
-function EntryBody({ entry, hideObject }: { entry: TimelineEntry; hideObject?: boolean }) {
-  const [showDiff, setShowDiff] = useState(false);
-  if (entry.kind === 'note') {
-    return (
-      <>
-        <p>{entry.message}</p>
-        {entry.path && (
-          <p className="small">
-            <code>{entry.path}</code>
-          </p>
-        )}
-        {entry.status && <StatusView status={entry.status} />}
-        {entry.diff && (
-          <dl className="kv small relist-diff">
-            <dt>appeared</dt>
-            <dd>{entry.diff.appeared.join(', ') || '—'}</dd>
-            <dt>changed</dt>
-            <dd>{entry.diff.changed.join(', ') || '—'}</dd>
-            <dt>vanished</dt>
-            <dd>{entry.diff.vanished.join(', ') || '—'}</dd>
-          </dl>
-        )}
-      </>
-    );
-  }
-  if (entry.type === 'ERROR') return entry.status ? <StatusView status={entry.status} /> : <pre tabIndex={0} aria-label="Event as received">{entry.raw}</pre>;
-  return (
-    <>
-      <dl className="kv small">
-        <dt>object</dt>
-        <dd>{entry.key || '—'}</dd>
-        <dt>resourceVersion</dt>
-        <dd>{entry.resourceVersion ?? '—'}</dd>
-        <dt>size</dt>
-        <dd>{size(entry.size)}</dd>
-        <dt>origin</dt>
-        <dd>{entry.origin === 'list' ? 'an item of the list response' : entry.origin === 'initial' ? 'synthetic initial event (before k8s.io/initial-events-end)' : 'live event'}</dd>
-        {entry.type !== 'BOOKMARK' && (
-          <>
-            <dt>previous resourceVersion</dt>
-            <dd>{entry.previous?.metadata?.resourceVersion ?? (entry.previousResourceVersion !== undefined ? `${entry.previousResourceVersion} (its body was not kept: the pane's budget for whole objects let it go)` : 'none (first version seen)')}</dd>
-            <dt>managers changed</dt>
-            <dd>
-              {entry.previous || entry.previousResourceVersion === undefined ? <Managers entry={entry} /> : 'not known (the previous version was not kept)'}
-            </dd>
-          </>
-        )}
-      </dl>
-      {entry.type !== 'BOOKMARK' && (entry.previous || entry.previousResourceVersion === undefined) && (
-        <button type="button" onClick={() => setShowDiff((x) => !x)}>
-          {showDiff ? 'Hide diff' : 'Diff against previous version'}
+        <button type="button" role="tab" aria-selected={view === 'state'} onClick={() => setView('state')}>
+          Current state
         </button>
-      )}
-      {showDiff ? (
-        <Suspense fallback={<p className="muted small">Loading the diff editor…</p>}>
-          <ObjectDiff previous={entry.previous} next={entry.type === 'DELETED' ? undefined : entry.object} />
-        </Suspense>
-      ) : hideObject ? null : (
-        <pre className="watch-json" tabIndex={0} aria-label="Event object">{JSON.stringify(entry.object, null, 2)}</pre>
-      )}
-    </>
+      </div>
+    </div>
   );
 }
-
-function Managers({ entry }: { entry: EventEntry }) {
-  const changes = changedManagers(entry.previous, entry.type === 'DELETED' ? entry.previous : entry.object);
-  if (changes.length === 0) return <>none</>;
-  return (
-    <ul className="managers">
-      {changes.map((c) => (
-        <li key={`${c.manager}/${c.operation}/${c.subresource}`}>
-          <code>{c.manager}</code> ({c.operation}
-          {c.subresource ? `, ${c.subresource}` : ''}) {c.change}
-        </li>
-      ))}
-    </ul>
-  );
-}
-

@@ -1,1 +1,1 @@
-export { contextsQuery, namespacesQuery } from './queries';
+export { contextsQuery, K8S_QUERY_PREFIX, namespacesQuery } from './queries';

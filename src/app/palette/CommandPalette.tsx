@@ -3,10 +3,10 @@
 // keyboard-driven (arrows, Enter, Escape), an ARIA combobox over a listbox. After the jump, focus
 // goes to the view's main action (`data-main-action`: a lesson's "Run all steps"), so that a
 // lesson runs in a few key presses from here.
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { kubeJson } from '../../k8s/client';
-import { discoveryQuery } from '../../k8s/discovery';
+import { type ApiResource, discoveryQuery } from '../../k8s/discovery';
 import { resourcePath } from '../../k8s/paths';
 import { navigate, type Route, type View } from '../../routing';
 import { focusMainAction } from '../mainAction';
@@ -30,6 +30,30 @@ interface NameList {
   items?: { metadata?: { name?: string; namespace?: string } }[];
 }
 
+/** Discovery of the context, the same cache entry as every view's; nothing before a context is known. */
+const paletteDiscoveryQuery = (context: string | undefined) => {
+  const q = discoveryQuery(context ?? '');
+  return queryOptions({ ...q, queryFn: context ? q.queryFn : skipToken });
+};
+
+/** One metadata-only list of the named resource (names only), in the namespace or across all; nothing until a resource is named. */
+const paletteNamesQuery = (context: string | undefined, resource: ApiResource | undefined, ns: string | undefined) =>
+  queryOptions({
+    queryKey: ['k8s', context, 'palette-names', resource?.group, resource?.version, resource?.resource, ns ?? ''],
+    staleTime: 30_000,
+    queryFn:
+      context && resource
+        ? ({ signal }) =>
+            kubeJson<NameList>({
+              context,
+              path: resourcePath({ group: resource.group, version: resource.version, resource: resource.resource, namespace: ns }),
+              query: { limit: 500 },
+              headers: { Accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json' },
+              signal,
+            })
+        : skipToken,
+  });
+
 export function CommandPalette({ route, context, contexts, views, onClose }: { route: Route; context: string | undefined; contexts: string[]; views: { view: View; label: string }[]; onClose: () => void }) {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
@@ -37,24 +61,12 @@ export function CommandPalette({ route, context, contexts, views, onClose }: { r
   // Where the focus was: Escape gives it back.
   const back = useRef(document.activeElement);
   const listId = useId();
-  const discovery = useQuery({ ...discoveryQuery(context ?? ''), enabled: !!context });
+  const discovery = useQuery(paletteDiscoveryQuery(context));
   const lessons = useLessons();
   const oq = objectQuery(discovery.data, query);
   const ns = oq?.resource.namespaced ? route.namespace : undefined;
   // One metadata-only list of the named resource (names only), in the current namespace or across all.
-  const names = useQuery({
-    queryKey: ['k8s', context, 'palette-names', oq?.resource.group, oq?.resource.version, oq?.resource.resource, ns ?? ''],
-    enabled: !!context && !!oq,
-    staleTime: 30_000,
-    queryFn: ({ signal }) =>
-      kubeJson<NameList>({
-        context: context!,
-        path: resourcePath({ group: oq!.resource.group, version: oq!.resource.version, resource: oq!.resource.resource, namespace: ns }),
-        query: { limit: 500 },
-        headers: { Accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json' },
-        signal,
-      }),
-  });
+  const names = useQuery(paletteNamesQuery(context, oq?.resource, ns));
   const entries = useMemo(
     () =>
       paletteEntries({

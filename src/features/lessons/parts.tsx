@@ -1,6 +1,7 @@
 // Pieces every lesson uses: the scratch namespace bar, and a step card showing the exact request
 // and the part of the response the lesson is about. Everything from the server is shown as text.
-import { type ReactNode, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { hrefFor, navigate } from '../../routing';
 import { isStatus } from '../../k8s/client';
 import { ErrorBox, StatusView } from '../../ui/ErrorBox';
@@ -8,38 +9,27 @@ import { consoleExtra, LESSON_LABEL, type LessonExchange, scratchName, send } fr
 
 /** The lesson's scratch namespace lives in the URL (`scratch`), so a reload keeps the experiment. */
 export function ScratchBar({ context, topic, scratch }: { context: string; topic: string; scratch: string | undefined }) {
-  const [busy, setBusy] = useState(false);
-  const [last, setLast] = useState<LessonExchange | null>(null);
-  const [error, setError] = useState<unknown>(null);
-
-  const create = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  // The namespace's writes are mutations: their failures (a network error, the proxy gone) are shown.
+  const create = useMutation({
+    mutationFn: async () => {
       const name = scratchName(topic);
       const x = await send(context, 'POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [LESSON_LABEL]: topic } } } });
-      setLast(x);
       if (x.status === 201) navigate({ extra: { scratch: name } }, { replace: true });
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const remove = async () => {
-    if (!scratch) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const x = await send(context, 'DELETE', `/api/v1/namespaces/${encodeURIComponent(scratch)}`);
-      setLast(x);
+      return x;
+    },
+  });
+  const remove = useMutation({
+    mutationFn: async (ns: string) => {
+      const x = await send(context, 'DELETE', `/api/v1/namespaces/${encodeURIComponent(ns)}`);
       if (x.status < 300 || x.status === 404) navigate({ extra: { scratch: '' } }, { replace: true });
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+      return x;
+    },
+  });
+  const busy = create.isPending || remove.isPending;
+  // What the last write answered, or why it failed.
+  const latest = create.submittedAt > remove.submittedAt ? create : remove;
+  const last = latest.data ?? (latest === create ? remove : create).data;
+  const error = busy ? null : latest.error;
 
   return (
     <div className="lesson-scratch panel" role="region" aria-label="Scratch namespace">
@@ -48,14 +38,14 @@ export function ScratchBar({ context, topic, scratch }: { context: string; topic
         {scratch ? (
           <>
             <code data-testid="scratch-namespace">{scratch}</code>
-            <button type="button" disabled={busy} onClick={() => void remove()}>
+            <button type="button" disabled={busy} onClick={() => scratch && remove.mutate(scratch)}>
               Delete scratch namespace
             </button>
           </>
         ) : (
           <>
             <span className="muted">none yet: the experiment needs one of its own</span>
-            <button type="button" data-main-action disabled={busy} onClick={() => void create()}>
+            <button type="button" data-main-action disabled={busy} onClick={() => create.mutate()}>
               Create scratch namespace
             </button>
           </>
@@ -114,11 +104,7 @@ export function StepCard({ title, x, show, children, label }: { title: string; x
           </pre>
           {/* A refusal read the way the explorer shows every Status: reason, message, causes. */}
           {/* A failure without a Status body (a plain "404 page not found" from the server's mux) is read the same way. */}
-          {x.status >= 300 && (
-            <StatusView
-              status={isStatus(x.response) ? x.response : { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: x.status, message: typeof x.response === 'string' ? x.response.slice(0, 300) : undefined }}
-            />
-          )}
+          {x.status >= 300 && <StatusView status={isStatus(x.response) ? x.response : { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: x.status, message: typeof x.response === 'string' ? x.response.slice(0, 300) : undefined }} />}
           {show && (
             <details className="small">
               <summary>whole response body</summary>

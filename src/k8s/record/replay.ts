@@ -12,9 +12,10 @@
 import type { ContextList } from '../../../protocol/contexts';
 import { joinChunks, type RecordedExchange } from './recorder';
 import type { RecordingContents } from './har';
-import { REPLAYED_HEADER, type ReplayRequest, type ReplayStream } from '../client/transportHooks';
+import type { MuxStream } from '../client/muxStream';
+import { REPLAYED_HEADER, type ReplayRequest } from '../client/transportHooks';
 
-export type { ReplayRequest, ReplayStream } from '../client/transportHooks';
+export type { ReplayRequest } from '../client/transportHooks';
 
 export interface ReplaySnapshot {
   /** Where the recording came from: `server` (--replay), a URL, or `file`. */
@@ -227,13 +228,13 @@ export class ReplaySession {
    * stream got the server's bookmarks in real time, the replay has none past its last frame)
    * would be taken for dead and opened again: a "watch opened" the live session never had.
    */
-  open(req: ReplayRequest): ReplayStream {
+  open(req: ReplayRequest): MuxStream {
     const s = this.serve(req);
     return isWatchPath(req.path) && s.status === 200 ? { ...s, headers: { ...s.headers, [REPLAYED_HEADER]: '1' } } : s;
   }
 
   /** The recorded answer to a request, headers as recorded. */
-  private serve(req: ReplayRequest): ReplayStream {
+  private serve(req: ReplayRequest): MuxStream {
     const ac = new AbortController();
     req.signal?.addEventListener('abort', () => ac.abort(), { once: true });
     const x = this.find({ ...req, method: 'GET' });

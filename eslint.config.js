@@ -35,6 +35,9 @@ const srcZones = [
   ...below('ui', ['app', 'features', 'k8s', 'routing'], 'ui is presentational: it imports only codecs, and declares the shapes it draws (ARCHITECTURE.md)'),
   ...below('routing', ['app', 'features', 'k8s', 'ui', 'codecs'], 'routing imports nothing of ours (ARCHITECTURE.md)'),
   ...below('codecs', ['app', 'features', 'k8s', 'ui', 'routing'], 'codecs are pure: bytes <-> values, no I/O, no upper layers (ARCHITECTURE.md)'),
+  // lib/ is the floor under every other: small helpers (sleep, a listener store, download) that import nothing of ours.
+  ...below('lib', ['app', 'features', 'k8s', 'ui', 'routing', 'codecs'], 'lib/ is the bottom floor: it imports nothing of ours (ARCHITECTURE.md)'),
+  zone('./src/lib', './protocol', 'lib/ is the bottom floor: it imports nothing of ours (ARCHITECTURE.md)'),
   // The transport knows nothing of recording: k8s/record plugs into its hooks (installRecordingHooks, from app/).
   zone('./src/k8s/client', './src/k8s/record', 'k8s/client knows nothing of k8s/record: recording registers itself through transportHooks.ts'),
   // A feature reaches another only through its index.ts (link builders), at any depth of either.
@@ -94,7 +97,7 @@ export default tseslint.config(
     ignores: [...TESTS, ...TEST_SUPPORT],
     rules: importRules(srcZones, { 'import-x/no-nodejs-modules': 'error' }),
   },
-  { files: ['src/k8s/**/*.ts', 'src/codecs/**/*.ts'], ignores: [...TESTS, ...TEST_SUPPORT], rules: restrict([noReact]) },
+  { files: ['src/k8s/**/*.ts', 'src/codecs/**/*.ts', 'src/lib/**/*.ts'], ignores: [...TESTS, ...TEST_SUPPORT], rules: restrict([noReact]) },
   // Tests of src/ may start the real control plane (proxy/cluster) and use Node; the floors still hold.
   // (codecs' *.server.test.ts reach the real server through k8s/client, so only its production files
   // are held to the codecs floor.)

@@ -13,6 +13,7 @@ import { ObjectView } from './ObjectView';
 import { decodeFrame, ProtobufEvent } from './ProtobufEvent';
 import { StateTable } from './StateTable';
 import { useK8sSchema } from '../../ui/useK8sSchema';
+import { downloadBlob } from '../../lib/download';
 
 // Monaco's diff editor is large: loaded when an event's diff is first opened.
 const ObjectDiff = lazy(() => import('./ObjectDiff').then((m) => ({ default: m.ObjectDiff })));
@@ -101,12 +102,7 @@ function PaneBody({ session, pane, onChange, onClose }: { session: WatchSessionH
   const exportEvents = async () => {
     // A Protobuf pane exports its events' frames as sent (a `;stream=watch` body), not JSON made up here.
     const blob = protobuf ? new Blob([(await session.exportFrames()) as Uint8Array<ArrayBuffer>], { type: 'application/vnd.kubernetes.protobuf;stream=watch' }) : new Blob([await session.exportNdjson()], { type: 'application/x-ndjson' });
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `watch-${pane.resource}${pane.namespace ? `-${pane.namespace}` : ''}.${protobuf ? 'pb' : 'ndjson'}`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    downloadBlob(`watch-${pane.resource}${pane.namespace ? `-${pane.namespace}` : ''}.${protobuf ? 'pb' : 'ndjson'}`, blob);
   };
 
   return (

@@ -14,6 +14,7 @@ import { joinChunks, type RecordedExchange } from './recorder';
 import type { RecordingContents } from './har';
 import type { MuxStream } from '../client/muxStream';
 import { REPLAYED_HEADER, type ReplayRequest } from '../client/transportHooks';
+import { Listeners } from '../../lib/listeners';
 
 export type { ReplayRequest } from '../client/transportHooks';
 
@@ -63,7 +64,7 @@ export class ReplaySession {
   private epoch = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private lastTick = 0;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private readonly waiters = new Set<() => void>();
   private snap: ReplaySnapshot;
   private readonly byKey = new Map<string, RecordedExchange[]>();
@@ -101,8 +102,7 @@ export class ReplaySession {
   }
 
   subscribe(fn: () => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.listeners.subscribe(fn);
   }
 
   private makeSnapshot(): ReplaySnapshot {
@@ -112,7 +112,7 @@ export class ReplaySession {
   private changed(): void {
     this.snap = this.makeSnapshot();
     for (const w of [...this.waiters]) w();
-    for (const l of this.listeners) l();
+    this.listeners.emit();
   }
 
   /** Moves the clock; back in time, the views start again (`epoch`). */
@@ -296,7 +296,7 @@ export class ReplaySession {
 }
 
 let active: ReplaySession | undefined;
-const activeListeners = new Set<() => void>();
+const activeListeners = new Listeners();
 
 /** The replay in progress, if any. */
 export function activeReplay(): ReplaySession | undefined {
@@ -304,20 +304,19 @@ export function activeReplay(): ReplaySession | undefined {
 }
 
 export function subscribeReplay(fn: () => void): () => void {
-  activeListeners.add(fn);
-  return () => activeListeners.delete(fn);
+  return activeListeners.subscribe(fn);
 }
 
 /** Starts replaying a recording: from now on the choke points answer from it. */
 export function startReplay(recording: RecordingContents, source: string): ReplaySession {
   active?.dispose();
   active = new ReplaySession(recording, source);
-  for (const l of activeListeners) l();
+  activeListeners.emit();
   return active;
 }
 
 export function stopReplay(): void {
   active?.dispose();
   active = undefined;
-  for (const l of activeListeners) l();
+  activeListeners.emit();
 }

@@ -17,6 +17,7 @@ import type { ReceivedEvent } from './stream';
 import { isTable, type KubeObject, type TableColumn, type WatchEventType, WATCH_EVENT_TYPES } from './types';
 import { KubeApiError } from '../client';
 import { Ring, type RingView } from './timeline';
+import { Listeners } from '../../lib/listeners';
 
 export { type NoteKind, type StartMode, type WatchSpec } from './plan';
 export { DEFAULT_OBJECT_BYTES, ObjectSummary, type BodyStats } from './objects';
@@ -249,7 +250,7 @@ export class WatchSession extends ListWatchLoop {
   private objectChanges: Map<string, ObjectSummary | undefined> | 'all' = new Map();
   private scheduled = false;
   private snapshot: SessionSnapshot;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private readonly opts: Required<Pick<SessionOptions, 'maxEntries' | 'maxBytes' | 'schedule' | 'trackObjectChanges' | 'maxObjectBytes'>>;
 
   constructor(spec: WatchSpec, opts: SessionOptions) {
@@ -263,8 +264,7 @@ export class WatchSession extends ListWatchLoop {
 
   // --- for React (useSyncExternalStore) and tests ---
   subscribe = (cb: () => void): (() => void) => {
-    this.listeners.add(cb);
-    return () => this.listeners.delete(cb);
+    return this.listeners.subscribe(cb);
   };
   getSnapshot = (): SessionSnapshot => this.snapshot;
 
@@ -492,7 +492,7 @@ export class WatchSession extends ListWatchLoop {
       this.scheduled = false;
       this.version++;
       this.snapshot = this.makeSnapshot();
-      for (const l of this.listeners) l();
+      this.listeners.emit();
     });
   }
 

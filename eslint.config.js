@@ -20,7 +20,13 @@ const noReact = { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], messa
 
 const FEATURES = ['console', 'deletion', 'discovery', 'edit', 'encodings', 'lessons', 'lists', 'ownership', 'record', 'serving', 'status', 'watch', 'welcome'];
 const TESTS = ['**/*.test.{ts,tsx}'];
-const TEST_SUPPORT = ['src/k8s/testing.ts', 'src/k8s/record/testing.ts', 'src/k8s/patch/serverTestKit.ts', 'src/features/edit/differentialCases.ts'];
+// Test support (helpers, generators, the control plane's global setup) is named `*.testkit.ts`, next
+// to what it serves; production code imports neither it nor the test tools.
+const TEST_SUPPORT = ['**/*.testkit.ts'];
+const noTestTools = {
+  paths: ['vitest', 'fast-check', '@fast-check/vitest', '@playwright/test'].map((name) => ({ name, message: 'test tools belong in *.test.ts and *.testkit.ts files, not in production code' })),
+  patterns: [{ group: ['**/*.testkit', '**/*.testkit.ts'], message: 'production code does not import test support (*.testkit.ts)' }],
+};
 
 /** A zone of import-x/no-restricted-paths: files under `target` may not import anything under `from`. */
 const zone = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
@@ -80,7 +86,7 @@ export default tseslint.config(
   },
   {
     // Tests read loosely typed JSON from the real server.
-    files: ['**/*.test.{ts,tsx}', 'proxy/src/test-support.ts', 'e2e/**/*.ts'],
+    files: ['**/*.test.{ts,tsx}', ...TEST_SUPPORT, 'e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
@@ -107,6 +113,13 @@ export default tseslint.config(
       ...srcZones.filter((z) => z.from !== './proxy' && z.target !== floor('codecs')),
       zone('./src', './proxy/src', 'src/ tests reach the proxy only through proxy/cluster/ and proxy/src/server.ts', ['./server.ts']),
     ]),
+  },
+  // Production code of every side holds no test tools and no test support (a separate rule name, so
+  // that the floors' no-restricted-imports options above still apply).
+  {
+    files: ['src/**/*.{ts,tsx}', 'proxy/**/*.{ts,mjs}', 'protocol/**/*.ts', 'cli/**/*.ts'],
+    ignores: [...TESTS, ...TEST_SUPPORT, '**/*.skew.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', noTestTools] },
   },
   // protocol/ is what both sides share: pure, imports neither side, no Node, no React.
   {

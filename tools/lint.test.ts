@@ -54,6 +54,8 @@ const probes: Probe[] = [
   { name: 'react in lib/', files: { 'src/lib/zzprobe-n.ts': "import { useState } from 'react';\nexport const h = useState;\n" }, rule: 'no-restricted-imports' },
   { name: 'node:* in lib/', files: { 'src/lib/zzprobe-o.ts': "export const r = () => import('node:fs');\n" }, rule: 'import-x/no-nodejs-modules' },
   { name: 'lib/ importing a floor above it', files: { 'src/lib/zzprobe-p.ts': "export { toJson } from '../codecs/json';\n" }, rule: 'import-x/no-restricted-paths' },
+  { name: 'production code importing a test tool', files: { 'src/k8s/zzprobe-q.ts': "import fc from 'fast-check';\nexport const g = fc.nat;\n" }, rule: '@typescript-eslint/no-restricted-imports' },
+  { name: 'production code importing test support', files: { 'proxy/src/zzprobe/r.ts': "export { raw } from '../explorer.testkit';\n" }, rule: '@typescript-eslint/no-restricted-imports' },
   { name: 'codecs importing k8s/', files: { 'src/codecs/zzprobe-k.ts': "export { kubeFetch } from '../k8s/client';\n" }, rule: 'import-x/no-restricted-paths' },
   {
     name: 'an import cycle',

@@ -9,7 +9,7 @@ import { decodeBytes } from '../../codecs/detect';
 import { toJson } from '../../codecs/json';
 import { loadK8sSchema } from '../../codecs/protobuf';
 import { kubeFetch, kubeJson } from '../../k8s/client';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { differences } from './compare';
 import { decodeFormat, type FormatLabel } from './decodeFormat';
 

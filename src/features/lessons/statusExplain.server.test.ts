@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type HttpResult, kubeRequest } from '../../../proxy/cluster/controlplane';
-import { testCluster } from '../../../proxy/cluster/testing';
+import { testCluster } from '../../../proxy/cluster/cluster.testkit';
 import { statusOf } from '../../k8s/client';
 import { explainStatus, STATUS_RULES } from '../../ui/statusExplain';
 import { sleep } from '../../lib/sleep';

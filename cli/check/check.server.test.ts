@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seedProbeNamespace, testCluster } from '../../proxy/cluster/cluster.testkit';
-import { junitSchemaErrors } from './junitSchema';
+import { junitSchemaErrors } from './junitSchema.testkit';
 import type { CheckResult, Report } from './report';
 import { type CheckRun, runCheck } from './check.testkit';
 

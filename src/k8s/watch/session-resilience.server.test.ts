@@ -6,7 +6,7 @@ import { testCluster } from '../../../proxy/cluster/cluster.testkit';
 import { MuxClient, type WebSocketConstructor } from '../client/mux';
 import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { type NoteEntry, type SessionSnapshot, WatchSession } from './session';
-import { untilSnapshot } from './untilSnapshot';
+import { untilSnapshot } from './untilSnapshot.testkit';
 
 const cluster = () => testCluster(inject('controlPlane'));
 let mux: MuxClient;

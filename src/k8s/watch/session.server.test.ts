@@ -9,7 +9,7 @@ import { MuxClient, type WebSocketConstructor } from '../client/mux';
 import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { type SessionSnapshot, type WatchSpec, WatchSession } from './session';
 import type { KubeObject } from './types';
-import { untilSnapshot } from './untilSnapshot';
+import { untilSnapshot } from './untilSnapshot.testkit';
 
 const cluster = () => testCluster(inject('controlPlane'));
 let mux: MuxClient;

@@ -13,7 +13,7 @@ import { hostWatchSessions, type Port } from './host';
 import { type PaneSnapshot, stateVersion, type WatchSpec } from '../session';
 import type { KubeObject } from '../types';
 import { type Endpoint, WORKER_INFLIGHT_BYTES, WorkerConnection, WorkerWatchSession } from './client';
-import { untilSnapshot } from '../untilSnapshot';
+import { untilSnapshot } from '../untilSnapshot.testkit';
 
 const cluster = () => testCluster(inject('controlPlane'));
 let mux: MuxClient;

@@ -17,7 +17,7 @@ import { hostWatchSessions, type Port } from './host';
 import { type PaneSnapshot, stateCells, stateVersion, type WatchSpec } from '../session';
 import type { KubeObject } from '../types';
 import { type Endpoint, WorkerConnection, WorkerWatchSession } from './client';
-import { untilSnapshot } from '../untilSnapshot';
+import { untilSnapshot } from '../untilSnapshot.testkit';
 
 const cluster = () => testCluster(inject('controlPlane'));
 const schema = schemaFromDescriptor(descriptor as unknown as DescriptorJson);

@@ -4,6 +4,7 @@
 import { useMemo, useState } from 'react';
 import { ACCEPT_PRESETS, CONTENT_TYPE_PRESETS, yamlVersionDifferences } from '../../codecs';
 import { hexDump } from '../../codecs/hex';
+import { wireFormat, type WireFormatId } from '../../codecs/formats';
 import type { AccessDecision, ResourceAttributes } from '../../k8s/access';
 import { CodeEditor } from '../../ui/CodeEditor';
 import type { EncodedBody } from './binaryBody';
@@ -32,7 +33,7 @@ export function RequestForm(props: {
   refused?: string | null;
   /** How the body goes out: as typed, or encoded as Protobuf/CBOR from the object typed. */
   encoded?: EncodedBody;
-  binaryType?: 'protobuf' | 'cbor';
+  binaryType?: WireFormatId;
 }) {
   const { context, draft, dispatch, onSend, onStop, completions, server, kubeconfig, attrs, access, refused, encoded, binaryType } = props;
   const [copied, setCopied] = useState<{ label: string; text: string; notes: string[] } | undefined>();
@@ -206,7 +207,7 @@ export function RequestForm(props: {
           {encoded?.kind === 'pending' && <p className="small muted">Loading the Kubernetes schemas to encode the body…</p>}
           {encoded?.kind === 'error' && (
             <p className="error-box small" role="alert" aria-label="Body encoding error">
-              Not sent as {binaryType === 'protobuf' ? 'Protobuf' : 'CBOR'}: {encoded.error}
+              Not sent as {binaryType ? wireFormat(binaryType).label : ''}: {encoded.error}
             </p>
           )}
         </div>

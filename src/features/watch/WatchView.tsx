@@ -9,6 +9,7 @@ import { START_MODES, type StartMode } from '../../k8s/watch';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { DEFAULT_MAX_EVENTS, type PaneConfig, PANES_KEY, parsePanes, serializePanes } from './panes';
 import { WatchPane } from './WatchPane';
+import { watchFormats, type WatchFormatId } from '../../codecs/formats';
 import './watch.css';
 
 export function WatchView({ route, context }: { route: Route; context: string }) {
@@ -51,7 +52,7 @@ function AddPaneForm({ route, context, onAdd }: { route: Route; context: string;
   const [bookmarks, setBookmarks] = useState(true);
   const [timeoutSeconds, setTimeoutSeconds] = useState('');
   const [asTable, setAsTable] = useState(false);
-  const [encoding, setEncoding] = useState<'json' | 'protobuf'>('json');
+  const [encoding, setEncoding] = useState<WatchFormatId>('json');
   const [max, setMax] = useState(String(DEFAULT_MAX_EVENTS));
 
   const [group, version, resource] = res.split('/') as [string, string, string];
@@ -145,9 +146,12 @@ function AddPaneForm({ route, context, onAdd }: { route: Route; context: string;
       </label>
       <label>
         <span>Encoding</span>
-        <select aria-label="Encoding" value={encoding} onChange={(e) => setEncoding(e.target.value as 'json' | 'protobuf')}>
-          <option value="json">JSON</option>
-          <option value="protobuf">Protobuf</option>
+        <select aria-label="Encoding" value={encoding} onChange={(e) => setEncoding(e.target.value as WatchFormatId)}>
+          {watchFormats().map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.label}
+            </option>
+          ))}
         </select>
       </label>
       <label className="check" title={encoding === 'protobuf' ? 'The server serves Tables as JSON only: a Protobuf watch has no as=Table form.' : undefined}>

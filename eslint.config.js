@@ -4,6 +4,7 @@
 // holds however the import is written (`../`, `../../x/../`, a dynamic `import()`), at any depth.
 // `import-x/no-cycle` keeps the module graph a tree of floors; `npm run lint` also runs knip for
 // exports that nothing imports (knip.json).
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
@@ -18,7 +19,10 @@ const noYamlPackage = { name: 'yaml', message: "use the one YAML codec (src/code
 const noYamlSubpath = { regex: '^yaml/', message: "use the one YAML codec (src/codecs/yaml.ts), not the 'yaml' package" };
 const noReact = { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'React lives in app/, features/, ui/ and routing/ only (ARCHITECTURE.md)' };
 
-const FEATURES = ['console', 'deletion', 'discovery', 'edit', 'encodings', 'lessons', 'lists', 'ownership', 'record', 'serving', 'status', 'watch', 'welcome'];
+// Every folder of src/features is a feature: a new view's folder is held to the rules without an edit here.
+const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 const TESTS = ['**/*.test.{ts,tsx}'];
 // Test support (helpers, generators, the control plane's global setup) is named `*.testkit.ts`, next
 // to what it serves; production code imports neither it nor the test tools.

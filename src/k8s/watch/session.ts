@@ -20,9 +20,9 @@ import { Ring } from './timeline';
 import { Listeners } from '../../lib/listeners';
 import { DEFAULT_TIMELINE_BYTES, entryBytes, type EventEntry, type ObjectDetail, type SessionOptions, type SessionSnapshot, type TimelineEntry } from './snapshot';
 
-export { type NoteKind, type StartMode, type WatchSpec } from './plan';
-export { DEFAULT_OBJECT_BYTES, ObjectSummary, type BodyStats } from './objects';
-export { type EventOrigin, type FetchJson, type MuxOpener, nextTask, type SessionState } from './loop';
+export { type NoteKind, type WatchSpec } from './plan';
+export { DEFAULT_OBJECT_BYTES, ObjectSummary } from './objects';
+export { type EventOrigin, type FetchJson, type MuxOpener, nextTask } from './loop';
 
 export * from './snapshot';
 

@@ -4,6 +4,7 @@
 // holds however the import is written (`../`, `../../x/../`, a dynamic `import()`), at any depth.
 // `import-x/no-cycle` keeps the module graph a tree of floors; `npm run lint` also runs knip for
 // exports that nothing imports (knip.json).
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
@@ -18,9 +19,18 @@ const noYamlPackage = { name: 'yaml', message: "use the one YAML codec (src/code
 const noYamlSubpath = { regex: '^yaml/', message: "use the one YAML codec (src/codecs/yaml.ts), not the 'yaml' package" };
 const noReact = { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'React lives in app/, features/, ui/ and routing/ only (ARCHITECTURE.md)' };
 
-const FEATURES = ['console', 'deletion', 'discovery', 'edit', 'encodings', 'lessons', 'lists', 'ownership', 'record', 'serving', 'status', 'watch', 'welcome'];
+// Every folder of src/features is a feature: a new view's folder is held to the rules without an edit here.
+const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 const TESTS = ['**/*.test.{ts,tsx}'];
-const TEST_SUPPORT = ['src/k8s/testing.ts', 'src/k8s/record/testing.ts', 'src/k8s/patch/serverTestKit.ts', 'src/features/edit/differentialCases.ts'];
+// Test support (helpers, generators, the control plane's global setup) is named `*.testkit.ts`, next
+// to what it serves; production code imports neither it nor the test tools.
+const TEST_SUPPORT = ['**/*.testkit.ts'];
+const noTestTools = {
+  paths: ['vitest', 'fast-check', '@fast-check/vitest', '@playwright/test'].map((name) => ({ name, message: 'test tools belong in *.test.ts and *.testkit.ts files, not in production code' })),
+  patterns: [{ group: ['**/*.testkit', '**/*.testkit.ts'], message: 'production code does not import test support (*.testkit.ts)' }],
+};
 
 /** A zone of import-x/no-restricted-paths: files under `target` may not import anything under `from`. */
 const zone = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
@@ -35,6 +45,9 @@ const srcZones = [
   ...below('ui', ['app', 'features', 'k8s', 'routing'], 'ui is presentational: it imports only codecs, and declares the shapes it draws (ARCHITECTURE.md)'),
   ...below('routing', ['app', 'features', 'k8s', 'ui', 'codecs'], 'routing imports nothing of ours (ARCHITECTURE.md)'),
   ...below('codecs', ['app', 'features', 'k8s', 'ui', 'routing'], 'codecs are pure: bytes <-> values, no I/O, no upper layers (ARCHITECTURE.md)'),
+  // lib/ is the floor under every other: small helpers (sleep, a listener store, download) that import nothing of ours.
+  ...below('lib', ['app', 'features', 'k8s', 'ui', 'routing', 'codecs'], 'lib/ is the bottom floor: it imports nothing of ours (ARCHITECTURE.md)'),
+  zone('./src/lib', './protocol', 'lib/ is the bottom floor: it imports nothing of ours (ARCHITECTURE.md)'),
   // The transport knows nothing of recording: k8s/record plugs into its hooks (installRecordingHooks, from app/).
   zone('./src/k8s/client', './src/k8s/record', 'k8s/client knows nothing of k8s/record: recording registers itself through transportHooks.ts'),
   // A feature reaches another only through its index.ts (link builders), at any depth of either.
@@ -77,7 +90,7 @@ export default tseslint.config(
   },
   {
     // Tests read loosely typed JSON from the real server.
-    files: ['**/*.test.{ts,tsx}', 'proxy/src/test-support.ts', 'e2e/**/*.ts'],
+    files: ['**/*.test.{ts,tsx}', ...TEST_SUPPORT, 'e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
@@ -94,7 +107,7 @@ export default tseslint.config(
     ignores: [...TESTS, ...TEST_SUPPORT],
     rules: importRules(srcZones, { 'import-x/no-nodejs-modules': 'error' }),
   },
-  { files: ['src/k8s/**/*.ts', 'src/codecs/**/*.ts'], ignores: [...TESTS, ...TEST_SUPPORT], rules: restrict([noReact]) },
+  { files: ['src/k8s/**/*.ts', 'src/codecs/**/*.ts', 'src/lib/**/*.ts'], ignores: [...TESTS, ...TEST_SUPPORT], rules: restrict([noReact]) },
   // Tests of src/ may start the real control plane (proxy/cluster) and use Node; the floors still hold.
   // (codecs' *.server.test.ts reach the real server through k8s/client, so only its production files
   // are held to the codecs floor.)
@@ -104,6 +117,13 @@ export default tseslint.config(
       ...srcZones.filter((z) => z.from !== './proxy' && z.target !== floor('codecs')),
       zone('./src', './proxy/src', 'src/ tests reach the proxy only through proxy/cluster/ and proxy/src/server.ts', ['./server.ts']),
     ]),
+  },
+  // Production code of every side holds no test tools and no test support (a separate rule name, so
+  // that the floors' no-restricted-imports options above still apply).
+  {
+    files: ['src/**/*.{ts,tsx}', 'proxy/**/*.{ts,mjs}', 'protocol/**/*.ts', 'cli/**/*.ts'],
+    ignores: [...TESTS, ...TEST_SUPPORT, '**/*.skew.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', noTestTools] },
   },
   // protocol/ is what both sides share: pure, imports neither side, no Node, no React.
   {

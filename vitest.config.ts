@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // - unit: pure tests (`*.test.ts`): codecs on captured fixtures, reducers, builders, parsers. No
 //   control plane, no network; files run in parallel.
 // - integration: tests against the real local control plane and the explorer server in front of it
-//   (`*.server.test.ts`), started once by proxy/cluster/vitest-setup.ts.
+//   (`*.server.test.ts`), started once by proxy/cluster/globalSetup.testkit.ts.
 const jsx = { jsx: { runtime: 'automatic' as const } };
 
 export default defineConfig({
@@ -25,7 +25,7 @@ export default defineConfig({
           name: 'integration',
           include: ['src/**/*.server.test.{ts,tsx}', 'proxy/**/*.server.test.ts', 'cli/**/*.server.test.ts'],
           // One real control plane for the whole run.
-          globalSetup: ['proxy/cluster/vitest-setup.ts'],
+          globalSetup: ['proxy/cluster/globalSetup.testkit.ts'],
           // Files run one after another: some compact etcd on the shared control plane (to meet 410
           // Gone on purpose), which would expire another file's continue tokens mid-test.
           fileParallelism: false,

@@ -12,7 +12,7 @@ export default defineConfig({
     name: 'skew',
     // And `check --compare` of the older release with the current one (cli/check/compare.skew.ts).
     include: ['src/features/lessons/lessons.server.test.ts', 'cli/check/compare.skew.ts'],
-    globalSetup: ['proxy/cluster/vitest-setup.ts'],
+    globalSetup: ['proxy/cluster/globalSetup.testkit.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,

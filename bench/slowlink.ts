@@ -16,7 +16,7 @@ import { startControlPlane } from '../proxy/cluster/controlplane';
 import { kubectlOf } from '../proxy/cluster/build';
 import { request as httpRequest } from 'node:http';
 import { type ExplorerServer, startExplorerServer } from '../proxy/src/server';
-import { startRelay } from '../proxy/src/test-network';
+import { startRelay } from '../proxy/src/network.testkit';
 import { timeKubectl } from './lists';
 import type { BenchResult } from './run';
 

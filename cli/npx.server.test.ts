@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Report } from './check/report';
-import { runCheck } from './check/testing';
+import { runCheck } from './check/check.testkit';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const cp = inject('controlPlane');

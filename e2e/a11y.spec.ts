@@ -1,7 +1,7 @@
 // Accessibility: axe on every view, with content in it, and no serious or critical violation.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import type { TestCluster } from '../proxy/cluster/testing';
+import type { TestCluster } from '../proxy/cluster/cluster.testkit';
 import { openEditor, typeObject } from './editor';
 import { expect, test } from './fixtures';
 import { watchConfigMaps } from './watchPane';

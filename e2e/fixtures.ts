@@ -2,7 +2,7 @@
 // (admin or viewer client certificates) for setup and checks, and a fresh namespace per test.
 import { test as base, expect } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { testCluster, type TestCluster } from '../proxy/cluster/testing';
+import { testCluster, type TestCluster } from '../proxy/cluster/cluster.testkit';
 import { KUBERNETES_VERSION } from '../proxy/cluster/versions';
 
 export interface E2EFixtures {

@@ -8,7 +8,7 @@ import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startExplorerServer } from '../proxy/src/server';
-import { harProblems } from '../src/k8s/record/testing';
+import { harProblems } from '../src/k8s/record/har.testkit';
 import { expect, test } from './fixtures';
 
 const LABEL = 'e2e=rec';

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { createRestrictedUser, RESTRICTED_CONTEXT, type RestrictedUser } from '../proxy/cluster/restricted';
-import { testCluster } from '../proxy/cluster/testing';
+import { createRestrictedUser, RESTRICTED_CONTEXT, type RestrictedUser } from '../proxy/cluster/restricted.testkit';
+import { testCluster } from '../proxy/cluster/cluster.testkit';
 import { startExplorerServer, type ExplorerServer } from '../proxy/src/server';
 import { expect, test } from './fixtures';
 

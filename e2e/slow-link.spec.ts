@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startExplorerServer, type ExplorerServer } from '../proxy/src/server';
-import { type Relay, startRelay } from '../proxy/src/test-network';
+import { type Relay, startRelay } from '../proxy/src/network.testkit';
 import { cmPath, q, typeObject } from './editor';
 import { expect, test } from './fixtures';
 

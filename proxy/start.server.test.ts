@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump as stringify, load as parse } from 'js-yaml';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { testCluster } from './cluster/testing';
+import { testCluster } from './cluster/cluster.testkit';
 import { freshBundle } from './bundle.mjs';
-import { json, raw, startExplorerChild } from './src/test-support';
+import { json, raw, startExplorerChild } from './src/explorer.testkit';
 
 const cp = inject('controlPlane');
 const cluster = testCluster(cp);

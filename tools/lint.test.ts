@@ -51,6 +51,11 @@ const probes: Probe[] = [
   { name: 'node:* in codecs/, statically', files: { 'src/codecs/zzprobe-h.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n" }, rule: 'import-x/no-nodejs-modules' },
   { name: 'node:* in codecs/, dynamically', files: { 'src/codecs/zzprobe-i.ts': "export const r = () => import('node:fs');\n" }, rule: 'import-x/no-nodejs-modules' },
   { name: 'the transport importing the recorder', files: { 'src/k8s/client/zzprobe-j.ts': "export { recorder } from '../record/recorder';\n" }, rule: 'import-x/no-restricted-paths' },
+  { name: 'react in lib/', files: { 'src/lib/zzprobe-n.ts': "import { useState } from 'react';\nexport const h = useState;\n" }, rule: 'no-restricted-imports' },
+  { name: 'node:* in lib/', files: { 'src/lib/zzprobe-o.ts': "export const r = () => import('node:fs');\n" }, rule: 'import-x/no-nodejs-modules' },
+  { name: 'lib/ importing a floor above it', files: { 'src/lib/zzprobe-p.ts': "export { toJson } from '../codecs/json';\n" }, rule: 'import-x/no-restricted-paths' },
+  { name: 'production code importing a test tool', files: { 'src/k8s/zzprobe-q.ts': "import fc from 'fast-check';\nexport const g = fc.nat;\n" }, rule: '@typescript-eslint/no-restricted-imports' },
+  { name: 'production code importing test support', files: { 'proxy/src/zzprobe/r.ts': "export { raw } from '../explorer.testkit';\n" }, rule: '@typescript-eslint/no-restricted-imports' },
   { name: 'codecs importing k8s/', files: { 'src/codecs/zzprobe-k.ts': "export { kubeFetch } from '../k8s/client';\n" }, rule: 'import-x/no-restricted-paths' },
   {
     name: 'an import cycle',
@@ -66,7 +71,7 @@ describe('the lint refuses each forbidden import', () => {
   }, 60_000);
 
   it('and lets through what the floors allow (a feature through its index.ts, codecs from codecs)', async () => {
-    const ok = scratch('src/features/console/zzprobe/ok.ts', "export { hrefFor } from '../../../routing';\nexport * as deletion from '../../deletion';\nexport { toJson } from '../../../codecs/json';\n");
+    const ok = scratch('src/features/console/zzprobe/ok.ts', "export { hrefFor } from '../../../routing';\nexport * as deletion from '../../deletion';\nexport { toJson } from '../../../codecs/json';\nexport { sleep } from '../../../lib/sleep';\n");
     expect(await rulesBroken([ok])).toEqual([]);
   }, 60_000);
 });

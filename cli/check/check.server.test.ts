@@ -9,10 +9,10 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { seedProbeNamespace, testCluster } from '../../proxy/cluster/testing';
-import { junitSchemaErrors } from './junitSchema';
+import { seedProbeNamespace, testCluster } from '../../proxy/cluster/cluster.testkit';
+import { junitSchemaErrors } from './junitSchema.testkit';
 import type { CheckResult, Report } from './report';
-import { type CheckRun, runCheck } from './testing';
+import { type CheckRun, runCheck } from './check.testkit';
 
 const cluster = () => testCluster(inject('controlPlane'));
 const kubeconfig = () => inject('controlPlane').kubeconfig;

@@ -10,7 +10,7 @@ import { type ControlPlane, startControlPlane } from '../../proxy/cluster/contro
 import { KUBERNETES_VERSION, OLDER_KUBERNETES_VERSION } from '../../proxy/cluster/versions';
 import type { Difference } from './compare';
 import type { Report } from './report';
-import { runCheck } from './testing';
+import { runCheck } from './check.testkit';
 
 const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-compare-'));
 let current: ControlPlane;

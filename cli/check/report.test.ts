@@ -3,7 +3,7 @@ import { CHECKS, type Cell, type Check, type Row } from '../../src/k8s/serving';
 import { parseCheckCli } from './cli';
 import { compareReports } from './compare';
 import { htmlReport } from './html';
-import { junitSchemaErrors } from './junitSchema';
+import { junitSchemaErrors } from './junitSchema.testkit';
 import { exitCode, junitReport, textReport, toReport } from './report';
 
 const configmaps = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, verbs: ['get', 'list', 'watch', 'create', 'patch'] };

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ControlPlane, startControlPlane } from './controlplane';
 import { WARDLE_GROUP } from './aggregated';
 import { type ExplorerServer, startExplorerServer } from '../src/server';
-import { json, raw, type RawResponse, waitUntil } from '../src/test-support';
+import { json, raw, type RawResponse, waitUntil } from '../src/explorer.testkit';
 
 let cp: ControlPlane;
 let srv: ExplorerServer;

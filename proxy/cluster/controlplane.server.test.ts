@@ -2,7 +2,7 @@
 // a property the explorer relies on from a real kube-apiserver.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testCluster, watchEvents } from './testing';
+import { testCluster, watchEvents } from './cluster.testkit';
 import { KUBERNETES_VERSION } from './versions';
 
 const cluster = testCluster(inject('controlPlane'));

@@ -7,7 +7,7 @@ import { answers, type Credentials, kubeRequest } from './http';
 // Re-exported: tests and tools reach the bootstrap client through the control plane's module.
 export { type Credentials, type HttpResult, kubeRequest } from './http';
 import { type Binaries, ensureBinaries, ensureSampleApiserver } from './build';
-import { ensureAggregationPki, ensurePki, pem, type Pki, USERS, type UserName } from './pki';
+import { type AggregationPki, ensureAggregationPki, ensurePki, pem, type Pki, USERS, type UserName } from './pki';
 import { StartError, type SupervisionOptions, Supervisor, type SupervisorEvent, type SupervisorStatus } from './supervisor';
 import { CONTROL_PLANE_BINARIES, type Release, releaseFor } from './versions';
 
@@ -220,6 +220,92 @@ current-context: kcm
 `;
 }
 
+/** etcd: client and peer ports on loopback. --unsafe-no-fsync: a disposable dev/test store. Returns its client URL. */
+async function startEtcd(supervisor: Supervisor, bin: string, dataDir: string): Promise<string> {
+  const etcdPort = await freePort();
+  const peerPort = await freePort();
+  const etcdUrl = `http://127.0.0.1:${etcdPort}`;
+  await supervisor.start({ name: 'etcd', bin, args: [
+    '--name=local', `--data-dir=${dataDir}`,
+    `--listen-client-urls=${etcdUrl}`, `--advertise-client-urls=${etcdUrl}`,
+    `--listen-peer-urls=http://127.0.0.1:${peerPort}`, `--initial-advertise-peer-urls=http://127.0.0.1:${peerPort}`,
+    `--initial-cluster=local=http://127.0.0.1:${peerPort}`,
+    '--unsafe-no-fsync', '--quota-backend-bytes=8589934592', '--log-level=warn',
+  ], readyWhat: 'healthy', readyTimeoutMs: 60_000, ready: async () => {
+    const r = await fetch(`${etcdUrl}/health`);
+    return r.ok && ((await r.json()) as { health?: string }).health === 'true';
+  }, alive: async (signal) => {
+    // Any answer: /health says 503 without a leader, which is still a live process.
+    const r = await fetch(`${etcdUrl}/health`, { signal });
+    await r.arrayBuffer();
+    return true;
+  } });
+  return etcdUrl;
+}
+
+/** kube-apiserver's flags: loopback, the PKI's certificates, RBAC, the release's feature gates, the aggregation layer. */
+function apiServerArgs(o: { etcdUrl: string; dir: string; apiPort: number; pki: Pki; aggPki: AggregationPki; release: Release; runtimeConfig?: string }): string[] {
+  const { etcdUrl, dir, apiPort, pki, aggPki, release } = o;
+  return [
+    `--etcd-servers=${etcdUrl}`,
+    `--cert-dir=${join(dir, 'apiserver-certs')}`,
+    `--tls-cert-file=${pki.servingCert}`, `--tls-private-key-file=${pki.servingKey}`,
+    `--client-ca-file=${pki.caCert}`,
+    '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${apiPort}`,
+    '--service-cluster-ip-range=10.0.0.0/24', '--allow-privileged=true',
+    '--authorization-mode=RBAC',
+    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+    `--service-account-key-file=${pki.saPub}`, `--service-account-signing-key-file=${pki.saKey}`,
+    // A single apiserver on loopback: no `kubernetes` Service endpoint reconciling (it would try to publish 127.0.0.1).
+    '--endpoint-reconciler-type=none',
+    // Per release (versions.ts): the default one turns CBOR on; the older one runs as it ships.
+    ...(release.featureGates ? [`--feature-gates=${release.featureGates}`] : []),
+    ...(o.runtimeConfig ? [`--runtime-config=${o.runtimeConfig}`] : []),
+    '--profiling=false', '--shutdown-delay-duration=0s', '--shutdown-watch-termination-grace-period=0s',
+    ...aggregatorFlags(pki, aggPki),
+  ];
+}
+
+/** The restricted user may read (built-in `view` ClusterRole) and nothing else. */
+async function bindViewer(server: string, admin: Credentials): Promise<void> {
+  const crb = {
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding',
+    metadata: { name: 'explorer-viewer-view' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: USERS.viewer.cn }],
+  };
+  const r = await kubeRequest(server, admin, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', crb);
+  if (r.status !== 201 && r.status !== 409) throw new StartError(`creating the viewer's ClusterRoleBinding failed: ${r.status} ${r.body}`);
+}
+
+async function startControllerManager(supervisor: Supervisor, bin: string, o: { dir: string; server: string; pki: Pki; admin: Credentials }): Promise<void> {
+  const { dir, server, pki, admin } = o;
+  const kcmConfig = join(dir, 'controller-manager.kubeconfig');
+  writeFileSync(kcmConfig, controllerManagerKubeconfig(server, pki));
+  const kcmPort = await freePort();
+  const kcmArgs = [
+    `--kubeconfig=${kcmConfig}`, `--authentication-kubeconfig=${kcmConfig}`, `--authorization-kubeconfig=${kcmConfig}`,
+    `--root-ca-file=${pki.caCert}`, `--service-account-private-key-file=${pki.saKey}`,
+    '--use-service-account-credentials=true', '--leader-elect=false',
+    '--bind-address=127.0.0.1', `--secure-port=${kcmPort}`,
+    `--cert-dir=${join(dir, 'controller-manager-certs')}`,
+  ];
+  // `view` is an aggregated ClusterRole: its rules are filled in by the controller manager's
+  // clusterrole-aggregation controller. Until then the viewer could read nothing, so wait.
+  // After a restart the rules are there already; "ready again" is "still running after 2 s".
+  await supervisor.start({
+    name: 'kube-controller-manager', bin, args: kcmArgs,
+    readyWhat: 'running (view ClusterRole aggregated)', readyTimeoutMs: 60_000,
+    readyAgain: () => new Promise((ok) => setTimeout(() => ok(true), 2_000)),
+    // /healthz is open without credentials (its default --authorization-always-allow-paths); self-signed.
+    alive: (signal) => answers(`https://127.0.0.1:${kcmPort}/healthz`, signal),
+    ready: async () => {
+      const role = await kubeRequest(server, admin, 'GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/view');
+      return role.status === 200 && ((JSON.parse(role.body) as { rules?: unknown[] }).rules ?? []).length > 0;
+    },
+  });
+}
+
 /**
  * Starts etcd, kube-apiserver and (by default) kube-controller-manager on free loopback ports.
  * Builds the binaries first if needed. On any failure, whatever was started is stopped again.
@@ -262,25 +348,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     const statePath = join(dir, 'state.json');
     const state: State = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as State) : {};
 
-    // etcd: client and peer ports on loopback. --unsafe-no-fsync: a disposable dev/test store.
-    const etcdPort = await freePort();
-    const peerPort = await freePort();
-    const etcdUrl = `http://127.0.0.1:${etcdPort}`;
-    await supervisor.start({ name: 'etcd', bin: binaries.etcd, args: [
-      '--name=local', `--data-dir=${dataDir}`,
-      `--listen-client-urls=${etcdUrl}`, `--advertise-client-urls=${etcdUrl}`,
-      `--listen-peer-urls=http://127.0.0.1:${peerPort}`, `--initial-advertise-peer-urls=http://127.0.0.1:${peerPort}`,
-      `--initial-cluster=local=http://127.0.0.1:${peerPort}`,
-      '--unsafe-no-fsync', '--quota-backend-bytes=8589934592', '--log-level=warn',
-    ], readyWhat: 'healthy', readyTimeoutMs: 60_000, ready: async () => {
-      const r = await fetch(`${etcdUrl}/health`);
-      return r.ok && ((await r.json()) as { health?: string }).health === 'true';
-    }, alive: async (signal) => {
-      // Any answer: /health says 503 without a leader, which is still a live process.
-      const r = await fetch(`${etcdUrl}/health`, { signal });
-      await r.arrayBuffer();
-      return true;
-    } });
+    const etcdUrl = await startEtcd(supervisor, binaries.etcd, dataDir);
     writeFileSync(stampFile, DATA_STAMP);
 
     // kube-apiserver: keep the previous port when free, so an existing kubeconfig keeps working.
@@ -288,24 +356,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     writeFileSync(statePath, JSON.stringify({ ...state, apiserverPort: apiPort }));
     const server = `https://127.0.0.1:${apiPort}`;
     const admin: Credentials = { ca: pem(pki.caCert), cert: pem(pki.users.admin.cert), key: pem(pki.users.admin.key) };
-    const apiArgs = [
-      `--etcd-servers=${etcdUrl}`,
-      `--cert-dir=${join(dir, 'apiserver-certs')}`,
-      `--tls-cert-file=${pki.servingCert}`, `--tls-private-key-file=${pki.servingKey}`,
-      `--client-ca-file=${pki.caCert}`,
-      '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${apiPort}`,
-      '--service-cluster-ip-range=10.0.0.0/24', '--allow-privileged=true',
-      '--authorization-mode=RBAC',
-      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-      `--service-account-key-file=${pki.saPub}`, `--service-account-signing-key-file=${pki.saKey}`,
-      // A single apiserver on loopback: no `kubernetes` Service endpoint reconciling (it would try to publish 127.0.0.1).
-      '--endpoint-reconciler-type=none',
-      // Per release (versions.ts): the default one turns CBOR on; the older one runs as it ships.
-      ...(release.featureGates ? [`--feature-gates=${release.featureGates}`] : []),
-      ...(opts.runtimeConfig ? [`--runtime-config=${opts.runtimeConfig}`] : []),
-      '--profiling=false', '--shutdown-delay-duration=0s', '--shutdown-watch-termination-grace-period=0s',
-      ...aggregatorFlags(pki, aggPki),
-    ];
+    const apiArgs = apiServerArgs({ etcdUrl, dir, apiPort, pki, aggPki, release, runtimeConfig: opts.runtimeConfig });
     await supervisor.start({
       name: 'kube-apiserver', bin: binaries['kube-apiserver'], args: apiArgs, readyWhat: 'ready', readyTimeoutMs: opts.apiServerReadyTimeoutMs ?? 120_000,
       ready: async () => (await kubeRequest(server, admin, 'GET', '/readyz')).status === 200,
@@ -313,41 +364,10 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       alive: (signal) => answers(`${server}/livez/ping`, signal, admin),
     });
 
-    // The restricted user may read (built-in `view` ClusterRole) and nothing else.
-    const crb = {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding',
-      metadata: { name: 'explorer-viewer-view' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
-      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: USERS.viewer.cn }],
-    };
-    const r = await kubeRequest(server, admin, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', crb);
-    if (r.status !== 201 && r.status !== 409) throw new StartError(`creating the viewer's ClusterRoleBinding failed: ${r.status} ${r.body}`);
+    await bindViewer(server, admin);
 
     if (opts.controllerManager !== false) {
-      const kcmConfig = join(dir, 'controller-manager.kubeconfig');
-      writeFileSync(kcmConfig, controllerManagerKubeconfig(server, pki));
-      const kcmPort = await freePort();
-      const kcmArgs = [
-        `--kubeconfig=${kcmConfig}`, `--authentication-kubeconfig=${kcmConfig}`, `--authorization-kubeconfig=${kcmConfig}`,
-        `--root-ca-file=${pki.caCert}`, `--service-account-private-key-file=${pki.saKey}`,
-        '--use-service-account-credentials=true', '--leader-elect=false',
-        '--bind-address=127.0.0.1', `--secure-port=${kcmPort}`,
-        `--cert-dir=${join(dir, 'controller-manager-certs')}`,
-      ];
-      // `view` is an aggregated ClusterRole: its rules are filled in by the controller manager's
-      // clusterrole-aggregation controller. Until then the viewer could read nothing, so wait.
-      // After a restart the rules are there already; "ready again" is "still running after 2 s".
-      await supervisor.start({
-        name: 'kube-controller-manager', bin: binaries['kube-controller-manager'], args: kcmArgs,
-        readyWhat: 'running (view ClusterRole aggregated)', readyTimeoutMs: 60_000,
-        readyAgain: () => new Promise((ok) => setTimeout(() => ok(true), 2_000)),
-        // /healthz is open without credentials (its default --authorization-always-allow-paths); self-signed.
-        alive: (signal) => answers(`https://127.0.0.1:${kcmPort}/healthz`, signal),
-        ready: async () => {
-          const role = await kubeRequest(server, admin, 'GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/view');
-          return role.status === 200 && ((JSON.parse(role.body) as { rules?: unknown[] }).rules ?? []).length > 0;
-        },
-      });
+      await startControllerManager(supervisor, binaries['kube-controller-manager'], { dir, server, pki, admin });
     }
 
     let aggregated: ControlPlane['aggregated'];

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ControlPlane, startControlPlane } from './controlplane';
 import type { SupervisorEvent } from './supervisor';
 import { type ExplorerServer, startExplorerServer } from '../src/server';
-import { json, raw, waitUntil } from '../src/test-support';
+import { json, raw, waitUntil } from '../src/explorer.testkit';
 import type { ExplorerStatus } from '../../protocol/status';
 
 let cp: ControlPlane;

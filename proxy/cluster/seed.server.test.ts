@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { seedCluster, seedGroup, seedNamespace, unseedCluster } from './seed';
-import { testCluster } from './testing';
+import { testCluster } from './cluster.testkit';
 
 const cluster = testCluster(inject('controlPlane'));
 const prefix = `seedt${randomBytes(2).toString('hex')}`;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 
 // The wire types of /proxy/status (protocol/status.ts) are this supervisor's own record.
 import type { ComponentName, ComponentState, ComponentStatus, SupervisorEvent } from '../../protocol/status';
+import { setTimeout as sleep } from 'node:timers/promises';
 export type { ComponentName, ComponentState, ComponentStatus, SupervisorEvent };
 
 export interface SupervisorStatus {
@@ -122,7 +123,6 @@ export function processState(pid: number): string | undefined {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class Supervisor {
   private readonly components = new Map<ComponentName, Component>();

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import { testCluster } from '../cluster/testing';
+import { testCluster } from '../cluster/cluster.testkit';
 import { type ExplorerServer, startExplorerServer } from './server';
-import { createNamespace, deleteNamespace, json, MuxClient, raw, type RawRequest, type RawResponse, uniqueName, waitUntil } from './test-support';
+import { createNamespace, deleteNamespace, json, MuxClient, raw, type RawRequest, type RawResponse, uniqueName, waitUntil } from './explorer.testkit';
 import type { MuxResponse } from '../../protocol/mux';
 
 const cluster = testCluster(inject('controlPlane'));

@@ -2,6 +2,7 @@
 // error type to render, and marked (header + details.kind) so it can tell "the proxy refused" from
 // "the cluster said no".
 import type { ServerResponse } from 'node:http';
+import type { Status } from '../../protocol/kubeStatus';
 
 export const PROXY_ERROR_HEADER = 'X-Explorer-Proxy-Error';
 
@@ -30,8 +31,8 @@ export type ProxyCause =
   | 'DuplicateHost'
   | 'ReplayMode';
 
-export interface StatusBody {
-  kind: 'Status';
+/** The proxy's own metav1.Status (protocol/kubeStatus.ts), narrowed to what it always fills in. */
+export interface StatusBody extends Status {
   apiVersion: 'v1';
   metadata: Record<string, never>;
   status: 'Failure';

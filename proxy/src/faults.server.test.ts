@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ControlPlane, kubeRequest, startControlPlane } from '../cluster/controlplane';
 import type { SupervisorEvent } from '../cluster/supervisor';
 import { type ExplorerServer, startExplorerServer } from './server';
-import { json, MuxClient, raw, type RawResponse, startExplorerChild, waitUntil } from './test-support';
+import { json, MuxClient, raw, type RawResponse, startExplorerChild, waitUntil } from './explorer.testkit';
 import type { MuxResponse } from '../../protocol/mux';
 
 let cp: ControlPlane;

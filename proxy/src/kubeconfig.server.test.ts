@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dump as stringify, load as parse } from 'js-yaml';
-import { testCluster } from '../cluster/testing';
+import { testCluster } from '../cluster/cluster.testkit';
 import { findKubeconfig, Kubeconfig } from './kubeconfig';
-import { MuxClient, createNamespace, deleteNamespace, json, raw, waitUntil } from './test-support';
+import { MuxClient, createNamespace, deleteNamespace, json, raw, waitUntil } from './explorer.testkit';
 import { type ExplorerServer, startExplorerServer } from './server';
 import type { MuxResponse } from '../../protocol/mux';
 

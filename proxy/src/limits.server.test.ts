@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { testCluster } from '../cluster/testing';
-import { MuxClient, createNamespace, deleteNamespace, direct, uniqueName, waitUntil } from './test-support';
+import { testCluster } from '../cluster/cluster.testkit';
+import { MuxClient, createNamespace, deleteNamespace, direct, uniqueName, waitUntil } from './explorer.testkit';
 import { type ExplorerServer, startExplorerServer } from './server';
 import type { MuxResponse } from '../../protocol/mux';
 

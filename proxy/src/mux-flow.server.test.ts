@@ -2,9 +2,9 @@
 // server (the page side is tested in src/k8s/client/mux-resilience.server.test.ts).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { MuxEnd, MuxPong } from '../../protocol/mux';
-import { testCluster } from '../cluster/testing';
+import { testCluster } from '../cluster/cluster.testkit';
 import { MUX_COALESCE_BYTES } from './mux';
-import { MuxClient, createNamespace, deleteNamespace, waitUntil } from './test-support';
+import { MuxClient, createNamespace, deleteNamespace, waitUntil } from './explorer.testkit';
 
 const port = () => Number(new URL(inject('explorer').url).port);
 const token = () => inject('explorer').token;

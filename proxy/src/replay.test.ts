@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { raw } from './test-support';
+import { raw } from './explorer.testkit';
 import { type ExplorerServer, startExplorerServer } from './server';
 
 let dir: string;

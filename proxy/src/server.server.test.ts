@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Decoder as CborDecoder, Tag } from 'cbor-x';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testCluster } from '../cluster/testing';
-import { MuxClient, createNamespace, deleteNamespace, direct, json, openWatches, raw, type RawResponse, uniqueName, waitUntil } from './test-support';
+import { testCluster } from '../cluster/cluster.testkit';
+import { MuxClient, createNamespace, deleteNamespace, direct, json, openWatches, raw, type RawResponse, uniqueName, waitUntil } from './explorer.testkit';
 import { type ExplorerServer, startExplorerServer } from './server';
 import type { MuxResponse } from '../../protocol/mux';
 

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dump as stringify, load as parse } from 'js-yaml';
-import { testCluster } from '../cluster/testing';
-import { createNamespace, deleteNamespace, json, raw, waitUntil } from './test-support';
-import { type Relay, startRelay } from './test-network';
+import { testCluster } from '../cluster/cluster.testkit';
+import { createNamespace, deleteNamespace, json, raw, waitUntil } from './explorer.testkit';
+import { type Relay, startRelay } from './network.testkit';
 import { type ExplorerServer, startExplorerServer } from './server';
 
 const cluster = testCluster(inject('controlPlane'));

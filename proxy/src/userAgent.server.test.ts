@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testCluster } from '../cluster/testing';
+import { testCluster } from '../cluster/cluster.testkit';
 import type { MuxResponse } from '../../protocol/mux';
 import { explorerUserAgent } from './headers';
 import { type ExplorerServer, startExplorerServer } from './server';
-import { MuxClient, createNamespace, deleteNamespace, direct, json, raw, uniqueName, waitUntil } from './test-support';
+import { MuxClient, createNamespace, deleteNamespace, direct, json, raw, uniqueName, waitUntil } from './explorer.testkit';
 
 const cluster = testCluster(inject('controlPlane'));
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';

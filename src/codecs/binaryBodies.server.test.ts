@@ -4,7 +4,7 @@
 // {1 key, 2 value}, 3 binaryData entries).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeFetch, kubeJson } from '../k8s/client';
-import { TEST_CONTEXT, useRealProxy } from '../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../k8s/proxy.testkit';
 import { decodeCbor, decodeCborSeq } from './cbor';
 import { decodeK8sEnvelope, decodeK8sProtobuf, decodeProtobufFields, decodeProtobufWatch, fieldAt, fieldText, type PbField } from './protobuf';
 

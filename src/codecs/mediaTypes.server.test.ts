@@ -2,7 +2,7 @@
 // and the Content-Type it answers with must be classified as the body it is.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { kubeFetch } from '../k8s/client';
-import { TEST_CONTEXT, useRealProxy } from '../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../k8s/proxy.testkit';
 import { hexDump } from './hex';
 import { ACCEPT_PRESETS, baseType, bodyKind, mediaParams } from './mediaTypes';
 

@@ -2,6 +2,7 @@
 // Accept presets follow what the server negotiates (API concepts: "Alternate representations of
 // resources", "Receiving resources as Tables", "Efficient detection of changes"); Content-Type
 // presets include the four PATCH types the server accepts.
+import { baseType, formatOfContentType, WIRE_FORMATS, type WireFormatId } from './formats';
 
 export interface MediaPreset {
   label: string;
@@ -10,11 +11,9 @@ export interface MediaPreset {
 }
 
 export const ACCEPT_PRESETS: MediaPreset[] = [
-  { label: 'JSON', value: 'application/json', note: 'the default representation' },
-  { label: 'YAML', value: 'application/yaml', note: 'same object, YAML-encoded by the server' },
-  { label: 'Protobuf', value: 'application/vnd.kubernetes.protobuf', note: 'built-in types only; custom resources answer 406 unless JSON is also accepted' },
+  // One object in each wire format (formats.ts), then the server's other representations.
+  ...WIRE_FORMATS.map((f) => ({ label: f.label, value: f.mediaType, note: f.notes.accept })),
   { label: 'Protobuf, JSON fallback', value: 'application/vnd.kubernetes.protobuf, application/json', note: 'what kubectl sends for built-ins' },
-  { label: 'CBOR', value: 'application/cbor', note: 'needs the CBORServingAndStorage feature gate' },
   { label: 'Table', value: 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json', note: 'server-side columns, as kubectl get prints them' },
   { label: 'PartialObjectMetadata', value: 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io, application/json', note: 'metadata only (single object)' },
   { label: 'PartialObjectMetadataList', value: 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io, application/json', note: 'metadata only (list)' },
@@ -23,23 +22,20 @@ export const ACCEPT_PRESETS: MediaPreset[] = [
 ];
 
 export const CONTENT_TYPE_PRESETS: MediaPreset[] = [
-  { label: 'JSON', value: 'application/json', note: 'create (POST) and replace (PUT)' },
-  { label: 'YAML', value: 'application/yaml', note: 'create and replace, YAML body' },
+  ...WIRE_FORMATS.filter((f) => !f.binary).map((f) => ({ label: f.label, value: f.mediaType, note: f.notes.contentType })),
   { label: 'JSON Patch', value: 'application/json-patch+json', note: 'RFC 6902 operations list' },
   { label: 'Merge Patch', value: 'application/merge-patch+json', note: 'RFC 7386: lists are replaced whole' },
   { label: 'Strategic Merge Patch', value: 'application/strategic-merge-patch+json', note: 'built-in types only; merges lists by patch merge key' },
   { label: 'Apply Patch (YAML)', value: 'application/apply-patch+yaml', note: 'server-side apply; needs fieldManager' },
   { label: 'Apply Patch (CBOR)', value: 'application/apply-patch+cbor', note: 'server-side apply, CBOR body' },
-  { label: 'Protobuf', value: 'application/vnd.kubernetes.protobuf', note: 'binary body' },
-  { label: 'CBOR', value: 'application/cbor', note: 'binary body' },
+  // The binary formats last: the console encodes the edited object into them.
+  ...WIRE_FORMATS.filter((f) => f.binary).map((f) => ({ label: f.label, value: f.mediaType, note: f.notes.contentType })),
 ];
 
-export type BodyKind = 'json' | 'yaml' | 'protobuf' | 'cbor' | 'text' | 'binary' | 'empty';
+/** A body's kind: one of the wire formats (formats.ts), other text, other bytes, or nothing. */
+export type BodyKind = WireFormatId | 'text' | 'binary' | 'empty';
 
-/** The base media type, lowercased, without parameters: `application/json;as=Table` → `application/json`. */
-export function baseType(contentType: string | null | undefined): string {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-}
+export { baseType };
 
 /** The parameters of a media type, e.g. `{ as: 'Table', v: 'v1', g: 'meta.k8s.io', stream: 'watch' }`. */
 export function mediaParams(contentType: string | null | undefined): Record<string, string> {
@@ -53,13 +49,9 @@ export function mediaParams(contentType: string | null | undefined): Record<stri
 
 export function bodyKind(contentType: string | null | undefined, size = 1): BodyKind {
   if (size === 0) return 'empty';
-  const t = baseType(contentType);
-  if (t === 'application/json' || t.endsWith('+json')) return 'json';
-  if (t === 'application/yaml' || t === 'application/apply-patch+yaml' || t.endsWith('+yaml')) return 'yaml';
-  if (t === 'application/vnd.kubernetes.protobuf') return 'protobuf';
-  if (t === 'application/cbor' || t === 'application/cbor-seq' || t.endsWith('+cbor')) return 'cbor';
-  if (t.startsWith('text/')) return 'text';
-  return 'binary';
+  const format = formatOfContentType(contentType);
+  if (format) return format.id;
+  return baseType(contentType).startsWith('text/') ? 'text' : 'binary';
 }
 
 /**

@@ -1,8 +1,8 @@
 // Warning headers as the real API server sends them, through the explorer's proxy and directly.
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { testCluster } from '../../proxy/cluster/testing';
+import { testCluster } from '../../proxy/cluster/cluster.testkit';
 import { kubeFetch } from '../k8s/client';
-import { TEST_CONTEXT, useRealProxy } from '../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../k8s/proxy.testkit';
 import { parseWarningHeader } from './warnings';
 
 describe('Warning headers from the real API server', () => {

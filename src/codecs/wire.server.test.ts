@@ -4,7 +4,7 @@
 // accepted and read back as intended, each first checked with dryRun=All.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeFetch, kubeJson } from '../k8s/client';
-import { TEST_CONTEXT, useRealProxy } from '../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../k8s/proxy.testkit';
 import { decodeCbor, decodeCborSeq, encodeCbor } from './cbor';
 import { decodeK8sObject, decodeK8sWatch, encodeK8sObject, type K8sSchema, loadK8sSchema, withBinaryBytes } from './protobuf';
 

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeJson } from '../k8s/client';
-import { TEST_CONTEXT, useRealProxy } from '../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../k8s/proxy.testkit';
 import { fromYaml, serverScalar, toYaml, yamlVersionDifferences } from './yaml';
 
 const ns = `yaml-${randomBytes(3).toString('hex')}`;

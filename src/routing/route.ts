@@ -1,6 +1,7 @@
 // All view state lives in the URL's query string, so that any view can be bookmarked, reloaded
 // and shared. One parser, one serializer; features read and update the keys they own.
 import { useSyncExternalStore } from 'react';
+import { Listeners } from '../lib/listeners';
 
 // In the navigation's order: Welcome, the default view, first.
 export const VIEWS = ['welcome', 'discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons', 'encodings', 'serving'] as const;
@@ -57,12 +58,12 @@ export function serializeRoute(r: Route): string {
   return `?${p.toString()}`;
 }
 
-const listeners = new Set<() => void>();
+const listeners = new Listeners();
 let current = typeof location === 'undefined' ? '' : location.search;
 
 function emit(): void {
   current = location.search;
-  for (const l of listeners) l();
+  listeners.emit();
 }
 
 if (typeof window !== 'undefined') window.addEventListener('popstate', emit);
@@ -123,10 +124,7 @@ export function followInAppLinks(doc: Document): () => void {
 
 export function useRoute(): Route {
   const search = useSyncExternalStore(
-    (cb) => {
-      listeners.add(cb);
-      return () => listeners.delete(cb);
-    },
+    listeners.subscribe,
     () => current,
     () => current,
   );

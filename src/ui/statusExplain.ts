@@ -4,26 +4,13 @@
 // Each rule names the cases it covers (`covers`), and features/lessons/statusExplain.server.test.ts provokes every
 // case it can on the real local control plane and checks that this rule, and no other, is chosen.
 
+import type { Status } from '../../protocol/kubeStatus';
+
 /**
- * The fields of a metav1.Status that this module and StatusView read. ui/ declares the shape it
- * draws rather than importing the client (ARCHITECTURE.md: ui imports codecs only); k8s/client's
- * `Status` is one.
+ * The fields of a metav1.Status that this module and StatusView read: the one declaration in
+ * protocol/ (what the server and the proxy send), loosened for the partial bodies a view may hold.
  */
-export interface StatusShape {
-  kind?: string;
-  apiVersion?: string;
-  status?: string;
-  message?: string;
-  reason?: string;
-  code?: number;
-  details?: {
-    name?: string;
-    group?: string;
-    kind?: string;
-    causes?: { reason?: string; message?: string; field?: string }[];
-    retryAfterSeconds?: number;
-  };
-}
+export type StatusShape = Partial<Status>;
 
 export interface StatusExplanation {
   sentence: string;

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dump as stringify, load as parse } from 'js-yaml';
-import { testCluster } from '../../cluster/testing';
-import { createNamespace, deleteNamespace, json, raw } from '../test-support';
+import { testCluster } from '../../cluster/cluster.testkit';
+import { createNamespace, deleteNamespace, json, raw } from '../explorer.testkit';
 import { type ExplorerServer, startExplorerServer } from '../server';
 
 const cp = inject('controlPlane');

@@ -4,8 +4,8 @@
 // other side closes (through a TCP relay in front of kube-apiserver that cuts them on cue).
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testCluster } from '../../cluster/testing';
-import { createNamespace, deleteNamespace } from '../test-support';
+import { testCluster } from '../../cluster/cluster.testkit';
+import { createNamespace, deleteNamespace } from '../explorer.testkit';
 import { credentialLines, headerLines, type LeanHandlers, UpstreamPool, type UpstreamResponse } from '.';
 
 const cluster = testCluster(inject('controlPlane'));

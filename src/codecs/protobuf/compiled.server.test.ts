@@ -5,7 +5,7 @@
 // managedFields.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeFetch, kubeJson } from '../../k8s/client';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { decodeK8sListLazily, decodeK8sObject, type K8sSchema, loadK8sSchema, openLazyItem } from '.';
 
 const ns = `compiled-${Date.now().toString(36)}`;

@@ -5,17 +5,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useRoute } from '../../routing';
 import { capabilitiesQuery, describeRefusal, type Probe } from '../../k8s/capabilities';
+import { formatOfContentType } from '../../codecs/formats';
 
 function baseType(v: string): string {
   return (v.split(',')[0] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** Which probe speaks for a media type, if any. */
+/** Which probe speaks for a media type, if any: its wire format's (codecs/formats.ts). */
 function probeFor(caps: { cbor: Probe; protobuf: Probe }, mediaType: string): { probe: Probe; name: string } | undefined {
-  const t = baseType(mediaType);
-  if (t === 'application/cbor' || t === 'application/cbor-seq' || t === 'application/apply-patch+cbor') return { probe: caps.cbor, name: 'CBOR' };
-  if (t === 'application/vnd.kubernetes.protobuf') return { probe: caps.protobuf, name: 'Protobuf' };
-  return undefined;
+  const f = formatOfContentType(baseType(mediaType));
+  return f?.capability ? { probe: caps[f.capability], name: f.label } : undefined;
 }
 
 /** A suffix for a media type option: the Accept refusal's status, or, for a body type, that the server does not serve it. */

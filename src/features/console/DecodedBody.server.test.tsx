@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadK8sSchema } from '../../codecs/protobuf';
 import { kubeJson } from '../../k8s/client';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { runExchange } from '../../k8s/client';
 import { ExchangeView } from './ExchangeView';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeJson } from '../../k8s/client';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { JsonTree } from '../../ui/JsonTree';
 import { type Exchange, runExchange } from '../../k8s/client';
 import { ExchangeView } from './ExchangeView';

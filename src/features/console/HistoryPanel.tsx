@@ -5,17 +5,7 @@ import { type Exchange, type ExchangeRequest, headerValue } from '../../k8s/clie
 import { fromHar, toHar } from './har';
 import { formatBytes } from '../../ui/format';
 import { acceptLabel, history, HISTORY_MAX_BYTES, useHistoryDropped } from './history';
-
-function downloadText(filename: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+import { downloadText } from '../../lib/download';
 
 export function HistoryPanel(props: {
   context: string;

@@ -3,6 +3,7 @@
 // Presentational: every edit is a DraftAction for the view's reducer. The parts are the panels of
 // requestPanels.tsx; this file holds the form and its first row.
 import type { AccessDecision, ResourceAttributes } from '../../k8s/access';
+import type { WireFormatId } from '../../codecs/formats';
 import type { EncodedBody } from './binaryBody';
 import { type Draft, draftToRequest, METHODS } from './draft';
 import type { DraftAction } from './draftReducer';
@@ -24,7 +25,7 @@ export function RequestForm(props: {
   refused?: string | null;
   /** How the body goes out: as typed, or encoded as Protobuf/CBOR from the object typed. */
   encoded?: EncodedBody;
-  binaryType?: 'protobuf' | 'cbor';
+  binaryType?: WireFormatId;
 }) {
   const { context, draft, dispatch, onSend, onStop, completions, server, kubeconfig, attrs, access, refused, encoded, binaryType } = props;
   const request = draftToRequest(draft);

@@ -1,6 +1,6 @@
 // Two real exchanges compared: JSON vs YAML of the same object.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { compareExchanges } from './compare';
 import { runExchange } from '../../k8s/client';
 

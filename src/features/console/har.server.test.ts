@@ -1,6 +1,6 @@
 // HAR export and import of real exchanges, run through the real proxy against the real server.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import type { ContextList } from '../../../protocol/contexts';
 import { decodeText, type Exchange, proxyJson, rememberProxyUserAgent, runExchange } from '../../k8s/client';
 import { fromHar, toHar } from './har';

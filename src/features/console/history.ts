@@ -3,6 +3,7 @@
 // kept exchanges weigh more than HISTORY_MAX_BYTES, the oldest go, and are counted.
 import { useSyncExternalStore } from 'react';
 import type { Exchange } from '../../k8s/client';
+import { Listeners } from '../../lib/listeners';
 
 export const HISTORY_MAX_BYTES = 48 * 1024 * 1024;
 
@@ -38,11 +39,11 @@ export function capHistory(state: HistoryState, maxBytes: number): HistoryState 
 }
 
 let state: HistoryState = { items: [], dropped: { count: 0, bytes: 0 } };
-const listeners = new Set<() => void>();
+const listeners = new Listeners();
 
 function set(next: HistoryState) {
   state = capHistory(next, HISTORY_MAX_BYTES);
-  for (const l of listeners) l();
+  listeners.emit();
 }
 
 export const history = {
@@ -63,8 +64,7 @@ export const history = {
 };
 
 function subscribe(cb: () => void) {
-  listeners.add(cb);
-  return () => listeners.delete(cb);
+  return listeners.subscribe(cb);
 }
 
 export function useHistory(): Exchange[] {

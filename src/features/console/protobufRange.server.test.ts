@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type K8sSchema, loadK8sSchema } from '../../codecs/protobuf';
 import { kubeFetch, kubeJson } from '../../k8s/client';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { encodeRequestBody } from './binaryBody';
 
 const ns = `pbrange-${Date.now().toString(36)}`;

@@ -3,6 +3,7 @@
 import { useMemo, useState } from 'react';
 import { ACCEPT_PRESETS, CONTENT_TYPE_PRESETS, yamlVersionDifferences } from '../../codecs';
 import { hexDump } from '../../codecs/hex';
+import { wireFormat, type WireFormatId } from '../../codecs/formats';
 import type { AccessDecision, ResourceAttributes } from '../../k8s/access';
 import type { ExchangeRequest } from '../../k8s/client';
 import { CodeEditor } from '../../ui/CodeEditor';
@@ -182,7 +183,7 @@ export function BodyField({
 }: DraftProps & {
   onSend: () => void;
   encoded?: EncodedBody;
-  binaryType?: 'protobuf' | 'cbor';
+  binaryType?: WireFormatId;
 }) {
   const bodyLanguage = draftHeader(draft, 'Content-Type').includes('yaml') ? 'yaml' : 'json';
   return (
@@ -203,7 +204,7 @@ export function BodyField({
       {encoded?.kind === 'pending' && <p className="small muted">Loading the Kubernetes schemas to encode the body…</p>}
       {encoded?.kind === 'error' && (
         <p className="error-box small" role="alert" aria-label="Body encoding error">
-          Not sent as {binaryType === 'protobuf' ? 'Protobuf' : 'CBOR'}: {encoded.error}
+          Not sent as {binaryType ? wireFormat(binaryType).label : ''}: {encoded.error}
         </p>
       )}
     </div>

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { isWatchRequest } from '../../../protocol/watch';
 import { loadedK8sSchema, loadK8sSchema } from '../../codecs/protobuf';
+import type { WireFormatId } from '../../codecs/formats';
 import { accessReviewQuery } from '../../k8s/access';
 import { contextsQuery } from '../../k8s/cluster';
 import { allResources, discoveryQuery } from '../../k8s/discovery';
@@ -52,7 +53,7 @@ function useUrlDraft(route: Route): [Draft, (a: DraftAction) => void] {
  * Protobuf and CBOR Content-Types: the edited object is sent encoded (the schemas load on demand).
  * Returns the request as it will be sent and how its body was encoded.
  */
-function useEncodedRequest(textRequest: ExchangeRequest): { request: ExchangeRequest; encoded: EncodedBody; binaryType: 'protobuf' | 'cbor' | undefined } {
+function useEncodedRequest(textRequest: ExchangeRequest): { request: ExchangeRequest; encoded: EncodedBody; binaryType: WireFormatId | undefined } {
   const contentType = textRequest.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
   const binaryType = textRequest.method !== 'GET' && textRequest.method !== 'HEAD' ? isBinaryContentType(contentType) : undefined;
   const [schemaReady, setSchemaReady] = useState(() => !!loadedK8sSchema());

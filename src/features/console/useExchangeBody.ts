@@ -4,6 +4,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { bodyKind, parseJson, parseWarningHeader, parseYaml } from '../../codecs';
 import { NdjsonFramer } from '../../codecs/ndjson';
+import { isBinaryFormat } from '../../codecs/formats';
 import { isStatus, type Status, statusOf } from '../../k8s/client';
 import { refusalSentence } from '../../k8s/discovery';
 import { Ring } from '../../k8s/watch';
@@ -94,7 +95,7 @@ export function useExchangeBody(exchange: Exchange) {
   if (kind === 'json' && parsed?.ok) tabs.push('yaml', 'kyaml');
   // Binary bodies get a decoded view next to Hex; a failed 4xx/5xx of these types still tries it
   // and shows why it could not decode, rather than hiding the tab.
-  if ((kind === 'cbor' || kind === 'protobuf') && body.length) tabs.push('decoded');
+  if (isBinaryFormat(kind) && body.length) tabs.push('decoded');
   if (body.length) tabs.push('hex');
   const [chosen, setTab] = useState<BodyTab | undefined>();
   const tab = chosen && tabs.includes(chosen) ? chosen : tabs[0];

@@ -1,7 +1,7 @@
 // Against discovery read from the real server through the real proxy.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allResources, type Discovery, fetchDiscovery } from '../../k8s/discovery';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { matchesResource } from './filter';
 
 let d: Discovery;

@@ -1,7 +1,7 @@
 // Differential tests, generated: each write mode of the Edit view against kubectl of the same
 // release, on twin objects of the real server.
 //
-// A case (differentialCases.ts) is an object, the user's edit and a concurrent edit by another
+// A case (differentialCases.testkit.ts) is an object, the user's edit and a concurrent edit by another
 // manager. Twins X (for the explorer) and Y (for kubectl) are created alike. kubectl does what a
 // kubectl user does: `kubectl edit` on Y, whose editor (a script) first lets the other manager
 // write (`kubectl replace` of both twins, so X gets the same concurrent change) and then saves the
@@ -24,10 +24,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type FieldHints, type JsonObject, keyedJsonPatch, threeWayMerge, withoutManagedFields } from '../../k8s/patch';
-import { createRouteCrd, hasKubectl, hintsFor, kube } from '../../k8s/patch/serverTestKit';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { createRouteCrd, hasKubectl, hintsFor, kube } from '../../k8s/patch/server.testkit';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { defaultManagerFor, generateBody } from './body';
-import { applyOps, type Case, caseArb, canonical, type Kind } from './differentialCases';
+import { applyOps, type Case, caseArb, canonical, type Kind } from './differentialCases.testkit';
 import { buildWriteRequest, sendExchange, type WriteMode } from './request';
 
 const RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 3);

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeFetch, kubeJson, kubeJsonExact } from '../../k8s/client';
 import { NO_HINTS, type JsonObject } from '../../k8s/patch';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { classifyOutcome, type Format, generateBody, parseText, serialize, viewOf } from './body';
 import { buildWriteRequest, sendExchange, type WriteMode, type WriteOptions } from './request';
 

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeJson } from '../../k8s/client';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { buildWriteRequest, sendExchange, type WriteOptions } from './request';
 
 const ns = `edit-${randomBytes(3).toString('hex')}`;

@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromYaml, toYaml } from '../../codecs/yaml';
 import type { FieldHints, JsonObject } from '../../k8s/patch';
-import { hasKubectl, hintsFor, kube, kubectl, patchAs, settled } from '../../k8s/patch/serverTestKit';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { hasKubectl, hintsFor, kube, kubectl, patchAs, settled } from '../../k8s/patch/server.testkit';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { APPLY_MANAGER, generateBody, TOUCHED_SUFFIX, viewOf } from './body';
 import { buildWriteRequest, sendExchange } from './request';
 

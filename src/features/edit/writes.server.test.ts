@@ -6,11 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeJson, kubeJsonExact } from '../../k8s/client';
 import { type JsonObject, NO_HINTS } from '../../k8s/patch';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { classifyOutcome, defaultManagerFor, generateBody, parseText, serialize, viewOf } from './body';
 import { buildWriteRequest, sendExchange, sendWrite, type WriteMode } from './request';
 import { answerObject, scalePatchText, statusBodyFor, statusBodyText } from './subresourceBodies';
-import { settled } from '../../k8s/patch/serverTestKit';
+import { settled } from '../../k8s/patch/server.testkit';
 
 const ns = `writes-${randomBytes(3).toString('hex')}`;
 const group = `w${randomBytes(3).toString('hex')}.example.com`;

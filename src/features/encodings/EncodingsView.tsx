@@ -10,28 +10,21 @@ import { navigate, type Route } from '../../routing';
 import { toKyaml } from '../../codecs/kyaml';
 import { refuseDeepNesting } from '../../codecs/nesting';
 import { loadedK8sSchema, loadK8sSchema } from '../../codecs/protobuf';
-import { type ByteSpan, cborSpans, innermost, protobufSpans } from '../../codecs/spans';
+import { FORMAT_CODECS } from '../../codecs/formatCodecs';
+import { WIRE_FORMATS, wireFormat, type WireFormatId } from '../../codecs/formats';
+import { type ByteSpan, innermost } from '../../codecs/spans';
 import { kubeFetch } from '../../k8s/client';
 import { discoveryQuery, findResource, refusalSentence } from '../../k8s/discovery';
 import { resourcePath } from '../../k8s/paths';
 import { differences, resourceVersionOf } from './compare';
-import { decodeFormat, type FormatLabel } from './decodeFormat';
 import './encodings.css';
 
-interface FormatSpec {
-  label: FormatLabel;
-  accept: string;
-}
-
-const FORMATS: FormatSpec[] = [
-  { label: 'JSON', accept: 'application/json' },
-  { label: 'YAML', accept: 'application/yaml' },
-  { label: 'Protobuf', accept: 'application/vnd.kubernetes.protobuf' },
-  { label: 'CBOR', accept: 'application/cbor' },
-];
+// The wire formats' registry says which formats the view asks for (JSON first: the reference).
+const FORMATS = WIRE_FORMATS.filter((f) => f.encodings);
 
 interface Row {
-  label: FormatLabel;
+  format: WireFormatId;
+  label: string;
   accept: string;
   status: number;
   contentType: string;
@@ -55,8 +48,8 @@ async function fetchAll(context: string, path: string): Promise<{ rows: Row[]; n
   for (let attempt = 0; attempt < 3; attempt++) {
     const rows: Row[] = [];
     for (const f of FORMATS) {
-      const res = await kubeFetch({ context, path, headers: { Accept: f.accept } });
-      rows.push({ label: f.label, accept: f.accept, status: res.status, contentType: res.headers.get('content-type') ?? '', bytes: new Uint8Array(await res.arrayBuffer()) });
+      const res = await kubeFetch({ context, path, headers: { Accept: f.mediaType } });
+      rows.push({ format: f.id, label: f.label, accept: f.mediaType, status: res.status, contentType: res.headers.get('content-type') ?? '', bytes: new Uint8Array(await res.arrayBuffer()) });
       // Every row is decoded, compared and rendered by walking the object: refused past the depth
       // that is safe, as soon as the JSON (the first format) is in, before the other formats are
       // read: the server's YAML indents every level, so an object 10,000 levels deep is 300 MB of it.
@@ -70,7 +63,7 @@ async function fetchAll(context: string, path: string): Promise<{ rows: Row[]; n
         continue;
       }
       const t0 = performance.now();
-      const d = decodeFormat(r.label, r.bytes, schema);
+      const d = FORMAT_CODECS[r.format].decode(r.bytes, schema);
       if ('value' in d) r.value = d.value;
       else r.error = d.error;
       r.decodeMs = performance.now() - t0;
@@ -118,14 +111,14 @@ function HighlightedHex({ bytes, spans, selected }: { bytes: Uint8Array; spans: 
 }
 
 function HexExplorer({ rows }: { rows: Row[] }) {
-  const binary = rows.filter((r) => (r.label === 'Protobuf' || r.label === 'CBOR') && r.status === 200);
+  const binary = rows.filter((r) => wireFormat(r.format).binary && r.status === 200);
   const [which, setWhich] = useState(binary[0]?.label ?? '');
   const row = binary.find((r) => r.label === which) ?? binary[0];
   const [schema, setSchema] = useState(loadedK8sSchema);
   useEffect(() => {
     if (!schema) void loadK8sSchema().then(setSchema);
   }, [schema]);
-  const spans = useMemo(() => (!row ? [] : row.label === 'Protobuf' ? protobufSpans(schema, row.bytes) : cborSpans(row.bytes)), [row, schema]);
+  const spans = useMemo(() => (!row ? [] : (FORMAT_CODECS[row.format].spans?.(row.bytes, schema) ?? [])), [row, schema]);
   const labels = useMemo(() => [...new Set(spans.map((s) => s.label))], [spans]);
   const [field, setField] = useState('metadata.name');
   if (!row) return null;

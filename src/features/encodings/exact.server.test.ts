@@ -7,11 +7,15 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBytes } from '../../codecs/detect';
 import { toJson } from '../../codecs/json';
-import { loadK8sSchema } from '../../codecs/protobuf';
+import { type K8sSchema, loadK8sSchema } from '../../codecs/protobuf';
 import { kubeFetch, kubeJson } from '../../k8s/client';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { differences } from './compare';
-import { decodeFormat, type FormatLabel } from './decodeFormat';
+import { FORMAT_CODECS } from '../../codecs/formatCodecs';
+import { WIRE_FORMATS } from '../../codecs/formats';
+
+type FormatLabel = 'JSON' | 'YAML' | 'CBOR';
+const decodeFormat = (label: FormatLabel, bytes: Uint8Array, schema: K8sSchema) => FORMAT_CODECS[WIRE_FORMATS.find((f) => f.label === label)!.id].decode(bytes, schema);
 
 const ns = `enc-exact-${randomBytes(3).toString('hex')}`;
 const group = `e${randomBytes(3).toString('hex')}.example.com`;

@@ -8,6 +8,7 @@ import { kubeFetch, sharedMux } from '../../k8s/client';
 import { openWatch } from '../../k8s/watch';
 import type { Route } from '../../routing';
 import type { LessonExchange } from './exchange';
+import { sleep } from '../../lib/sleep';
 
 export interface KitExchange extends LessonExchange {
   /** Response headers the lesson may point at (lower-case names). */
@@ -116,7 +117,7 @@ export async function retryUntil(f: () => Promise<KitExchange>, done: (x: KitExc
     if (done(x) || i + 1 >= tries) return out;
     // Marked in place: the exchange stays the one `send` returned (lessons.server.test.ts compares by identity).
     x.retried = true;
-    await new Promise((r) => setTimeout(r, ms));
+    await sleep(ms);
   }
 }
 

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { testCluster } from '../../../proxy/cluster/testing';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { testCluster } from '../../../proxy/cluster/cluster.testkit';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { statusOf } from '../../k8s/client';
 import { explainStatus } from '../../ui/statusExplain';
 import { KIT_LESSONS } from './catalog';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ControlPlane, kubeRequest, startControlPlane } from '../../../proxy/cluster/controlplane';
-import { testCluster } from '../../../proxy/cluster/testing';
+import { testCluster } from '../../../proxy/cluster/cluster.testkit';
 import { DEPRECATED_BETA, deprecatedApis } from './catalog/deprecation';
 import type { KitExchange, StepContext } from './kit';
 import { lessonApplies } from './releases';

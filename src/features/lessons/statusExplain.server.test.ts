@@ -10,9 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type HttpResult, kubeRequest } from '../../../proxy/cluster/controlplane';
-import { testCluster } from '../../../proxy/cluster/testing';
+import { testCluster } from '../../../proxy/cluster/cluster.testkit';
 import { statusOf } from '../../k8s/client';
 import { explainStatus, STATUS_RULES } from '../../ui/statusExplain';
+import { sleep } from '../../lib/sleep';
 
 const controlPlane = inject('controlPlane');
 const cluster = testCluster(controlPlane);
@@ -20,7 +21,6 @@ const id = randomBytes(3).toString('hex');
 const ns = `explain-${id}`;
 const doomed = `explain-doomed-${id}`;
 const cm = (n = '', q = '') => `/api/v1/namespaces/${ns}/configmaps${n ? `/${n}` : ''}${q}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const seen = new Set<string>();
 
 function rule(r: HttpResult): string {

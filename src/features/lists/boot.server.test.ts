@@ -2,9 +2,9 @@
 // boot started (no second request), and never one for another list.
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testCluster } from '../../../proxy/cluster/testing';
+import { testCluster } from '../../../proxy/cluster/cluster.testkit';
 import { fetchDiscovery } from '../../k8s/discovery';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/testing';
+import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { parseRoute } from '../../routing';
 import { bootList, claimBootPager, resetBoot } from './boot';
 import { pagerRequestFor } from './listRequest';

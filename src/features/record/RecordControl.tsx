@@ -5,6 +5,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { type RecorderSnapshot, recorder, toRecordingHar } from '../../k8s/record';
 import { formatBytes, loadPatterns, savePatterns } from './settings';
 import './record.css';
+import { downloadText } from '../../lib/download';
 
 function useRecorder(): RecorderSnapshot {
   return useSyncExternalStore(
@@ -18,14 +19,7 @@ export function saveRecording(opts: { redact: boolean; patterns: string[] }): { 
   const har = toRecordingHar(recorder.contents(), { enabled: opts.redact, patterns: opts.patterns });
   const text = JSON.stringify(har, null, 1);
   const name = `kube-api-explorer-${new Date(recorder.contents().startedAt).toISOString().replace(/[:.]/g, '-')}.har`;
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadText(name, text, 'application/json');
   return { name, bytes: text.length };
 }
 

@@ -10,17 +10,9 @@ import { type Cell, CHECK_LABELS, CHECKS, informerProblems, matrixCsv, matrixJso
 import { ErrorBox } from '../../ui/ErrorBox';
 import { UnavailablePanel } from '../discovery';
 import './serving.css';
+import { downloadText } from '../../lib/download';
 
 const MARK: Record<Cell['verdict'], string> = { yes: '✓', no: '✗', unknown: '?', skipped: '–' };
-
-function download(name: string, type: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 function CellView({ cell }: { cell: Cell }) {
   const req = cell.request ? `${cell.request.method} ${cell.request.path}${cell.request.accept !== 'application/json' ? ` (Accept: ${cell.request.accept})` : ''}` : '';
@@ -89,10 +81,10 @@ export function ServingView({ route, context }: { route: Route; context: string 
         <button type="button" onClick={() => void qc.removeQueries({ queryKey: ['k8s', context, 'serving'] })}>
           Ask again
         </button>
-        <button type="button" disabled={!rows.length} onClick={() => download(`serving-${context}.json`, 'application/json', matrixJson(rows, { context, namespace }))}>
+        <button type="button" disabled={!rows.length} onClick={() => downloadText(`serving-${context}.json`, matrixJson(rows, { context, namespace }), 'application/json')}>
           Download JSON
         </button>
-        <button type="button" disabled={!rows.length} onClick={() => download(`serving-${context}.csv`, 'text/csv', matrixCsv(rows))}>
+        <button type="button" disabled={!rows.length} onClick={() => downloadText(`serving-${context}.csv`, matrixCsv(rows), 'text/csv')}>
           Download CSV
         </button>
         <span className="muted small" role="status">

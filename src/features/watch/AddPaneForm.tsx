@@ -9,6 +9,7 @@ import { allResources, discoveryQuery } from '../../k8s/discovery';
 import { START_MODES, type StartMode } from '../../k8s/watch';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { DEFAULT_MAX_EVENTS, type PaneConfig } from './panes';
+import { watchFormats, type WatchFormatId } from '../../codecs/formats';
 
 /** The form's fields as typed (numbers stay text until the pane is added). */
 interface PaneDraft {
@@ -22,7 +23,7 @@ interface PaneDraft {
   bookmarks: boolean;
   timeoutSeconds: string;
   asTable: boolean;
-  encoding: 'json' | 'protobuf';
+  encoding: WatchFormatId;
   max: string;
 }
 
@@ -185,9 +186,12 @@ function StartFields({ d, set, streamRefused }: { d: PaneDraft; set: SetField; s
       </label>
       <label>
         <span>Encoding</span>
-        <select aria-label="Encoding" value={encoding} onChange={(e) => set('encoding', e.target.value as 'json' | 'protobuf')}>
-          <option value="json">JSON</option>
-          <option value="protobuf">Protobuf</option>
+        <select aria-label="Encoding" value={encoding} onChange={(e) => set('encoding', e.target.value as WatchFormatId)}>
+          {watchFormats().map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.label}
+            </option>
+          ))}
         </select>
       </label>
       <label className="check" title={encoding === 'protobuf' ? 'The server serves Tables as JSON only: a Protobuf watch has no as=Table form.' : undefined}>

@@ -15,6 +15,7 @@ import { ObjectView } from './ObjectView';
 import { StateBadge } from './StateBadge';
 import { StateTable } from './StateTable';
 import { Timeline } from './Timeline';
+import { downloadBlob } from '../../lib/download';
 
 declare global {
   interface Window {
@@ -99,12 +100,7 @@ function usePaneView(session: WatchSessionHandle, pane: PaneConfig) {
   const exportEvents = async () => {
     // A Protobuf pane exports its events' frames as sent (a `;stream=watch` body), not JSON made up here.
     const blob = protobuf ? new Blob([(await session.exportFrames()) as Uint8Array<ArrayBuffer>], { type: 'application/vnd.kubernetes.protobuf;stream=watch' }) : new Blob([await session.exportNdjson()], { type: 'application/x-ndjson' });
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `watch-${pane.resource}${pane.namespace ? `-${pane.namespace}` : ''}.${protobuf ? 'pb' : 'ndjson'}`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    downloadBlob(`watch-${pane.resource}${pane.namespace ? `-${pane.namespace}` : ''}.${protobuf ? 'pb' : 'ndjson'}`, blob);
   };
   return { snap, selected, setSelected, view, setView, opened, setOpened, types, shown, selectedEntry, paused, mode, protobuf, exportEvents };
 }

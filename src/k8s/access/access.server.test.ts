@@ -1,6 +1,6 @@
 // SelfSubjectAccessReview against the real server: the answer depends on who asks.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { reviewAccess } from './access';
 
 beforeAll(() => {

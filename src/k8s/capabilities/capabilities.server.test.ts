@@ -2,7 +2,7 @@
 // started (the default one serves CBOR and streaming lists; the older one of the skew suite
 // refuses both, and the probes must say so with the server's own Status).
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { probeCapabilities, probeResourceAccepts } from './capabilities';
 
 beforeAll(() => {

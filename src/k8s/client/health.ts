@@ -2,6 +2,8 @@
 // per-launch token. The two network choke points (kubeFetch and the mux) report here; the status
 // indicator reads it. A small external store (subscribe/getSnapshot) with immutable snapshots.
 
+import { Listeners } from '../../lib/listeners';
+
 export interface ContextHealth {
   /** Date.now() of the last answer from the API server (any HTTP status it produced itself). */
   lastOkAt?: number;
@@ -25,17 +27,16 @@ type Listener = () => void;
 
 class HealthStore {
   private snap: HealthSnapshot = { server: { reachable: true }, token: { state: 'ok' }, contexts: {} };
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Listeners();
 
   subscribe = (l: Listener): (() => void) => {
-    this.listeners.add(l);
-    return () => this.listeners.delete(l);
+    return this.listeners.subscribe(l);
   };
   getSnapshot = (): HealthSnapshot => this.snap;
 
   private set(next: HealthSnapshot): void {
     this.snap = next;
-    for (const l of this.listeners) l();
+    this.listeners.emit();
   }
 
   private serverOk(now: number): HealthSnapshot['server'] {

@@ -11,6 +11,7 @@ import { headerValue } from './headerList';
 import { connectionHealth } from './health';
 import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
 import { headersForProxy } from './userAgent';
+import type { Status } from '../../../protocol/kubeStatus';
 
 export interface KubeRequest {
   context: string;
@@ -24,24 +25,8 @@ export interface KubeRequest {
   signal?: AbortSignal;
 }
 
-/** A metav1.Status as the API server (or our proxy) returns it for failures. */
-export interface Status {
-  kind: 'Status';
-  apiVersion: string;
-  metadata?: { resourceVersion?: string; continue?: string };
-  status?: 'Success' | 'Failure';
-  message?: string;
-  reason?: string;
-  code?: number;
-  details?: {
-    name?: string;
-    group?: string;
-    kind?: string;
-    uid?: string;
-    causes?: { reason?: string; message?: string; field?: string }[];
-    retryAfterSeconds?: number;
-  };
-}
+/** A metav1.Status as the API server (or our proxy) returns it for failures: declared in protocol/. */
+export type { Status };
 
 export class KubeApiError extends Error {
   override name = 'KubeApiError';

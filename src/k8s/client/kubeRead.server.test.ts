@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { testCluster } from '../../../proxy/cluster/testing';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { testCluster } from '../../../proxy/cluster/cluster.testkit';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { errorFromResponse, kubeFetch } from './kubeFetch';
 import { kubeRead, setReadMuxForTests } from './kubeRead';
 import { MuxClient, type WebSocketConstructor } from './mux';

@@ -2,7 +2,7 @@
 // the page, pings, a refused token picked up anew. (`ws` stands in for the browser's WebSocket.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { MuxClient, MuxStreamError, MuxUnauthorizedError, type WebSocketConstructor } from './mux';
 
 const WS = WebSocket as unknown as WebSocketConstructor;

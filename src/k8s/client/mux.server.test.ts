@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { testCluster } from '../../../proxy/cluster/testing';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { testCluster } from '../../../proxy/cluster/cluster.testkit';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { MuxClient, MuxStreamError, type WebSocketConstructor } from './mux';
 
 let mux: MuxClient;

@@ -11,6 +11,9 @@ import { ChunkQueue } from './chunkQueue';
 import { connectionHealth } from './health';
 import { explorerToken, proxyOrigin, refreshExplorerToken } from './token';
 import { headersForProxy } from './userAgent';
+import type { MuxStream } from './muxStream';
+
+export type { MuxStream };
 
 /** What a WebSocket constructor must provide: the browser's, or the `ws` package's in Node 20. */
 export type WebSocketLike = {
@@ -31,18 +34,6 @@ export interface MuxRequest {
 }
 
 /** A stream whose response has arrived. `body` yields the upstream bytes chunk by chunk. */
-export interface MuxStream {
-  status: number;
-  headers: Record<string, string>;
-  /** True when our proxy, not the API server, produced the response (x-explorer-proxy-error). */
-  fromProxy: boolean;
-  body: AsyncIterable<Uint8Array>;
-  /** Aborts the upstream request; the body then ends. */
-  close(): void;
-  /** Bytes received and not yet read (bounded by the flow-control window, plus one chunk). */
-  queued(): number;
-}
-
 /** The stream broke before the API server finished it (connection lost, proxy gone, socket closed). */
 export class MuxStreamError extends Error {
   override name = 'MuxStreamError';

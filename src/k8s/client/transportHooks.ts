@@ -3,6 +3,7 @@
 // imports nothing of them. Without hooks the transport sends and reads as is.
 import type { ContextList } from '../../../protocol/contexts';
 import type { HeaderList } from './headerList';
+import type { MuxStream } from './muxStream';
 
 export interface TapRequest {
   context: string;
@@ -41,18 +42,9 @@ export interface ReplayRequest {
  */
 export const REPLAYED_HEADER = 'x-explorer-replayed';
 
-export interface ReplayStream {
-  status: number;
-  headers: Record<string, string>;
-  fromProxy: boolean;
-  body: AsyncIterable<Uint8Array>;
-  close(): void;
-  queued(): number;
-}
-
 export interface ReplayTransport {
   fetch(req: ReplayRequest): Response;
-  open(req: ReplayRequest): ReplayStream;
+  open(req: ReplayRequest): MuxStream;
   contexts(): ContextList;
 }
 

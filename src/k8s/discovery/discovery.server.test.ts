@@ -1,6 +1,6 @@
 // Against the real local control plane, through the real proxy.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { fetchDiscovery, findResource, resolveResource } from './discovery';
 
 beforeAll(() => {

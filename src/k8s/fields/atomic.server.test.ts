@@ -3,7 +3,7 @@
 // owner; the tree says so instead of "no manager".
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kubeJson } from '../client';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { buildOwnershipTree, nodeAt } from '.';
 
 const ns = `atomic-${Math.random().toString(36).slice(2, 8)}`;

@@ -1,7 +1,7 @@
 // Ownership trees of managedFields the real API server wrote after Server-Side Apply patches and plain updates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeJson } from '../client';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { buildOwnershipTree, diffManagedFields, type ManagedFieldsEntry, nodeAt, type OwnershipTree } from '.';
 
 function owners(tree: OwnershipTree, path: string): string[] {

@@ -1,9 +1,9 @@
 // Against the real local control plane, through the real proxy.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testCluster } from '../../../proxy/cluster/testing';
+import { testCluster } from '../../../proxy/cluster/cluster.testkit';
 import { KubeApiError, kubeFetch } from '../client';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { decodeContinueToken } from './continueToken';
 import { fetchListPage, GENERIC_COLUMNS, type ListPage, listMetaFromPrefix, pageFromBody } from './listClient';
 

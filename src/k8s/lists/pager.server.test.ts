@@ -1,8 +1,8 @@
 // ListPager against the real local control plane, through the real proxy.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testCluster } from '../../../proxy/cluster/testing';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { testCluster } from '../../../proxy/cluster/cluster.testkit';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { LOAD_ALL_NOTIFY_MS, ListPager } from './pager';
 
 const cluster = testCluster(inject('controlPlane'));

@@ -11,6 +11,7 @@ import { decodeContinueToken, type DecodedContinueToken } from './continueToken'
 import { fetchListPage, type ListPage, type ListPageRequest } from './listClient';
 import { RowStore } from './rowStore';
 import type { TableColumnDefinition } from './types';
+import { Listeners } from '../../lib/listeners';
 
 export interface PageInfo {
   /** 1-based. */
@@ -71,7 +72,7 @@ export class ListPager {
   /** Append-only between resets (a new store then); read it by index for the rows the snapshot counts. */
   rows = new RowStore();
   private snap: PagerSnapshot = EMPTY;
-  private listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private abort = new AbortController();
   private inflight: Promise<void> | null = null;
   /**
@@ -88,8 +89,7 @@ export class ListPager {
   constructor(readonly request: PagerRequest) {}
 
   subscribe = (l: () => void): (() => void) => {
-    this.listeners.add(l);
-    return () => this.listeners.delete(l);
+    return this.listeners.subscribe(l);
   };
 
   getSnapshot = (): PagerSnapshot => this.snap;
@@ -114,7 +114,7 @@ export class ListPager {
     clearTimeout(this.notifyTimer);
     this.notifyTimer = undefined;
     this.notifiedAt = performance.now();
-    for (const l of this.listeners) l();
+    this.listeners.emit();
   }
 
   /**

@@ -4,7 +4,7 @@
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeJson } from '../client';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { fetchGroupVersionDocument, fieldsOf, findKindSchema, schemaAt, type JsonSchema, kindJsonSchema, type OpenApiIndex } from '.';
 
 const ns = `jsonschema-${Math.random().toString(36).slice(2, 8)}`;

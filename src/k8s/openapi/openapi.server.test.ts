@@ -1,7 +1,7 @@
 // Against the real /openapi/v3 of the local control plane, through the real proxy.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { kubeJson } from '../client';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { describeSchema, fetchGroupVersionDocument, fieldsOf, findKindSchema, groupVersionKey, type OpenApiDocument, type OpenApiIndex, resolve, schemaAt, typeLabel } from './openapi';
 
 let index: OpenApiIndex;

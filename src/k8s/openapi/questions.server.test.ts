@@ -5,7 +5,7 @@
 // document), and a document it let go is asked for again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeFetch, kubeJson } from '../client';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { describeSchema, fetchGroupVersionDocument, fieldHintsFrom, fieldsOf, findKindSchema, type OpenApiIndex, schemaAt } from '.';
 import { type Explanation, type HintsAnswer, type SchemaQuestion } from './questions';
 import { hostSchemas } from './worker/host';

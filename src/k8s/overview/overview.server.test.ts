@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { kubeJson } from '../client';
-import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { COMMON_RESOURCES, countResource, parseHealth, readiness, rulesReview, serverVersion } from './overview';
 
 const ns = `welcome-${randomBytes(3).toString('hex')}`;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toYaml } from '../../codecs/yaml';
 import { kubeJson } from '../client';
 import { fetchGroupVersionDocument, fieldHintsFrom, findKindSchema, type OpenApiIndex } from '../openapi';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { applyConfiguration, applyOwnershipPreview } from './apply';
 import { type FieldHints, NO_HINTS } from './hints';
 import { differencesFromEdit } from './keyed';

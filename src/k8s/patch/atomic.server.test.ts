@@ -7,11 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toYaml } from '../../codecs/yaml';
-import { useRealProxy } from '../testing';
+import { useRealProxy } from '../proxy.testkit';
 import { applyConfiguration } from './apply';
 import type { FieldHints } from './hints';
 import { type JsonObject, withoutManagedFields } from './patch';
-import { createCrd, hasKubectl, hintsFor, kube, kubectl, patchAs } from './serverTestKit';
+import { createCrd, hasKubectl, hintsFor, kube, kubectl, patchAs } from './server.testkit';
 
 const ns = `atomic-${randomBytes(3).toString('hex')}`;
 const group = `at${randomBytes(3).toString('hex')}.example.com`;

@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toYaml } from '../../codecs/yaml';
 import type { ManagedFieldsEntry } from '../fields';
-import { useRealProxy } from '../testing';
+import { useRealProxy } from '../proxy.testkit';
 import { applyConfiguration, unkeyedLists } from './apply';
 import { type JsonObject, withoutManagedFields } from './patch';
-import { hasKubectl, hintsFor, kube, kubectl, patchAs } from './serverTestKit';
+import { hasKubectl, hintsFor, kube, kubectl, patchAs } from './server.testkit';
 
 const ns = `keydef-${randomBytes(3).toString('hex')}`;
 const M = 'kube-api-explorer';

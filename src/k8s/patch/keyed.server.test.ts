@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeJson } from '../client';
 import { fetchGroupVersionDocument, fieldHintsFrom, findKindSchema, type OpenApiIndex } from '../openapi';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import type { FieldHints } from './hints';
 import { differencesFromEdit, keyedJsonPatch, strategicMergePatch } from './keyed';
 import { type JsonObject, mergePatch, PATCH_CONTENT_TYPES, withoutManagedFields } from './patch';

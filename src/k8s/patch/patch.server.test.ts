@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeApiError, kubeJson } from '../client';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { applyPatch, dropFields, guardJsonPatch, guardMergePatch, type JsonObject, jsonPatch, mergePatch, PATCH_CONTENT_TYPES, withoutManagedFields } from './patch';
 
 const ns = `patch-${randomBytes(3).toString('hex')}`;

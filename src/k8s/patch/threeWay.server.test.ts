@@ -4,11 +4,11 @@
 // as the Edit view's default guarded merge patch, and the server's result keeps both sides' changes.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useRealProxy } from '../testing';
+import { useRealProxy } from '../proxy.testkit';
 import type { FieldHints } from './hints';
 import { differencesFromEdit } from './keyed';
 import { guardMergePatch, type JsonObject, mergePatch, withoutManagedFields } from './patch';
-import { createRouteCrd, hintsFor, kube, patchAs, settled } from './serverTestKit';
+import { createRouteCrd, hintsFor, kube, patchAs, settled } from './server.testkit';
 import { threeWayMerge } from './threeWay';
 
 const ns = `threeway-${randomBytes(3).toString('hex')}`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fromRecordingHar, toRecordingHar, type RecordingContents } from './har';
 import type { RecordedExchange } from './recorder';
 import { ReplaySession } from './replay';
-import { harProblems } from './testing';
+import { harProblems } from './har.testkit';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const T0 = Date.parse('2026-01-01T10:00:00Z');

@@ -14,6 +14,7 @@
 // The console's HAR export builds its entries here too (exchangeEntry): one writer of HAR.
 import { bodyKind } from '../../codecs/mediaTypes';
 import { fromBase64, toBase64 } from '../../codecs/base64';
+import { isBinaryFormat } from '../../codecs/formats';
 import type { Exchange, HeaderList } from '../client/exchange';
 import { joinChunks, type LessonStepRef, type RecordedChunk, type RecordedExchange, type RecordingMark } from './recorder';
 import { type Redaction, type RedactionOptions, Redactor } from './redact';
@@ -120,7 +121,7 @@ function utf8Text(b: Uint8Array): string | undefined {
 
 function isBinary(mimeType: string, size: number): boolean {
   const kind = bodyKind(mimeType, size);
-  return kind === 'protobuf' || kind === 'cbor' || kind === 'binary';
+  return kind === 'binary' || isBinaryFormat(kind);
 }
 
 /** One exchange as a HAR entry; `redactor` (recordings) replaces what it must on the way. */

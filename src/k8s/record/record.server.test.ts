@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { testCluster } from '../../../proxy/cluster/testing';
+import { testCluster } from '../../../proxy/cluster/cluster.testkit';
 import { type ExplorerServer, startExplorerServer } from '../../../proxy/src/server';
 import { fromYaml } from '../../codecs/yaml';
 import { configureProxy, kubeFetch, MuxClient, type WebSocketConstructor } from '../client';
 import { openWatch } from '../watch/stream';
 import { fromRecordingHar, installRecordingHooks, recorder, toRecordingHar } from '.';
-import { harProblems } from './testing';
+import { harProblems } from './har.testkit';
 
 const cluster = () => testCluster(inject('controlPlane'));
 const ns = `rec-${randomBytes(3).toString('hex')}`;

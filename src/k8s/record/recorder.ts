@@ -9,6 +9,7 @@
 import type { Exchange, HeaderList } from '../client/exchange';
 import { isWatchRequest } from '../../../protocol/watch';
 import { observeResponse, type Tap, type TapRequest } from '../client/transportHooks';
+import { Listeners } from '../../lib/listeners';
 
 /** One chunk of a streamed (watch) body, with the time the page received it. */
 export interface RecordedChunk {
@@ -94,7 +95,7 @@ export class Recorder {
   private startedAt?: number;
   private stoppedAt?: number;
   private opts: RecorderOptions = { limitBytes: DEFAULT_LIMIT_BYTES, servers: {} };
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private snap: RecorderSnapshot = this.makeSnapshot();
   private seq = 0;
   private lesson: LessonStepRef | undefined;
@@ -156,8 +157,7 @@ export class Recorder {
   }
 
   subscribe(fn: () => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.listeners.subscribe(fn);
   }
 
   private makeSnapshot(): RecorderSnapshot {
@@ -171,7 +171,7 @@ export class Recorder {
     queueMicrotask(() => {
       this.notifyPending = false;
       this.snap = this.makeSnapshot();
-      for (const l of this.listeners) l();
+      this.listeners.emit();
     });
   }
 

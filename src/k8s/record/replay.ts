@@ -12,9 +12,11 @@
 import type { ContextList } from '../../../protocol/contexts';
 import { joinChunks, type RecordedExchange } from './recorder';
 import type { RecordingContents } from './har';
-import { REPLAYED_HEADER, type ReplayRequest, type ReplayStream } from '../client/transportHooks';
+import type { MuxStream } from '../client/muxStream';
+import { REPLAYED_HEADER, type ReplayRequest } from '../client/transportHooks';
+import { Listeners } from '../../lib/listeners';
 
-export type { ReplayRequest, ReplayStream } from '../client/transportHooks';
+export type { ReplayRequest } from '../client/transportHooks';
 
 export interface ReplaySnapshot {
   /** Where the recording came from: `server` (--replay), a URL, or `file`. */
@@ -62,7 +64,7 @@ export class ReplaySession {
   private epoch = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private lastTick = 0;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private readonly waiters = new Set<() => void>();
   private snap: ReplaySnapshot;
   private readonly byKey = new Map<string, RecordedExchange[]>();
@@ -100,8 +102,7 @@ export class ReplaySession {
   }
 
   subscribe(fn: () => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.listeners.subscribe(fn);
   }
 
   private makeSnapshot(): ReplaySnapshot {
@@ -111,7 +112,7 @@ export class ReplaySession {
   private changed(): void {
     this.snap = this.makeSnapshot();
     for (const w of [...this.waiters]) w();
-    for (const l of this.listeners) l();
+    this.listeners.emit();
   }
 
   /** Moves the clock; back in time, the views start again (`epoch`). */
@@ -227,13 +228,13 @@ export class ReplaySession {
    * stream got the server's bookmarks in real time, the replay has none past its last frame)
    * would be taken for dead and opened again: a "watch opened" the live session never had.
    */
-  open(req: ReplayRequest): ReplayStream {
+  open(req: ReplayRequest): MuxStream {
     const s = this.serve(req);
     return isWatchPath(req.path) && s.status === 200 ? { ...s, headers: { ...s.headers, [REPLAYED_HEADER]: '1' } } : s;
   }
 
   /** The recorded answer to a request, headers as recorded. */
-  private serve(req: ReplayRequest): ReplayStream {
+  private serve(req: ReplayRequest): MuxStream {
     const ac = new AbortController();
     req.signal?.addEventListener('abort', () => ac.abort(), { once: true });
     const x = this.find({ ...req, method: 'GET' });
@@ -295,7 +296,7 @@ export class ReplaySession {
 }
 
 let active: ReplaySession | undefined;
-const activeListeners = new Set<() => void>();
+const activeListeners = new Listeners();
 
 /** The replay in progress, if any. */
 export function activeReplay(): ReplaySession | undefined {
@@ -303,20 +304,19 @@ export function activeReplay(): ReplaySession | undefined {
 }
 
 export function subscribeReplay(fn: () => void): () => void {
-  activeListeners.add(fn);
-  return () => activeListeners.delete(fn);
+  return activeListeners.subscribe(fn);
 }
 
 /** Starts replaying a recording: from now on the choke points answer from it. */
 export function startReplay(recording: RecordingContents, source: string): ReplaySession {
   active?.dispose();
   active = new ReplaySession(recording, source);
-  for (const l of activeListeners) l();
+  activeListeners.emit();
   return active;
 }
 
 export function stopReplay(): void {
   active?.dispose();
   active = undefined;
-  for (const l of activeListeners) l();
+  activeListeners.emit();
 }

@@ -4,8 +4,8 @@
 // not list (403: unknown, never "no"). The dry-run writes are checked to store nothing.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { seedProbeNamespace, testCluster } from '../../../proxy/cluster/testing';
-import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../testing';
+import { seedProbeNamespace, testCluster } from '../../../proxy/cluster/cluster.testkit';
+import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { informerProblems, type Target } from './matrix';
 import { probeResource } from './probe';
 

@@ -12,6 +12,7 @@ import { backoff, classifyEnding, type Ending, nextRequest, type NoteKind, type 
 import { resourceVersionOf } from './reducer';
 import { openWatch, type OpenWatch, type ReceivedEvent } from './stream';
 import { INITIAL_EVENTS_END, isTable, type KubeObject, type Table, type TableColumn } from './types';
+import { sleep } from '../../lib/sleep';
 
 /**
  * 'connecting': the watch request is sent and the server's response headers have not arrived;
@@ -107,19 +108,6 @@ function yieldToPage(): Promise<void> {
   const sched = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   if (sched?.yield) return sched.yield();
   return new Promise((resolve) => nextTask(resolve));
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
 
 /** A list response's items, each as a watch event would carry it. */

@@ -6,6 +6,7 @@
 // resourceVersions are opaque here: carried and compared for equality, never ordered.
 import { KubeApiError, MuxUnauthorizedError, type Status } from '../client';
 import { resourcePath } from '../paths';
+import type { WatchFormatId } from '../../codecs/formats';
 
 export type StartMode = 'list-watch' | 'stream' | 'watch-unset' | 'watch-0' | 'watch-exact';
 
@@ -40,7 +41,7 @@ export interface WatchSpec {
    * 'protobuf': ask for Protobuf watch events (not with asTable: the server has no Protobuf
    * Table). Lists (list-then-watch, relists) stay JSON. Default JSON.
    */
-  encoding?: 'json' | 'protobuf';
+  encoding?: WatchFormatId;
 }
 
 export function collectionPath(spec: Pick<WatchSpec, 'group' | 'version' | 'resource' | 'namespace'>): string {

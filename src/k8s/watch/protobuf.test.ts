@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { MuxClient, MuxRequest, MuxStream } from '../client';
 import { WatchSession } from './session';
-import { untilSnapshot } from './untilSnapshot';
+import { untilSnapshot } from './untilSnapshot.testkit';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../codecs/fixtures/${name}`, import.meta.url)));
 

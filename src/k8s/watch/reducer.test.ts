@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyWatchEvent, applyWatchEventInPlace, diffStates, objectKey, watchEffect } from './reducer';
+import { applyWatchEventInPlace, objectKey, watchEffect } from './reducer';
+import { applyWatchEvent, diffStates } from './reducer.testkit';
 import type { KubeObject } from './types';
 
 const cm = (name: string, rv: string, ns = 'default'): KubeObject => ({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace: ns, resourceVersion: rv } });

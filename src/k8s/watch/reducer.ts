@@ -54,18 +54,10 @@ function commit(state: Map<string, KubeObject>, effect: Effect): void {
   else if (effect.op === 'delete') state.delete(effect.key);
 }
 
-/** Applies one event to a map of objects; returns the same map when nothing changed. */
-export function applyWatchEvent(state: ReadonlyMap<string, KubeObject>, event: WatchEvent): ReadonlyMap<string, KubeObject> {
-  const effect = effectOn(state, event);
-  if (effect.op === 'none') return state;
-  const next = new Map(state);
-  commit(next, effect);
-  return next;
-}
-
 /**
- * The same reducer applied in place, for a state owned by one holder (a watch session): O(1) per
- * event where copying the map would be O(objects). Returns the effect it applied.
+ * Applies one event to a map of objects, in place: the state is owned by one holder (a session,
+ * an informer), so this is O(1) per event where copying the map would be O(objects). Returns the
+ * effect it applied. (Its copying twin, the tests' reference, is reducer.testkit.ts.)
  */
 export function applyWatchEventInPlace(state: Map<string, KubeObject>, event: WatchEvent): Effect {
   const effect = effectOn(state, event);
@@ -79,12 +71,7 @@ export interface StateDiff {
   vanished: string[];
 }
 
-/** What differs between two states, by key and resourceVersion: what a relist found. */
-export function diffStates(before: ReadonlyMap<string, KubeObject>, after: ReadonlyMap<string, KubeObject>): StateDiff {
-  return diffBy(before, after, resourceVersionOf);
-}
-
-/** diffStates over any kind of state entry (a pane's rows), with its resourceVersion as `rv` reads it. */
+/** What differs between two states (a pane's rows before and after a relist), by key and by resourceVersion as `rv` reads it. */
 export function diffBy<T>(before: ReadonlyMap<string, T>, after: ReadonlyMap<string, T>, rv: (o: T) => string | undefined): StateDiff {
   const appeared: string[] = [];
   const changed: string[] = [];

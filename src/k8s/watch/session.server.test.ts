@@ -3,13 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { testCluster } from '../../../proxy/cluster/testing';
+import { testCluster } from '../../../proxy/cluster/cluster.testkit';
 import { NdjsonFramer } from '../../codecs/ndjson';
 import { MuxClient, type WebSocketConstructor } from '../client/mux';
-import { TEST_CONTEXT, useRealProxy } from '../testing';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import { type SessionSnapshot, type WatchSpec, WatchSession } from './session';
 import type { KubeObject } from './types';
-import { untilSnapshot } from './untilSnapshot';
+import { untilSnapshot } from './untilSnapshot.testkit';
 
 const cluster = () => testCluster(inject('controlPlane'));
 let mux: MuxClient;

@@ -7,6 +7,7 @@
 // and the response's Content-Type, not the request, says how the body is read.
 import { type NdjsonLine, NdjsonFramer } from '../../codecs/ndjson';
 import { ProtobufWatchFramer, readStatusBody, readWatchFrame } from '../../codecs/protobuf/watchStream';
+import { type WatchFormatId, wireFormat } from '../../codecs/formats';
 import { KubeApiError, parseRetryAfter, type Status, statusOf } from '../client';
 import type { MuxClient } from '../client/mux';
 import type { KubeObject, WatchEvent } from './types';
@@ -28,10 +29,9 @@ export interface ReceivedEvent extends WatchEvent {
 }
 
 /** How a watch asks for its events; the response's Content-Type says how they came. */
-export type WatchEncoding = 'json' | 'protobuf';
+/** The wire formats a watch may ask for: those with `watch` in codecs/formats.ts. */
+export type WatchEncoding = WatchFormatId;
 
-/** What a Protobuf watch sends as Accept: Protobuf first, JSON for the types that have no Protobuf form. */
-export const PROTOBUF_WATCH_ACCEPT = 'application/vnd.kubernetes.protobuf;type=watch, application/json';
 
 /** The encoding of a watch response, from its Content-Type (`application/vnd.kubernetes.protobuf;stream=watch` in v1.37). */
 export function responseEncoding(contentType: string | undefined): WatchEncoding {
@@ -44,7 +44,7 @@ export interface WatchRequest {
   path: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  /** 'protobuf': ask for Protobuf events (PROTOBUF_WATCH_ACCEPT). Default JSON. */
+  /** The events' wire format (its `watch.accept` in codecs/formats.ts is the Accept). Default JSON. */
   encoding?: WatchEncoding;
 }
 
@@ -70,7 +70,7 @@ export interface OpenWatch {
 
 /** Opens a watch; rejects with KubeApiError when the response is not 200. */
 export async function openWatch(req: WatchRequest): Promise<OpenWatch> {
-  const accept = req.encoding === 'protobuf' ? PROTOBUF_WATCH_ACCEPT : 'application/json';
+  const accept = wireFormat(req.encoding ?? 'json').watch!.accept;
   const stream = await req.mux.open({ context: req.context, path: req.path, headers: { Accept: accept, ...req.headers }, signal: req.signal });
   const encoding = responseEncoding(stream.headers['content-type']);
   if (stream.status !== 200) {

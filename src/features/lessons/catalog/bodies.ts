@@ -4,6 +4,7 @@
 import { parseWarningHeader } from '../../../codecs';
 import { ownership } from '../exchange';
 import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { sleep } from '../../../lib/sleep';
 
 const cm = (c: StepContext, name = '') => `/api/v1/namespaces/${encodeURIComponent(c.ns)}/configmaps${name ? `/${name}` : ''}`;
 const msg = (x: KitExchange) => String(field(x.response, 'message') ?? '');
@@ -194,7 +195,7 @@ const VIEWER_CONTEXT = 'local-viewer';
 async function afterGrant(send: () => Promise<KitExchange>, stale: (x: KitExchange) => boolean): Promise<KitExchange> {
   let x = await send();
   for (let i = 0; i < 20 && stale(x); i++) {
-    await new Promise((r) => setTimeout(r, 250));
+    await sleep(250);
     x = await send();
   }
   return x;

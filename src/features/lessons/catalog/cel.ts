@@ -2,13 +2,13 @@
 // ValidatingAdmissionPolicy with its binding. Both are cluster-scoped: the lesson asks first,
 // labels them, names them after its scratch namespace, and removes them at the end.
 import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { sleep } from '../../../lib/sleep';
 
 const GROUP = 'lessons.explorer.dev';
 const CRD = `lessonwidgets.${GROUP}`;
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const VAPS = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies';
 const VAPBS = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const widgets = (c: StepContext, v = 'v1', name = '') => `/apis/${GROUP}/${v}/namespaces/${c.ns}/lessonwidgets${name ? `/${name}` : ''}`;
 const policyName = (c: StepContext) => `${c.ns}-team-label`;
 

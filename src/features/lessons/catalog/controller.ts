@@ -3,6 +3,7 @@
 // meet on `spec.replicas` of a Deployment; every claim is read from the server's answers.
 import { ownership } from '../exchange';
 import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { sleep } from '../../../lib/sleep';
 
 const NAME = 'web';
 const SCALER = 'lesson-scaler';
@@ -10,7 +11,6 @@ const deploy = (c: StepContext) => `/apis/apps/v1/namespaces/${encodeURIComponen
 const msg = (x: KitExchange) => String(field(x.response, 'message') ?? '');
 const owns = (x: KitExchange, manager: string) => ownership(x.response).filter((e) => e.manager === manager && e.operation === 'Apply').flatMap((e) => e.fields);
 const causes = (x: KitExchange) => (field(x.response, 'details', 'causes') as { reason?: string; field?: string; message?: string }[] | undefined) ?? [];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** alice's manifest: the whole Deployment, with or without `replicas`. */
 const manifest = (replicas?: number, image = 'registry.k8s.io/pause:3.10') =>

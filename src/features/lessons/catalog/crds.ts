@@ -3,12 +3,12 @@
 // labelled, and removed by the last step or the cleanup.
 import { parseWarningHeader } from '../../../codecs';
 import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { sleep } from '../../../lib/sleep';
 
 const GROUP = 'lessons.explorer.dev';
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const LISTS_CRD = `lessonlists.${GROUP}`;
 const COST_CRD = `lessoncosts.${GROUP}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A CRD's status conditions as `Type: Status` lines, for the step's shown answer. */
 const conditionLines = (x: KitExchange) => ((field(x.response, 'status', 'conditions') as { type: string; status: string }[] | undefined) ?? []).map((k) => `${k.type}: ${k.status}`);
 const msg = (x: KitExchange) => String(field(x.response, 'message') ?? '');

@@ -3,13 +3,13 @@
 // and a function the server does not know, refused when the CRD is created. The cost limit is the
 // cel-cost lesson's subject, not this one's.
 import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { sleep } from '../../../lib/sleep';
 
 const GROUP = 'lessons.explorer.dev';
 const PLURAL = 'lessonlibs';
 const LIB_CRD = `${PLURAL}.${GROUP}`;
 const UNKNOWN_CRD = `lessonlibxs.${GROUP}`;
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const msg = (x: KitExchange) => String(field(x.response, 'message') ?? '');
 const libs = (c: StepContext) => `/apis/${GROUP}/v1/namespaces/${encodeURIComponent(c.ns)}/${PLURAL}`;
 

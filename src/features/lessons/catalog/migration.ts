@@ -4,6 +4,7 @@
 // status.storedVersions says only v2 and v1 may leave spec.versions.
 import { compareResourceVersions } from '../../../k8s/rv';
 import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { sleep } from '../../../lib/sleep';
 
 const GROUP = 'lessons.explorer.dev';
 const PLURAL = 'lessonmoves';
@@ -11,7 +12,6 @@ export const MOVE_CRD = `${PLURAL}.${GROUP}`;
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const SVMS = '/apis/storagemigration.k8s.io/v1/storageversionmigrations';
 const NAMES = ['move-a', 'move-b', 'move-c'];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const msg = (x: KitExchange) => String(field(x.response, 'message') ?? '');
 const moves = (c: StepContext, v = 'v1', name = '') => `/apis/${GROUP}/${v}/namespaces/${encodeURIComponent(c.ns)}/${PLURAL}${name ? `/${name}` : ''}`;
 const svmName = (c: StepContext) => `${c.ns}-${PLURAL}`;

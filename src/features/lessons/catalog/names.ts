@@ -2,6 +2,7 @@
 // namespace taking its objects with it. Every claim is a step's check, seen on kube-apiserver 1.37.1
 // (and 1.33.13: the skew run of lessons.server.test.ts).
 import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { sleep } from '../../../lib/sleep';
 
 const cm = (c: StepContext, name = '', ns = c.ns) => `/api/v1/namespaces/${encodeURIComponent(ns)}/configmaps${name ? `/${name}` : ''}`;
 const lease = (c: StepContext, name = '') => `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(c.ns)}/leases${name ? `/${name}` : ''}`;
@@ -192,7 +193,7 @@ export const namespaceDeletion: KitLesson = {
         for (let i = 0; i < 60; i++) {
           gone = await c.send('GET', `${cm(c, '', inner)}?labelSelector=explorer.lessons%2Flesson%3Dnsdel`);
           if (((field(gone.response, 'items') as unknown[] | undefined) ?? []).length <= 1) break;
-          await new Promise((r) => setTimeout(r, 500));
+          await sleep(500);
         }
         const post = await c.send('POST', cm(c, '', inner), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late', labels: label('nsdel') } } });
         return [del, gone!, post, await c.send('GET', `/api/v1/namespaces/${inner}`)];
@@ -221,7 +222,7 @@ export const namespaceDeletion: KitLesson = {
         for (let i = 0; i < 120; i++) {
           ns = await c.send('GET', `/api/v1/namespaces/${inner}`);
           if (ns.status === 404) break;
-          await new Promise((r) => setTimeout(r, 500));
+          await sleep(500);
         }
         return [patch, await c.send('GET', cm(c, 'held', inner)), ns!];
       },

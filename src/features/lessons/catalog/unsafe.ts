@@ -8,6 +8,7 @@
 // readable again, which is how cleanup unblocks the CRD's deletion if the lesson was abandoned
 // half-way (the CRD finalizer must list the instances, and cannot while one is undecodable).
 import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { sleep } from '../../../lib/sleep';
 
 const GROUP = 'lessons.explorer.dev';
 const PLURAL = 'lessonrelics';
@@ -17,7 +18,6 @@ const UNSAFE_VERB = 'unsafe-delete-ignore-read-errors';
 const GATE = 'AllowUnsafeMalformedObjectDeletion';
 /** The other context of the local control plane: bound to the `view` ClusterRole only. */
 const VIEWER_CONTEXT = 'local-viewer';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const relics = (c: StepContext, v: string, name = '') => `/apis/${GROUP}/${v}/namespaces/${encodeURIComponent(c.ns)}/${PLURAL}${name ? `/${name}` : ''}`;
 
 const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { note: { type: 'string' } } } } } };

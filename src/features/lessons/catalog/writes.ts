@@ -1,11 +1,11 @@
 // Lessons that write, all inside the lesson's scratch namespace.
 import { parseWarningHeader } from '../../../codecs';
 import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { sleep } from '../../../lib/sleep';
 
 const cm = (c: StepContext, name = '') => `/api/v1/namespaces/${encodeURIComponent(c.ns)}/configmaps${name ? `/${name}` : ''}`;
 /** The texts of the Warning headers, unquoted (the header escapes the quotes inside them). */
 const warnings = (x: KitExchange) => parseWarningHeader(x.responseHeaders.warning).map((w) => w.text).join(' | ');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A ConfigMap body with an unknown field and a duplicated key, written as text on purpose. */
 const SLOPPY = (name: string) => `{

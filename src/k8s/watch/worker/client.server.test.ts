@@ -6,14 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { MessageChannel } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { testCluster } from '../../../../proxy/cluster/testing';
+import { testCluster } from '../../../../proxy/cluster/cluster.testkit';
 import { MuxClient, type MuxRequest, type MuxStream, type WebSocketConstructor } from '../../client/mux';
-import { TEST_CONTEXT, useRealProxy } from '../../testing';
+import { TEST_CONTEXT, useRealProxy } from '../../proxy.testkit';
 import { hostWatchSessions, type Port } from './host';
 import { type PaneSnapshot, stateVersion, type WatchSpec } from '../session';
 import type { KubeObject } from '../types';
 import { type Endpoint, WORKER_INFLIGHT_BYTES, WorkerConnection, WorkerWatchSession } from './client';
-import { untilSnapshot } from '../untilSnapshot';
+import { untilSnapshot } from '../untilSnapshot.testkit';
 
 const cluster = () => testCluster(inject('controlPlane'));
 let mux: MuxClient;

@@ -5,6 +5,7 @@
 import { errorFromResponse, kubeFetch, type MuxClient, type MuxStream } from '../../client';
 import { type FromWorker, type RemoteSessionOptions, SessionMirror, type SessionBatch, toWire, type ToWorker } from './protocol';
 import { defaultSchedule, type EventEntry, nextTask, type ObjectDetail, type PaneSnapshot, type WatchSpec, WatchSession } from '../session';
+import { Listeners } from '../../../lib/listeners';
 
 /** What a watch pane uses of a session, wherever it runs. */
 export interface WatchSessionHandle {
@@ -261,7 +262,7 @@ export class WorkerWatchSession implements WatchSessionHandle {
   readonly engine = 'worker' as const;
   private readonly mirror = new SessionMirror();
   private snapshot: PaneSnapshot;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private scheduled = false;
   private readonly sid: number;
   private stopped = false;
@@ -285,8 +286,7 @@ export class WorkerWatchSession implements WatchSessionHandle {
   }
 
   subscribe = (cb: () => void): (() => void) => {
-    this.listeners.add(cb);
-    return () => this.listeners.delete(cb);
+    return this.listeners.subscribe(cb);
   };
   getSnapshot = (): PaneSnapshot => this.snapshot;
 
@@ -329,7 +329,7 @@ export class WorkerWatchSession implements WatchSessionHandle {
       const t0 = performance.now();
       this.notifiedAt = t0;
       this.snapshot = this.mirror.snapshot;
-      for (const l of this.listeners) l();
+      this.listeners.emit();
       // React renders in a microtask after this; a task posted now runs after it. The frame that
       // lays out and paints what it committed comes later: its time counts too (from its first
       // callback to the task after it), but not the wait for it. One measurement at a time: in a

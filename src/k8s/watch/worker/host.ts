@@ -30,9 +30,13 @@ interface RemoteStream {
   unacked: number;
 }
 
-export function hostWatchSessions(port: Port): void {
-  const post = (m: FromWorker, transfer?: Transferable[]) => port.postMessage(m, transfer ?? []);
-  const sessions = new Map<number, { session: WatchSession; builder: BatchBuilder }>();
+type Post = (m: FromWorker, transfer?: Transferable[]) => void;
+
+/**
+ * The network the worker borrows from the page: mux streams and JSON GETs asked for by message,
+ * their answers delivered back (`deliver`) as the page sends them.
+ */
+function borrowNetwork(post: Post): { mux: MuxOpener; fetchJson: FetchJson; deliver(m: ToWorker): void } {
   const streams = new Map<number, RemoteStream>();
   const fetches = new Map<number, { resolve: (b: ArrayBuffer) => void; reject: (e: Error) => void }>();
   let nextRid = 1;
@@ -107,6 +111,48 @@ export function hostWatchSessions(port: Port): void {
     return JSON.parse(new TextDecoder().decode(buf)) as T;
   };
 
+  function deliver(m: ToWorker): void {
+    switch (m.t) {
+      case 'mux-response': {
+        const s = streams.get(m.rid);
+        s?.onResponse?.({ status: m.status, headers: m.headers, fromProxy: m.fromProxy });
+        return;
+      }
+      case 'mux-chunk': {
+        const s = streams.get(m.rid);
+        if (!s) return;
+        s.queue.push(new Uint8Array(m.buf, m.off, m.len));
+        return;
+      }
+      case 'mux-end': {
+        const s = streams.get(m.rid);
+        if (!s) return;
+        streams.delete(m.rid);
+        const error = m.error ? fromWire(m.error) : undefined;
+        s.queue.end(error);
+        s.onFail(error ?? new Error('the stream ended before a response'));
+        return;
+      }
+      case 'fetch-done': {
+        const f = fetches.get(m.rid);
+        if (!f) return;
+        fetches.delete(m.rid);
+        if (m.error) f.reject(fromWire(m.error));
+        else f.resolve(m.buf!);
+        return;
+      }
+    }
+  }
+
+  return { mux, fetchJson, deliver };
+}
+
+export function hostWatchSessions(port: Port): void {
+  const post: Post = (m, transfer) => port.postMessage(m, transfer ?? []);
+  const sessions = new Map<number, { session: WatchSession; builder: BatchBuilder }>();
+  const net = borrowNetwork(post);
+  const { mux, fetchJson } = net;
+
   port.addEventListener('message', (ev: MessageEvent) => {
     const m = ev.data as ToWorker;
     switch (m.t) {
@@ -158,34 +204,8 @@ export function hostWatchSessions(port: Port): void {
         void s.entryDetail(m.seq).then((e) => post({ t: 'reply', req: m.req, value: e }));
         return;
       }
-      case 'mux-response': {
-        const s = streams.get(m.rid);
-        s?.onResponse?.({ status: m.status, headers: m.headers, fromProxy: m.fromProxy });
-        return;
-      }
-      case 'mux-chunk': {
-        const s = streams.get(m.rid);
-        if (!s) return;
-        s.queue.push(new Uint8Array(m.buf, m.off, m.len));
-        return;
-      }
-      case 'mux-end': {
-        const s = streams.get(m.rid);
-        if (!s) return;
-        streams.delete(m.rid);
-        const error = m.error ? fromWire(m.error) : undefined;
-        s.queue.end(error);
-        s.onFail(error ?? new Error('the stream ended before a response'));
-        return;
-      }
-      case 'fetch-done': {
-        const f = fetches.get(m.rid);
-        if (!f) return;
-        fetches.delete(m.rid);
-        if (m.error) f.reject(fromWire(m.error));
-        else f.resolve(m.buf!);
-        return;
-      }
+      default:
+        net.deliver(m);
     }
   });
   port.start?.();

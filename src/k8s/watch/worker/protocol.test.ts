@@ -13,7 +13,7 @@ import { summarize } from '../objects';
 import { Ring } from '../timeline';
 import type { KubeObject } from '../types';
 import { type Endpoint, RENDER_GAP_MAX_MS, RENDER_GAP_MS, RENDER_SHARE, WorkerConnection, WorkerWatchSession } from './client';
-import { untilSnapshot } from '../untilSnapshot';
+import { untilSnapshot } from '../untilSnapshot.testkit';
 
 const fixture = readFileSync(new URL('../../../codecs/fixtures/watch-configmaps.json', import.meta.url));
 const lines = fixture.toString('utf8').trim().split('\n');

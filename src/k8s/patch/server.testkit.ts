@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { inject } from 'vitest';
 import { kubeJson } from '../client';
 import { fetchGroupVersionDocument, fieldHintsFrom, findKindSchema, type OpenApiIndex } from '../openapi';
-import { TEST_CONTEXT } from '../testing';
+import { TEST_CONTEXT } from '../proxy.testkit';
 import type { FieldHints } from './hints';
 import { type JsonObject, PATCH_CONTENT_TYPES, type PatchType } from './patch';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { compactEtcd, type Credentials, type HttpResult, kubeRequest } from './controlplane';
-import type { InjectedControlPlane } from './vitest-setup';
+import type { InjectedControlPlane } from './globalSetup.testkit';
 
 export interface TestCluster {
   server: string;

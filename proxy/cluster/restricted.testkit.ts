@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dump as stringify, load as parse } from 'js-yaml';
-import type { TestCluster } from './testing';
+import type { TestCluster } from './cluster.testkit';
 
 /** What the restricted user may do in its namespace: reads of these resources, nothing more. */
 export const RESTRICTED_RULES = [

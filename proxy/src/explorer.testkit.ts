@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import WebSocket from 'ws';
-import type { TestCluster } from '../cluster/testing';
+import type { TestCluster } from '../cluster/cluster.testkit';
 import type { MuxServerMessage } from '../../protocol/mux';
 
 export interface RawResponse {

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
-import { followInAppLinks, hrefFor, navigate, type Route, useRoute, type View, VIEWS } from '../routing';
+import { contextNamespaceFor, followInAppLinks, hrefFor, navigate, type Route, useRoute, type View, VIEWS } from '../routing';
 import { ErrorBox } from '../ui/ErrorBox';
 import { ThemeToggle } from '../ui/ThemeToggle';
 import { ConnectionStatus } from '../features/status';
@@ -100,21 +100,18 @@ export function Shell({ bootReplayProblem }: { bootReplayProblem?: string } = {}
 
   // Put the chosen context into the URL once known, so the view is shareable as it is.
   useEffect(() => {
-    if (!route.context && context) navigate({ context, namespace: route.namespace ?? ctxInfo?.namespace }, { replace: true });
-  }, [route.context, context, route.namespace, ctxInfo?.namespace]);
+    // The namespace follows from the context (below).
+    if (!route.context && context) navigate({ context }, { replace: true });
+  }, [route.context, context]);
 
-  // A user who may not list namespaces (403: a context restricted to one namespace) is rarely
-  // allowed anything across all of them either: a link that names the context but no namespace
-  // opens in the context's namespace, as kubectl would. Decided once per context, when the
-  // namespaces answer arrives: emptying the field afterwards (all namespaces) stays empty.
+  // A link that names the context but no namespace opens in the context's namespace from the
+  // kubeconfig, as kubectl does (`kubectl --context X get configmaps` lists X's namespace); all
+  // namespaces is asked for by name (`namespace=*`, the picker's "All namespaces", an emptied field).
   const namespaceForbidden = namespaces.error instanceof KubeApiError && namespaces.error.httpStatus === 403;
-  const decided = useRef('');
-  const namespacesSettled = !!ctxInfo && (namespaces.isSuccess || namespaces.isError);
+  const fillNamespace = contextNamespaceFor(route, ctxInfo?.namespace);
   useEffect(() => {
-    if (!route.context || !namespacesSettled || decided.current === route.context) return;
-    decided.current = route.context;
-    if (!route.namespace && ctxInfo?.namespace && namespaceForbidden) navigate({ namespace: ctxInfo.namespace }, { replace: true });
-  }, [route.context, route.namespace, ctxInfo?.namespace, namespaceForbidden, namespacesSettled]);
+    if (fillNamespace) navigate({ namespace: fillNamespace }, { replace: true });
+  }, [fillNamespace]);
 
   // Every in-app link changes the route in place: a page load would end a recording and every watch.
   useEffect(() => followInAppLinks(document), []);
@@ -264,7 +261,7 @@ export function Shell({ bootReplayProblem }: { bootReplayProblem?: string } = {}
           <a
             key={v}
             title={`Alt+${(i + 1) % 10}`}
-            href={hrefFor({ view: v, context: route.context, namespace: route.namespace, group: route.group, version: route.version, resource: route.resource, name: route.name })}
+            href={hrefFor({ view: v, context: route.context, namespace: route.namespace, allNamespaces: !!route.allNamespaces, group: route.group, version: route.version, resource: route.resource, name: route.name })}
             aria-current={route.view === v ? 'page' : undefined}
             onClick={(e) => {
               if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;

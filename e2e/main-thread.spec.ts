@@ -1,5 +1,5 @@
 // Bounded work per view: a custom resource with a 1.4 MiB string and one nested 9,990 levels deep
-// (see hostile-objects.spec.ts for why not 10,000), each opened in every view that shows an object
+// (see hoards.ts for why not 10,000), each opened in every view that shows an object
 // (Edit, Ownership, Encodings, Lists with the object opened, Watch with the event opened, Console),
 // must cost under a second of the page's main-thread time. Measured as work, not as wall time:
 // Chrome's own count of the renderer main thread's task time (CDP Performance.getMetrics,
@@ -7,6 +7,7 @@
 // view's) to when the view has settled, so a loaded machine makes it slower but not over.
 import type { CDPSession, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { defineHoards } from './hoards';
 
 /** Main-thread time allowed to open one object in one view, in seconds. */
 const BUDGET_S = 1;
@@ -45,33 +46,15 @@ async function go(page: Page, params: Record<string, string>): Promise<void> {
 
 test('opening a 1.4 MiB string or 9,990 levels of nesting costs each view under a second of main-thread time', async ({ page, explorerUrl, kube, ns }) => {
   test.setTimeout(300_000);
-  const group = `${ns}.example.com`;
   const longNs = `${ns}-long`;
   const smallNs = `${ns}-small`;
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `hoards.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { plural: 'hoards', singular: 'hoard', kind: 'Hoard' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } }],
-    },
-  };
-  expect((await kube.request('admin', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  const hoards = await defineHoards(kube, ns);
+  const { group, path } = hoards;
   for (const n of [longNs, smallNs]) expect((await kube.request('admin', 'POST', '/api/v1/namespaces', { metadata: { name: n } })).status).toBe(201);
   try {
-    const path = (n: string) => `/apis/${group}/v1/namespaces/${n}/hoards`;
-    const DEPTH = 9_990 - 3;
-    const deep = `{"apiVersion":"${group}/v1","kind":"Hoard","metadata":{"name":"deep"},"spec":${'{"d":'.repeat(DEPTH)}{"end":true}${'}'.repeat(DEPTH)}}`;
-    // Created once the CRD is served. On a loaded machine the server may answer a big body after
-    // the client gave up (10 s) and have stored it: 409 AlreadyExists on the next attempt.
-    const created = (p: string, body: unknown) => async () => kube.request('admin', 'POST', p, body).then((r) => [201, 409].includes(r.status), () => false);
-    await expect.poll(created(path(ns), deep), { timeout: 60_000 }).toBe(true);
-    const long = { apiVersion: `${group}/v1`, kind: 'Hoard', metadata: { name: 'long' }, spec: { blob: 'k'.repeat(1.4 * 1024 * 1024) } };
-    await expect.poll(created(path(longNs), long), { timeout: 60_000 }).toBe(true);
-    expect((await kube.request('admin', 'POST', path(smallNs), { ...long, metadata: { name: 'small' }, spec: { blob: 'k' } })).status).toBe(201);
+    await hoards.createDeep(ns);
+    await hoards.createLong(longNs, 'long', 1.4 * 1024 * 1024);
+    await hoards.createLong(smallNs, 'small', 1);
 
     let pending = 0;
     page.on('request', () => pending++);
@@ -123,7 +106,7 @@ test('opening a 1.4 MiB string or 9,990 levels of nesting costs each view under 
     console.log('main-thread seconds per view:', spent);
     for (const [what, s] of Object.entries(spent)) expect(s, `${what}: ${s.toFixed(2)} s of main-thread time`).toBeLessThan(BUDGET_S);
   } finally {
-    await kube.request('admin', 'DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/hoards.${group}`);
+    await hoards.remove();
     for (const n of [longNs, smallNs]) await kube.request('admin', 'DELETE', `/api/v1/namespaces/${n}`);
   }
 });

@@ -20,7 +20,7 @@ const noReact = { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], messa
 
 const FEATURES = ['console', 'deletion', 'discovery', 'edit', 'encodings', 'lessons', 'lists', 'ownership', 'record', 'serving', 'status', 'watch', 'welcome'];
 const TESTS = ['**/*.test.{ts,tsx}'];
-const TEST_SUPPORT = ['src/k8s/testing.ts', 'src/k8s/record/testing.ts', 'src/k8s/patch/serverTestKit.ts', 'src/features/edit/differentialCases.ts'];
+const TEST_SUPPORT = ['src/k8s/testing.ts', 'src/k8s/record/testing.ts', 'src/**/*.testkit.ts', 'src/k8s/patch/serverTestKit.ts', 'src/features/edit/differentialCases.ts'];
 
 /** A zone of import-x/no-restricted-paths: files under `target` may not import anything under `from`. */
 const zone = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });

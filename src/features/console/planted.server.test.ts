@@ -8,28 +8,27 @@
 // may be in the saved recording, the server's log, /proxy/status, the console's Export HAR, nor any
 // Copy-as of a request that did not itself carry it (Copy-as copies the user's own request as typed).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { testCluster } from '../../../proxy/cluster/testing';
-import { type ExplorerServer, startExplorerServer } from '../../../proxy/src/server';
+import type { ExplorerServer } from '../../../proxy/src/server';
 import { fromYaml } from '../../codecs/yaml';
 import { toHar } from './har';
 import { toCurl, toKubectl } from './copyAs';
 import { toClientGo, toClientNode, toPython } from './copyAsCode';
-import { configureProxy, type Exchange, kubeFetch, MuxClient, type WebSocketConstructor } from '../../k8s/client';
+import { type Exchange, kubeFetch, type MuxClient } from '../../k8s/client';
 import { openWatch } from '../../k8s/watch/stream';
 import { installRecordingHooks, recorder, type RecordedExchange, toRecordingHar } from '../../k8s/record';
+import { type ExecExplorer, startExecExplorer } from '../../k8s/record/execExplorer.testkit';
 
 const cluster = () => testCluster(inject('controlPlane'));
 const ns = `planted-${randomBytes(3).toString('hex')}`;
-const binding = `planted-admin-${randomBytes(3).toString('hex')}`;
 /** Runs of the property (each a session of about 40 requests, sent together), besides the fixed cases. */
 const RUNS = 5;
 const SPARE_USERS = RUNS + 8;
+let explorer: ExecExplorer;
 let dir: string;
 let srv: ExplorerServer;
 let execToken = '';
@@ -57,55 +56,32 @@ const credential = fc.oneof(
 const FIXED: string[][] = [['Pl4ntedAbc+/def==', 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', 'pabcdef.0123456789abcdef', 'sha256~0123456789abcdef0123456789abcdef']];
 
 beforeAll(async () => {
-  const c = cluster();
-  expect((await c.request('admin', 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
-  expect((await c.request('admin', 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: 'planted' } })).status).toBe(201);
-  const rb = { metadata: { name: binding }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ kind: 'ServiceAccount', name: 'planted', namespace: ns }] };
-  expect((await c.request('admin', 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', rb)).status).toBe(201);
-  const tr = await c.request('admin', 'POST', `/api/v1/namespaces/${ns}/serviceaccounts/planted/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } });
-  execToken = (JSON.parse(tr.body) as { status: { token: string } }).status.token;
-  dir = mkdtempSync(join(tmpdir(), 'planted-'));
-  writeFileSync(join(dir, 'cred.json'), JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: execToken } }));
-  const script = (name: string, body: string) => {
-    writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`);
-    chmodSync(join(dir, name), 0o755);
-  };
-  script('plugin.sh', `cat "${join(dir, 'cred.json')}"`);
-  // Plugins that go wrong with a credential in hand, one user per run (a failed run is not retried
-  // at once): one writes it to stderr and fails, one prints it bare instead of an ExecCredential.
-  script('noisy.sh', `echo "refreshing: token=$(cat "${dir}/noisy-$1")" >&2\necho "error: Authorization: Bearer $(cat "${dir}/noisy-$1") was refused; token=$(cat "${dir}/noisy-$1")" >&2\nexit 1`);
-  script('bare.sh', `cat "${dir}/bare-$1"`);
-  const base = fromYaml(readFileSync(c.kubeconfig, 'utf8')) as { clusters: { name: string }[] };
-  const clusterName = base.clusters[0]!.name;
-  const exec = (command: string, args: string[] = []) => ({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command, args, interactiveMode: 'Never' } });
   const spare = Array.from({ length: SPARE_USERS }, (_, i) => i);
-  const kubeconfig = {
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: base.clusters,
-    users: [{ name: 'exec', user: exec('./plugin.sh') }, ...spare.flatMap((i) => [{ name: `noisy${i}`, user: exec('./noisy.sh', [String(i)]) }, { name: `bare${i}`, user: exec('./bare.sh', [String(i)]) }])],
-    contexts: [
-      { name: 'exec', context: { cluster: clusterName, user: 'exec', namespace: ns } },
-      ...spare.flatMap((i) => [
-        { name: `noisy${i}`, context: { cluster: clusterName, user: `noisy${i}` } },
-        { name: `bare${i}`, context: { cluster: clusterName, user: `bare${i}` } },
-      ]),
-    ],
-    'current-context': 'exec',
-  };
-  writeFileSync(join(dir, 'kubeconfig'), JSON.stringify(kubeconfig));
-  srv = await startExplorerServer({ port: 0, kubeconfigPath: join(dir, 'kubeconfig'), staticDir: dir, log: (line) => logLines.push(line) });
-  configureProxy({ origin: srv.url, token: srv.token });
-  mux = new MuxClient({ url: new URL('/proxy/mux', srv.url.replace(/^http/, 'ws')).toString(), token: () => srv.token, WebSocket: WebSocket as unknown as WebSocketConstructor });
+  const exec = (command: string, args: string[]) => ({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command, args, interactiveMode: 'Never' } });
+  const clusterName = (fromYaml(readFileSync(cluster().kubeconfig, 'utf8')) as { clusters: { name: string }[] }).clusters[0]!.name;
+  explorer = await startExecExplorer(cluster(), ns, {
+    log: (line) => logLines.push(line),
+    // Plugins that go wrong with a credential in hand, one user per run (a failed run is not retried
+    // at once): one writes it to stderr and fails, one prints it bare instead of an ExecCredential.
+    scripts: {
+      'noisy.sh': (d) => `echo "refreshing: token=$(cat "${d}/noisy-$1")" >&2\necho "error: Authorization: Bearer $(cat "${d}/noisy-$1") was refused; token=$(cat "${d}/noisy-$1")" >&2\nexit 1`,
+      'bare.sh': (d) => `cat "${d}/bare-$1"`,
+    },
+    users: spare.flatMap((i) => [
+      { name: `noisy${i}`, user: exec('./noisy.sh', [String(i)]) },
+      { name: `bare${i}`, user: exec('./bare.sh', [String(i)]) },
+    ]),
+    contexts: spare.flatMap((i) => [
+      { name: `noisy${i}`, context: { cluster: clusterName, user: `noisy${i}` } },
+      { name: `bare${i}`, context: { cluster: clusterName, user: `bare${i}` } },
+    ]),
+  });
+  ({ srv, mux, execToken, dir } = explorer);
 });
 
 afterAll(async () => {
   recorder.clear();
-  mux?.close();
-  await srv?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  await cluster().request('admin', 'DELETE', `/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/${binding}`);
-  await cluster().request('admin', 'DELETE', `/api/v1/namespaces/${ns}`);
+  await explorer?.close();
 });
 
 const JSON_TYPE = 'application/json';

@@ -210,6 +210,11 @@ test('kube-apiserver stopped (SIGSTOP) when the pane watches again: it says conn
     const frozen = sinceTheStreamWasLost(await recorded(page));
     expect(frozen, 'the badge while kube-apiserver was stopped').toContain('connecting');
     expect(frozen, 'the badge while kube-apiserver was stopped').not.toContain('watching');
+    // The top bar says so too, for a kube-apiserver this explorer server did not start (no
+    // supervisor to tell it): its /readyz probe gets no answer within 5 s (issue 43: it said
+    // "connected" for 90 s).
+    const indicator = page.getByLabel('Connection status');
+    await expect(indicator).toContainText('not answering', { timeout: 30_000 });
 
     await kube.signalApiServer('SIGCONT');
     stopped = false;
@@ -217,6 +222,7 @@ test('kube-apiserver stopped (SIGSTOP) when the pane watches again: it says conn
     await expect(badge).toHaveText('watching', { timeout: 60_000 });
     await expect(pane.getByText('· 5 objects', { exact: true })).toBeVisible({ timeout: 60_000 });
     expect(await stateNames(pane)).toEqual([...before, 'after'].map((n) => `${ns}/${n}`).sort());
+    await expect(indicator).toContainText('connected', { timeout: 60_000 });
   } finally {
     if (stopped) await kube.signalApiServer('SIGCONT');
     await explorer.close();

@@ -5,36 +5,17 @@
 // exceeded"), and one with a 1.4 MiB string (KYAML took minutes on it). The deep body is built as
 // text: JSON.stringify itself overflows on it.
 import { expect, test } from './fixtures';
+import { defineHoards } from './hoards';
 
 test('a custom resource nested 9,990 levels deep is refused with a reason in Edit, Ownership and Encodings and breaks neither Lists, Watch nor the Console, and a 1.4 MiB string opens', async ({ page, explorerUrl, kube, ns }) => {
   test.setTimeout(120_000);
-  const group = `${ns}.example.com`;
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `hoards.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { plural: 'hoards', singular: 'hoard', kind: 'Hoard' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } }],
-    },
-  };
-  expect((await kube.request('admin', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  const hoards = await defineHoards(kube, ns);
+  const { group } = hoards;
   try {
-    const path = `/apis/${group}/v1/namespaces/${ns}/hoards`;
-    // 9,990 levels in all: the object, spec, DEPTH levels of {"d": …} and the innermost {"end": true}.
-    // Not 10,000: kube-apiserver 1.37 takes a custom resource 10,000 levels deep (its JSON decoder's
-    // limit) and stores it as CBOR, but then cannot read it back ("cbor: exceeded max nested level
-    // 10000": 500 StorageError, corrupt object) on a GET or a list of the resource.
-    const DEPTH = 9_990 - 3;
-    const deep = `{"apiVersion":"${group}/v1","kind":"Hoard","metadata":{"name":"deep"},"spec":${'{"d":'.repeat(DEPTH)}{"end":true}${'}'.repeat(DEPTH)}}`;
-    const create = (name: string, spec: unknown) => kube.request('admin', 'POST', path, { apiVersion: `${group}/v1`, kind: 'Hoard', metadata: { name }, spec });
-    // The CRD is served once it is established.
-    // (An attempt the server answered late may have stored it already: 409 AlreadyExists then.)
-    await expect.poll(async () => [201, 409].includes((await kube.request('admin', 'POST', path, deep)).status), { timeout: 30_000 }).toBe(true);
+    const path = hoards.path(ns);
+    await hoards.createDeep(ns);
     expect((await kube.request('admin', 'GET', `${path}/deep`)).body).toContain('{"end":true}');
-    expect((await create('long', { blob: 'k'.repeat(1.4 * 1024 * 1024) })).status).toBe(201);
+    await hoards.createLong(ns, 'long', 1.4 * 1024 * 1024);
 
     const broke = page.getByText('Something broke in the explorer');
     const open = (view: string, name: string, extra: Record<string, string> = {}) =>
@@ -73,6 +54,6 @@ test('a custom resource nested 9,990 levels deep is refused with a reason in Edi
     await expect(page.getByRole('table', { name: 'Formats' }).getByRole('row', { name: /KYAML/ })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText('Something broke in the explorer')).toHaveCount(0);
   } finally {
-    await kube.request('admin', 'DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/hoards.${group}`);
+    await hoards.remove();
   }
 });

@@ -378,7 +378,13 @@ test('metadata-only lists carry no data and weigh less than full lists; a row op
 
 test('lists across all namespaces with a label selector, with each row namespace', async ({ page, explorerUrl, kube, ns }) => {
   await must(kube, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'tagged', labels: { 'lists-e2e': ns } } });
+  // A link naming the context but no namespace opens in the context's namespace (the kubeconfig
+  // names `default` for local-admin), as kubectl would; all namespaces are asked for as namespace=*.
   await page.goto(listUrl(explorerUrl, { group: '', version: 'v1', resource: 'configmaps' }));
+  await expect(page).toHaveURL(/[?&]namespace=default(&|$)/);
+  await expect(page.getByRole('combobox', { name: 'Namespace' })).toHaveValue('default');
+  await page.goto(listUrl(explorerUrl, { namespace: '*', group: '', version: 'v1', resource: 'configmaps' }));
+  await expect(page.getByRole('combobox', { name: 'Namespace' })).toHaveValue('');
   await page.getByLabel('Label selector').fill(`lists-e2e=${ns}`);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByText(/^GET \/api\/v1\/configmaps\?.*includeObject=Metadata/)).toBeVisible();

@@ -135,7 +135,7 @@ function ViewTabs({ route }: { route: Route }) {
         <a
           key={v}
           title={`Alt+${(i + 1) % 10}`}
-          href={hrefFor({ view: v, context: route.context, namespace: route.namespace, group: route.group, version: route.version, resource: route.resource, name: route.name })}
+          href={hrefFor({ view: v, context: route.context, namespace: route.namespace, allNamespaces: !!route.allNamespaces, group: route.group, version: route.version, resource: route.resource, name: route.name })}
           aria-current={route.view === v ? 'page' : undefined}
           onClick={(e) => {
             if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;

@@ -1,9 +1,9 @@
 // The shell's state: the contexts and the context shown, the namespaces (or why they cannot be
 // listed), a replay and what it makes the page forget, and the route kept complete (the context
-// and, for a user who may not list namespaces, the context's namespace put into the URL).
+// and, for a link that names no namespace, the context's namespace put into the URL).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { navigate, useRoute } from '../routing';
+import { contextNamespaceFor, navigate, useRoute } from '../routing';
 import { openRecordingFrom, useReplay } from '../features/record';
 import { KubeApiError } from '../k8s/client';
 import { contextsQuery, K8S_QUERY_PREFIX, namespacesQuery } from '../k8s/cluster';
@@ -44,21 +44,18 @@ export function useShell(bootReplayProblem: string | undefined) {
 
   // Put the chosen context into the URL once known, so the view is shareable as it is.
   useEffect(() => {
-    if (!route.context && context) navigate({ context, namespace: route.namespace ?? ctxInfo?.namespace }, { replace: true });
-  }, [route.context, context, route.namespace, ctxInfo?.namespace]);
+    // The namespace follows from the context (below).
+    if (!route.context && context) navigate({ context }, { replace: true });
+  }, [route.context, context]);
 
-  // A user who may not list namespaces (403: a context restricted to one namespace) is rarely
-  // allowed anything across all of them either: a link that names the context but no namespace
-  // opens in the context's namespace, as kubectl would. Decided once per context, when the
-  // namespaces answer arrives: emptying the field afterwards (all namespaces) stays empty.
+  // A link that names the context but no namespace opens in the context's namespace from the
+  // kubeconfig, as kubectl does (`kubectl --context X get configmaps` lists X's namespace); all
+  // namespaces is asked for by name (`namespace=*`, the picker's "All namespaces", an emptied field).
   const namespaceForbidden = namespaces.error instanceof KubeApiError && namespaces.error.httpStatus === 403;
-  const decided = useRef('');
-  const namespacesSettled = !!ctxInfo && (namespaces.isSuccess || namespaces.isError);
+  const fillNamespace = contextNamespaceFor(route, ctxInfo?.namespace);
   useEffect(() => {
-    if (!route.context || !namespacesSettled || decided.current === route.context) return;
-    decided.current = route.context;
-    if (!route.namespace && ctxInfo?.namespace && namespaceForbidden) navigate({ namespace: ctxInfo.namespace }, { replace: true });
-  }, [route.context, route.namespace, ctxInfo?.namespace, namespaceForbidden, namespacesSettled]);
+    if (fillNamespace) navigate({ namespace: fillNamespace }, { replace: true });
+  }, [fillNamespace]);
 
   return { route, replay, epoch, contexts, replayProblem, context, ctxInfo, unknownContext, namespaces, namespaceForbidden };
 }

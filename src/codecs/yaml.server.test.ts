@@ -65,6 +65,14 @@ describe('toYaml through the real server', () => {
     const stored = await json<{ spec: unknown }>('PATCH', crPath('words'), body, { 'Content-Type': APPLY }, { fieldManager: 'yaml-test' });
     expect(stored.spec).toEqual({ data, keys, list: WORDS });
   });
+
+  it('strings of 64 KiB and more (written double-quoted by toYaml itself) come back the same, with every escape', async () => {
+    const tricky = 'yes \u0085 \u2028 \u2029 \ufeff \u0001 \u007f \u009f \b \f \t " \\ \' # : - ✓ 😀\nnext line\n';
+    const long = { a: `${tricky}${'k'.repeat(64 * 1024)}`, b: `${'x'.repeat(70 * 1024)}${tricky}` };
+    const body = toYaml({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'long' }, data: long });
+    const stored = await json<{ data: Record<string, string> }>('PATCH', `/api/v1/namespaces/${ns}/configmaps/long`, body, { 'Content-Type': APPLY }, { fieldManager: 'yaml-test' });
+    expect(stored.data).toEqual(long);
+  });
 });
 
 describe('yamlVersionDifferences against what the server reads', () => {

@@ -1,4 +1,5 @@
 // The one YAML codec (pure): what it writes is read back the same by both YAML versions, and the
+import { fc, test } from '@fast-check/vitest';
 // reader points at lines where the API server (YAML 1.1) would read a plain scalar otherwise.
 import { describe, expect, it } from 'vitest';
 import { fromYaml, fromYamlAll, lineOfPath, serverScalar, toYaml, YamlError, yamlVersionDifferences } from './yaml';
@@ -148,5 +149,20 @@ describe('lineOfPath', () => {
     const json = '{\n  "metadata": {"labels": {"a.b": "1"}},\n  "spec": {\n    "replicas": 4294967297\n  }\n}\n';
     expect(lineOfPath(json, ['spec', 'replicas'])).toBe(4);
     expect(lineOfPath(json, ['metadata', 'labels', 'a.b'])).toBe(2);
+  });
+});
+
+describe('toYaml of long strings (written double-quoted without js-yaml: issue 43)', () => {
+  const pad = 'k'.repeat(64 * 1024);
+  test.prop([fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ unit: 'grapheme', maxLength: 50 })], { numRuns: 60 })('reads back as written', (a, b) => {
+    const v = { spec: { blob: `${a}${pad}${b}`, list: [`${pad}${b}`, 'short'], short: a } };
+    expect(fromYaml(toYaml(v))).toEqual(v);
+  });
+  it('writes each long string as one double-quoted line, escaping what YAML 1.1 reads as a line break', () => {
+    const v = { spec: { blob: `x\u2028y\u0085z"\\\n${'k'.repeat(1.4 * 1024 * 1024)}` } };
+    const y = toYaml(v);
+    expect(y.split('\n')).toHaveLength(3);
+    expect(y).toContain('blob: "x\\u2028y\\u0085z\\"\\\\\\nkkk');
+    expect(fromYaml(y)).toEqual(v);
   });
 });

@@ -50,7 +50,51 @@ export function toYaml(value: unknown): string {
   // noRefs: an object used twice is written twice, never as an anchor/alias the user did not write.
   // NEL, U+2028 and U+2029 come out escaped (`\N`, `\L`, `\P`), which YAML 1.1 reads as the
   // characters, not as line breaks.
-  return dump(value, { lineWidth: -1, noRefs: true, schema: WRITE_SCHEMA, scalarStyleRules: WRITE_RULES });
+  if (!hasLongString(value)) return dump(value, { lineWidth: -1, noRefs: true, schema: WRITE_SCHEMA, scalarStyleRules: WRITE_RULES });
+  const long: string[] = [];
+  const mark = `kae-long-${Math.random().toString(36).slice(2)}-`;
+  const out = dump(withoutLongStrings(value, long, mark), { lineWidth: -1, noRefs: true, schema: WRITE_SCHEMA, scalarStyleRules: WRITE_RULES });
+  return long.length === 0 ? out : out.replace(new RegExp(`${mark}(\\d+)`, 'g'), (_, i: string) => doubleQuoted(long[Number(i)]!));
+}
+
+/**
+ * Strings from this length on are written double-quoted by us, not by js-yaml: before its style
+ * rules run, js-yaml tests every string against the plain, single-quoted and block grammars (large
+ * regular expressions, about a third of a second per MiB), where a double-quoted scalar is always
+ * valid. A 1.4 MiB string in an object is a custom resource anyone may create (issue 43).
+ */
+const LONG_STRING = 64 * 1024;
+
+/** Whether `v` holds a string value of LONG_STRING or more (iterative: the depth is the object's author's). */
+function hasLongString(v: unknown): boolean {
+  const stack = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (typeof x === 'string' && x.length >= LONG_STRING) return true;
+    if (typeof x === 'object' && x !== null) stack.push(...Object.values(x));
+  }
+  return false;
+}
+
+/** `v` with every string value of LONG_STRING or more replaced by `mark` and its index in `long` (keys stay). */
+function withoutLongStrings(v: unknown, long: string[], mark: string): unknown {
+  if (typeof v === 'string') {
+    if (v.length < LONG_STRING) return v;
+    long.push(v);
+    return `${mark}${long.length - 1}`;
+  }
+  if (Array.isArray(v)) return v.map((x) => withoutLongStrings(x, long, mark));
+  if (typeof v !== 'object' || v === null || Object.getPrototypeOf(v) !== Object.prototype) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withoutLongStrings(x, long, mark)]));
+}
+
+/**
+ * A YAML double-quoted scalar: JSON's string escapes are YAML's too; what JSON leaves bare and YAML
+ * may not hold bare (DEL, C1 controls, U+FFFE/U+FFFF) or YAML 1.1 reads as a line break (NEL,
+ * U+2028, U+2029), and the byte order mark, are written as \u escapes.
+ */
+function doubleQuoted(s: string): string {
+  return JSON.stringify(s).replace(/[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inAppTarget, parseRoute, serializeRoute } from './route';
+import { allNamespacesAfter, contextNamespaceFor, inAppTarget, parseRoute, serializeRoute } from './route';
 
 describe('route', () => {
   it('round-trips every known key and keeps unknown ones', () => {
@@ -12,6 +12,32 @@ describe('route', () => {
   it('keeps the core group as an empty string, distinct from no group', () => {
     expect(parseRoute('?group=&version=v1').group).toBe('');
     expect(parseRoute('?version=v1').group).toBeUndefined();
+  });
+
+  it('spells all namespaces namespace=*, distinct from a link that names no namespace', () => {
+    expect(parseRoute('?context=c&namespace=*')).toMatchObject({ namespace: undefined, allNamespaces: true });
+    expect(parseRoute('?context=c').allNamespaces).toBeUndefined();
+    expect(serializeRoute(parseRoute('?context=c&view=lists&namespace=*'))).toBe('?context=c&view=lists&namespace=*');
+    // A namespace named in the same change wins over the choice of all of them.
+    expect(serializeRoute({ view: 'lists', namespace: 'ns', allNamespaces: true, extra: {} })).toBe('?view=lists&namespace=ns');
+  });
+
+  it('a link naming a context but no namespace opens in the context’s namespace, as kubectl does; all namespaces stay when asked for', () => {
+    expect(contextNamespaceFor(parseRoute('?context=c&view=lists'), 'team-a')).toBe('team-a');
+    expect(contextNamespaceFor(parseRoute('?context=c&view=lists&namespace=*'), 'team-a')).toBeUndefined();
+    expect(contextNamespaceFor(parseRoute('?context=c&view=lists&namespace=b'), 'team-a')).toBeUndefined();
+    // A context without a namespace in the kubeconfig: nothing to fill (the list is across all).
+    expect(contextNamespaceFor(parseRoute('?context=c&view=lists'), undefined)).toBeUndefined();
+    // No context yet: the Shell puts the current one into the URL first.
+    expect(contextNamespaceFor(parseRoute('?view=lists'), 'team-a')).toBeUndefined();
+  });
+
+  it('a change that empties the namespace means all of them, unless it asks for the context’s own', () => {
+    const base = parseRoute('?context=c&namespace=a');
+    expect(allNamespacesAfter(base, { namespace: undefined })).toBe(true);
+    expect(allNamespacesAfter(base, { namespace: 'b' })).toBe(false);
+    expect(allNamespacesAfter(base, { context: 'd', namespace: undefined, allNamespaces: false })).toBe(false);
+    expect(allNamespacesAfter(parseRoute('?context=c&namespace=*'), { view: 'watch' })).toBe(true);
   });
 
   it('falls back to discovery for an unknown view', () => {

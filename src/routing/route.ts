@@ -15,6 +15,12 @@ export interface Route {
   context?: string;
   view: View;
   namespace?: string;
+  /**
+   * All namespaces chosen on purpose (`namespace=*`). A link with a context and no namespace at all
+   * opens in the context's own namespace from the kubeconfig, as kubectl does (app/Shell.tsx), so
+   * "all namespaces" needs a spelling of its own.
+   */
+  allNamespaces?: boolean;
   /** API group ('' for the core group), version and resource (plural). */
   group?: string;
   version?: string;
@@ -23,6 +29,9 @@ export interface Route {
   /** Everything else in the query string. */
   extra: Record<string, string>;
 }
+
+/** The URL's spelling of "all namespaces" (no namespace name may contain `*`). */
+export const ALL_NAMESPACES = '*';
 
 const KNOWN = ['context', 'view', 'namespace', 'group', 'version', 'resource', 'name'] as const;
 
@@ -36,7 +45,8 @@ export function parseRoute(search: string): Route {
     context: opt('context'),
     // No view (or an unknown one): the first screen.
     view: (VIEWS as readonly string[]).includes(view ?? '') ? (view as View) : 'welcome',
-    namespace: opt('namespace'),
+    namespace: p.get('namespace') === ALL_NAMESPACES ? undefined : opt('namespace'),
+    ...(p.get('namespace') === ALL_NAMESPACES ? { allNamespaces: true } : {}),
     group: p.has('group') ? (p.get('group') ?? '') : undefined,
     version: opt('version'),
     resource: opt('resource'),
@@ -50,6 +60,7 @@ export function serializeRoute(r: Route): string {
   if (r.context) p.set('context', r.context);
   p.set('view', r.view);
   if (r.namespace) p.set('namespace', r.namespace);
+  else if (r.allNamespaces) p.set('namespace', ALL_NAMESPACES);
   if (r.group !== undefined) p.set('group', r.group);
   if (r.version) p.set('version', r.version);
   if (r.resource) p.set('resource', r.resource);
@@ -68,10 +79,28 @@ function emit(): void {
 
 if (typeof window !== 'undefined') window.addEventListener('popstate', emit);
 
+/**
+ * Whether a route change means all namespaces: a change that names no namespace (`namespace:
+ * undefined`: the picker's "All namespaces", an emptied field) means all of them unless it says
+ * otherwise (`allNamespaces: false`: the context's own namespace, as for a link naming the context only).
+ */
+export function allNamespacesAfter(base: Route, next: Partial<Route>): boolean | undefined {
+  if (next.allNamespaces !== undefined) return next.allNamespaces;
+  return 'namespace' in next ? next.namespace === undefined : base.allNamespaces;
+}
+
+/**
+ * The namespace a route opens in when it names a context but neither a namespace nor all of them:
+ * the context's own from the kubeconfig, as kubectl uses it; undefined when there is nothing to fill.
+ */
+export function contextNamespaceFor(route: Route, contextNamespace: string | undefined): string | undefined {
+  return route.context && !route.namespace && !route.allNamespaces ? contextNamespace || undefined : undefined;
+}
+
 /** Changes the route. `replace` for changes that should not make a Back step (typing in a filter). */
 export function navigate(next: Partial<Route> & { extra?: Record<string, string> }, opts: { replace?: boolean; keepExtra?: boolean } = {}): void {
   const base = parseRoute(location.search);
-  const merged: Route = { ...base, ...next, extra: opts.keepExtra === false ? (next.extra ?? {}) : { ...base.extra, ...(next.extra ?? {}) } };
+  const merged: Route = { ...base, ...next, allNamespaces: allNamespacesAfter(base, next), extra: opts.keepExtra === false ? (next.extra ?? {}) : { ...base.extra, ...(next.extra ?? {}) } };
   const url = `${location.pathname}${serializeRoute(merged)}`;
   if (opts.replace) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
@@ -81,7 +110,7 @@ export function navigate(next: Partial<Route> & { extra?: Record<string, string>
 /** Builds a link to a route (for <a href>), so that middle-click and copy-link work. */
 export function hrefFor(next: Partial<Route> & { extra?: Record<string, string> }, keepExtra = false): string {
   const base = parseRoute(location.search);
-  return serializeRoute({ ...base, ...next, extra: keepExtra ? { ...base.extra, ...(next.extra ?? {}) } : (next.extra ?? {}) });
+  return serializeRoute({ ...base, ...next, allNamespaces: allNamespacesAfter(base, next), extra: keepExtra ? { ...base.extra, ...(next.extra ?? {}) } : (next.extra ?? {}) });
 }
 
 /**

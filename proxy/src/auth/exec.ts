@@ -22,6 +22,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Cluster } from '@kubernetes/client-node';
 import type { CredentialRun } from '../../../protocol/status';
+import { maskCredentialText } from '../../../protocol/credentialText';
 
 /** The kubeconfig's `exec` stanza, as written (client-node keeps it as is). */
 export interface ExecConfig {
@@ -272,7 +273,7 @@ export class ExecCredentials {
       command: e.display,
       state: e.run ? 'running' : e.credential ? 'ready' : e.failure ? 'failed' : 'idle',
       ...(e.run ? { startedAt: iso(e.run.startedAt), timeoutAt: iso(e.run.startedAt + this.timeoutMs) } : {}),
-      stderr: e.run ? e.run.stderr : e.lastStderr,
+      stderr: maskCredentialText(e.run ? e.run.stderr : e.lastStderr),
       ...(e.failure && !e.run ? { failure: { at: iso(e.failure.at), message: e.failure.message, ...(e.failure.retryAt !== undefined ? { retryAt: iso(e.failure.retryAt) } : {}) } } : {}),
       ...(e.credential?.expiresAt !== undefined ? { expiresAt: iso(e.credential.expiresAt) } : {}),
     }));
@@ -386,7 +387,13 @@ export class ExecCredentials {
   }
 }
 
+/**
+ * The plugin's last stderr line, as quoted in a failure (the log, a 502, /proxy/status). Its
+ * stderr is shown (a login prompt or the reason it failed is there), but never a credential-shaped
+ * part of it: a plugin's debug output may print the token it got, and these texts travel further
+ * than kubectl's terminal (a recording keeps the 502).
+ */
 function lastLine(text: string): string {
-  const lines = text.trim().split('\n');
+  const lines = maskCredentialText(text.trim()).split('\n');
   return lines[lines.length - 1]!.slice(0, 300);
 }

@@ -46,7 +46,7 @@ export function paletteEntries(s: PaletteSources): PaletteEntry[] {
           to: { view: 'lists', group: r.group, version: r.version, resource: r.resource, name: undefined, extra: {} },
         });
   for (const c of s.contexts)
-    if (c !== s.context) out.push({ kind: 'context', label: c, detail: `switch to the context ${c}`, to: { context: c, namespace: undefined } });
+    if (c !== s.context) out.push({ kind: 'context', label: c, detail: `switch to the context ${c}`, to: { context: c, namespace: undefined, allNamespaces: false } });
   if (s.objects) {
     const r = s.objects.resource;
     for (const o of s.objects.items)

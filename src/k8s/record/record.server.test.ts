@@ -4,27 +4,22 @@
 // recorded at the two choke points, and the saved file holds every exchange and none of the
 // credentials (nor does the server's log or /proxy/status), and passes the HAR 1.2 schema.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { testCluster } from '../../../proxy/cluster/cluster.testkit';
-import { type ExplorerServer, startExplorerServer } from '../../../proxy/src/server';
-import { fromYaml } from '../../codecs/yaml';
-import { configureProxy, kubeFetch, MuxClient, type WebSocketConstructor } from '../client';
+import type { ExplorerServer } from '../../../proxy/src/server';
+import { kubeFetch, type MuxClient } from '../client';
 import { openWatch } from '../watch/stream';
 import { fromRecordingHar, installRecordingHooks, recorder, toRecordingHar } from '.';
+import { type ExecExplorer, startExecExplorer } from './execExplorer.testkit';
 import { harProblems } from './har.testkit';
 
 const cluster = () => testCluster(inject('controlPlane'));
 const ns = `rec-${randomBytes(3).toString('hex')}`;
-const binding = `rec-admin-${randomBytes(3).toString('hex')}`;
 const SECRET_VALUE = `secret-${randomBytes(6).toString('hex')}`;
 const HEADER_TOKEN = `header-${randomBytes(6).toString('hex')}`;
 const PATCHED_VALUE = `patched-${randomBytes(6).toString('hex')}`;
 const TEXT_KEY = `LS0tkey${randomBytes(6).toString('hex')}`;
-let dir: string;
+let explorer: ExecExplorer;
 let srv: ExplorerServer;
 let execToken = '';
 let mux: MuxClient;
@@ -34,41 +29,13 @@ const logLines: string[] = [];
 installRecordingHooks();
 
 beforeAll(async () => {
-  const c = cluster();
-  expect((await c.request('admin', 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
-  expect((await c.request('admin', 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: 'recorder' } })).status).toBe(201);
-  expect(
-    (await c.request('admin', 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { metadata: { name: binding }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ kind: 'ServiceAccount', name: 'recorder', namespace: ns }] }))
-      .status,
-  ).toBe(201);
-  const tr = await c.request('admin', 'POST', `/api/v1/namespaces/${ns}/serviceaccounts/recorder/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } });
-  execToken = (JSON.parse(tr.body) as { status: { token: string } }).status.token;
-  dir = mkdtempSync(join(tmpdir(), 'record-'));
-  writeFileSync(join(dir, 'cred.json'), JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: execToken } }));
-  writeFileSync(join(dir, 'plugin.sh'), `#!/bin/sh\ncat "${join(dir, 'cred.json')}"\n`);
-  chmodSync(join(dir, 'plugin.sh'), 0o755);
-  const base = fromYaml(readFileSync(c.kubeconfig, 'utf8')) as { clusters: { name: string }[]; users: unknown[]; contexts: unknown[] };
-  const kubeconfig = {
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: base.clusters,
-    users: [{ name: 'exec', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './plugin.sh', interactiveMode: 'Never' } } }],
-    contexts: [{ name: 'exec', context: { cluster: base.clusters[0]!.name, user: 'exec', namespace: ns } }],
-    'current-context': 'exec',
-  };
-  writeFileSync(join(dir, 'kubeconfig'), JSON.stringify(kubeconfig));
-  srv = await startExplorerServer({ port: 0, kubeconfigPath: join(dir, 'kubeconfig'), staticDir: dir, log: (line) => logLines.push(line) });
-  configureProxy({ origin: srv.url, token: srv.token });
-  mux = new MuxClient({ url: new URL('/proxy/mux', srv.url.replace(/^http/, 'ws')).toString(), token: () => srv.token, WebSocket: WebSocket as unknown as WebSocketConstructor });
+  explorer = await startExecExplorer(cluster(), ns, { log: (line) => logLines.push(line) });
+  ({ srv, mux, execToken } = explorer);
 });
 
 afterAll(async () => {
   recorder.clear();
-  mux?.close();
-  await srv?.close();
-  rmSync(dir, { recursive: true, force: true });
-  await cluster().request('admin', 'DELETE', `/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/${binding}`);
-  await cluster().request('admin', 'DELETE', `/api/v1/namespaces/${ns}`);
+  await explorer?.close();
 });
 
 const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -107,7 +74,7 @@ describe('recording a session', () => {
     expect((await send('POST', cms, { metadata: { name: 'kept-as-text' }, data: { kubeconfig: `users:\n- name: u\n  user:\n    client-key-data: ${TEXT_KEY}\n`, 'settings.json': JSON.stringify({ db: { password: TEXT_KEY } }) } })).status).toBe(201);
     const review = await send('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: execToken } });
     expect(review.status).toBe(201);
-    expect(await review.text()).toContain(`system:serviceaccount:${ns}:recorder`);
+    expect(await review.text()).toContain(`system:serviceaccount:${ns}:exec`);
     recorder.stop();
     expect(seen).toEqual(['ADDED one', 'MODIFIED one', 'DELETED one']);
 

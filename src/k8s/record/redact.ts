@@ -20,8 +20,9 @@
 // (the path names secrets, or the bytes spell "Secret") or matches a pattern.
 import { fromYaml } from '../../codecs/yaml';
 import type { HeaderList } from '../client/exchange';
+import { BEARER, CREDENTIAL_KEY, JWT, maskCredentialText, REDACTED } from '../../../protocol/credentialText';
 
-export const REDACTED = 'REDACTED';
+export { REDACTED };
 
 export interface RedactionOptions {
   /** false: the user opted out for this recording (the file says so). */
@@ -47,25 +48,10 @@ export interface RedactionSite {
 }
 
 const SECRET_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie)$|token/i;
-/** Names of fields (and of `key: value` pairs in text) whose value is a credential. */
-const CREDENTIAL_KEY = String.raw`(?:[A-Za-z_-]*(?:[Tt]oken|TOKEN|[Pp]assword|PASSWORD|[Pp]asswd|[Ss]ecret|SECRET)|api[-_]?[Kk]ey|API_?KEY|client-key-data|clientKeyData)`;
 const CREDENTIAL_FIELD = new RegExp(`^${CREDENTIAL_KEY}$`);
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 /** A Secret's path: core v1 secrets, a collection, an object or a watch (`/api/v1/watch/...`). */
 const SECRET_PATH = /^\/api\/v1\/(?:watch\/)?(?:namespaces\/[^/?]+\/)?secrets(?:[/?]|$)/;
-const BEARER = /(Bearer\s+)[A-Za-z0-9._~+/=-]+/g;
-const BASIC = /(Basic\s+)[A-Za-z0-9+/]{6,}={0,2}/g;
-const JWT = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
-const PEM_KEY = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g;
-/** `"key": "value"` (JSON in a string), `key: value` (YAML), `key=value` (env files, query strings, flags). */
-// Each starts only where a key can (after a quote, space or punctuation), so a long run of
-// letters costs one scan, not one per position.
-const QUOTED_PAIR = new RegExp(String.raw`((?<![A-Za-z0-9_-])["']?${CREDENTIAL_KEY}["']?\s*:\s*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*')`, 'g');
-const YAML_PAIR = new RegExp(String.raw`((?:^|[\s{,\[-])${CREDENTIAL_KEY}\s*:[ \t]+)(?!["'|>]|REDACTED|true\b|false\b|null\b)([^\s,}\]#][^\r\n,}\]]*)`, 'gm');
-const ENV_PAIR = new RegExp(String.raw`((?:^|[\s?&;,"'-])${CREDENTIAL_KEY}=)(?!REDACTED)([^\s&;,"']+)`, 'gm');
-/** A YAML block scalar (`client-key-data: |`) under a credential key: its indented lines. */
-const YAML_BLOCK = new RegExp(String.raw`((?:^|\n)([ \t]*)-?[ \t]*${CREDENTIAL_KEY}\s*:[ \t]*[|>][-+]?[ \t]*)((?:\r?\n\2[ \t]+[^\r\n]*)+)`, 'g');
-const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)[^\s@]+@/gi;
 
 /** Whether a request path is a Secret's (its bodies, both ways, hold Secret data whatever their kind). */
 export function isSecretPath(path: string): boolean {
@@ -116,25 +102,7 @@ export class Redactor {
   /** Text rules only (bearer tokens, JWTs, the user's patterns): for paths, header values, plain bodies. */
   text(text: string, site: RedactionSite, field?: string): string {
     if (!this.enabled || text === '') return text;
-    let out = text;
-    const rule = (re: RegExp, name: string, by: string) => {
-      re.lastIndex = 0;
-      if (re.test(out)) {
-        re.lastIndex = 0;
-        out = out.replace(re, by);
-        this.note(site, name, field);
-      }
-      re.lastIndex = 0;
-    };
-    rule(PEM_KEY, 'private-key', REDACTED);
-    rule(YAML_BLOCK, 'credential-text', `$1\n$2  ${REDACTED}`);
-    rule(QUOTED_PAIR, 'credential-text', `$1"${REDACTED}"`);
-    rule(YAML_PAIR, 'credential-text', `$1${REDACTED}`);
-    rule(ENV_PAIR, 'credential-text', `$1${REDACTED}`);
-    rule(URL_PASSWORD, 'url-password', `$1${REDACTED}@`);
-    rule(BEARER, 'bearer', `$1${REDACTED}`);
-    rule(BASIC, 'basic', `$1${REDACTED}`);
-    rule(JWT, 'jwt', REDACTED);
+    let out = maskCredentialText(text, (rule) => this.note(site, rule, field));
     for (const p of this.patterns) {
       p.re.lastIndex = 0;
       if (p.re.test(out)) {
@@ -162,6 +130,10 @@ export class Redactor {
       try {
         parsed = JSON.parse(text);
       } catch {
+        // A watch's whole body (the console's Export HAR keeps it in one piece): one JSON event a
+        // line (NDJSON); read as text, a credential in a string's escaped JSON would go unseen.
+        const lines = text.split('\n');
+        if (lines.length > 1 && lines.every((l) => l.trim() === '' || /^\s*[{[]/.test(l))) return lines.map((l) => (l.trim() === '' ? l : this.body(l, site, path))).join('\n');
         return secret ? this.unreadable(site) : this.text(text, site);
       }
       const before = this.report.length;

@@ -14,7 +14,8 @@ import type { ManagedFieldsEntry } from '../../k8s/fields';
 import { type JsonObject, isObject } from '../../k8s/patch';
 import { CodeEditor } from '../../ui/CodeEditor';
 import { UPDATE_MANAGER } from './body';
-import { buildWriteRequest, type Exchange, requestLine, sendExchange, type WriteMode } from './request';
+import { buildWriteRequest, type Exchange, requestLine, sendExchange } from './request';
+import { type WriteMode } from './writeModes';
 import { answerObject, resourceVersionOf, scalePatchText, statusBodyFor } from './subresourceBodies';
 
 function Wire({ ex }: { ex: Exchange }) {

@@ -6,7 +6,8 @@ import { conflictManager, type EditDifference, isObject, type JsonObject, type O
 import { StatusView } from '../../ui/ErrorBox';
 import { WarningList } from '../../ui/WarningList';
 import { diffText, type Format, type Outcome, type ParsedText, sentMeaning, serialize } from './body';
-import { MODE_INFO, requestLine, type WireRequest } from './request';
+import { requestLine, type WireRequest } from './request';
+import { WRITE_MODE_TABLE } from './writeModes';
 import { toJson } from '../../codecs/json';
 
 export const EditDiff = lazy(() => import('./EditDiff').then((m) => ({ default: m.EditDiff })));
@@ -219,7 +220,7 @@ export function OutcomeView({
   return (
     <div className={`edit-result ${outcome.ok ? 'ok' : 'failed'}`} role="region" aria-label="Result">
       <h3 aria-label="Result status">
-        {MODE_INFO[outcome.mode].label}: {r ? `HTTP ${r.status} ${r.statusText}` : 'no response'}
+        {WRITE_MODE_TABLE[outcome.mode].label}: {r ? `HTTP ${r.status} ${r.statusText}` : 'no response'}
         {outcome.dryRun && <span className="edit-dry"> (dry run, nothing persisted)</span>}
       </h3>
       <WarningList warnings={outcome.warnings} />

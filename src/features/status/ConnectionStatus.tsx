@@ -4,8 +4,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ExplorerStatus, SupervisorEvent } from '../../../protocol/status';
-import { connectionHealth, kubeFetch, KubeApiError, proxyJson, sharedMux } from '../../k8s/client';
-import { parseReadyz, READYZ_ANSWER_MS, type ReadyzReport } from './readyz';
+import { connectionHealth, KubeApiError, proxyJson, sharedMux } from '../../k8s/client';
+import { readyzQuery } from '../../k8s/overview';
 import { recentEvents, summarize, type Line } from './summary';
 import './status.css';
 
@@ -35,32 +35,8 @@ export function ConnectionStatus({ context }: { context?: string }) {
     retry: false,
   });
   // /readyz?verbose of the current cluster: "answers" is not "ready" (with etcd stopped the server
-  // still answers, and writes time out). Open to every user (system:public-info-viewer).
-  const readyz = useQuery({
-    queryKey: ['readyz', context],
-    enabled: !!context,
-    queryFn: async ({ signal }): Promise<ReadyzReport> => {
-      const at = Date.now();
-      // Its own deadline: a frozen kube-apiserver holds the request until the proxy gives up, and
-      // a probe under way is not sent again, so the indicator said nothing for a minute and more.
-      const deadline = AbortSignal.timeout(READYZ_ANSWER_MS);
-      try {
-        const r = await kubeFetch({ context: context!, path: '/readyz?verbose', signal: AbortSignal.any([signal, deadline]) });
-        // The proxy's own failure (credentials, unreachable) says nothing of readiness; the cluster line tells it.
-        if (r.headers.get('X-Explorer-Proxy-Error') !== null) {
-          void r.body?.cancel();
-          return { at, status: r.status, ready: null, failed: [] };
-        }
-        return parseReadyz(r.status, await r.text(), at);
-      } catch (e) {
-        if (deadline.aborted && !signal.aborted) return { at, status: 0, ready: false, failed: [], silent: true };
-        return { at, status: 0, ready: null, failed: [], message: (e as Error).message };
-      }
-    },
-    refetchInterval: READYZ_MS,
-    refetchIntervalInBackground: false,
-    retry: false,
-  });
+  // still answers, and writes time out). The Welcome page reads the same query.
+  const readyz = useQuery({ ...readyzQuery(context), refetchInterval: READYZ_MS, refetchIntervalInBackground: false });
   const data = status.data ?? undefined;
   const queryClient = useQueryClient();
   // A plugin run of this context that ended with a credential: the views that gave up waiting

@@ -89,6 +89,10 @@ test('scaling through /scale changes spec.replicas; a /status write is owned und
   await expect(viewerScale.getByRole('alert', { name: 'Scale refused' })).toContainText('HTTP 403');
   await expect(viewerScale.getByRole('alert', { name: 'Scale refused' })).toContainText('cannot patch resource "deployments/scale"');
   expect((await must(kube, 'GET', `/apis/apps/v1/namespaces/${ns}/deployments/scaled`)).spec?.replicas).toBe(3);
+  // A read that fails (the object deleted meanwhile: 404) is on screen too, not an unhandled rejection.
+  await must(kube, 'DELETE', `/apis/apps/v1/namespaces/${ns}/deployments/scaled`);
+  await viewerScale.getByRole('button', { name: 'Read the Scale' }).click();
+  await expect(viewerScale).toContainText(`Could not read /apis/apps/v1/namespaces/${ns}/deployments/scaled/scale`);
 
   // /status of a custom resource (no controller writes it): applied by status-writer.
   const group = `${ns}.example.com`;

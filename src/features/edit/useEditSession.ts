@@ -3,7 +3,7 @@
 // (editPanels.tsx, panels.tsx) render what it returns and call its actions; nothing else reads or
 // writes the server.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useReducer } from 'react';
+import { type Dispatch, useEffect, useMemo, useReducer } from 'react';
 import { navigate, type Route } from '../../routing';
 import { accessQuery } from '../../k8s/access';
 import { discoveryQuery, findResource } from '../../k8s/discovery';
@@ -15,7 +15,7 @@ import { classifyOutcome, type Format, generateBody, metaOf, parseText, viewOf, 
 import { editorKey, handOver, initialState } from './handover';
 import { bodyGuarded, type Resend } from './recovery';
 import { buildWriteRequest, sendWrite, type WireRequest } from './request';
-import { editReducer, undecidedConflicts } from './state';
+import { type EditAction, editReducer, type EditState, undecidedConflicts } from './state';
 import { applyRefusal, bodyToSend, requestToSend } from './toSend';
 import { useObjectWatch } from './useObjectWatch';
 import { WRITE_MODE_TABLE, type WriteMode } from './writeModes';
@@ -53,6 +53,31 @@ function useTarget(context: string, route: Route) {
   const ref: ResourceRef | undefined = hasType && route.name ? { group: route.group!, version: route.version!, resource: route.resource!, namespace, name: route.name } : undefined;
   const loadedPath = ref ? resourcePath(ref) : undefined;
   return { discovery, res, hasType, isCreate, namespace, collectionPath, ref, loadedPath };
+}
+
+/** The write: sent as shown, its outcome to the reducer and the server's answer to every view of the object. */
+function useWriteMutation(p: { context: string; route: Route; isCreate: boolean; namespace?: string; ref?: ResourceRef; objectPath?: string; hints: FieldHints; s: EditState; dispatch: Dispatch<EditAction> }) {
+  const { context, route, isCreate, namespace, ref, objectPath, hints, s, dispatch } = p;
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (v: WriteVars) => sendWrite(context, v.mode, v.request, { guardedApply: v.guardedApply, createOnly: v.createOnly }),
+    onSuccess: (ex, v) => {
+      const outcome = classifyOutcome(ex, { mode: v.mode, dryRun: v.dryRun, before: v.before, edited: v.edited, hints });
+      const stored = outcome.ok && !v.dryRun && v.mode !== 'delete';
+      // (The editor stays open while the request is on its way: what was typed since is kept.)
+      dispatch({ type: 'sent', outcome, stored, preview: v.preview, sent: v.sent, hints });
+      // Every view of this object now shows the server's answer.
+      if (stored && outcome.object && objectPath) setObject(queryClient, context, { group: route.group!, version: route.version!, resource: route.resource!, namespace, name: metaOf(outcome.object).name }, outcome.object);
+      if (outcome.ok && !v.dryRun && v.mode === 'delete' && ref) void invalidateObject(queryClient, context, ref);
+      // Created (a POST's 201, or an apply that made the object): edit it from now on.
+      const created = metaOf(outcome.object).name;
+      if (isCreate && stored && created) {
+        handOver(editorKey({ ...route, name: created }), { outcome, mode: v.mode === 'apply' ? 'apply' : 'merge-patch', editor: { text: s.text, format: s.format, sent: v.sent, hints } });
+        navigate({ name: created });
+      }
+    },
+  });
+
 }
 
 export function useEditSession(context: string, route: Route) {
@@ -96,24 +121,7 @@ export function useEditSession(context: string, route: Route) {
   const paths = { objectPath, collectionPath };
   const wire: WireRequest | undefined = requestToSend(s, body, paths);
 
-  const write = useMutation({
-    mutationFn: (v: WriteVars) => sendWrite(context, v.mode, v.request, { guardedApply: v.guardedApply, createOnly: v.createOnly }),
-    onSuccess: (ex, v) => {
-      const outcome = classifyOutcome(ex, { mode: v.mode, dryRun: v.dryRun, before: v.before, edited: v.edited, hints });
-      const stored = outcome.ok && !v.dryRun && v.mode !== 'delete';
-      // (The editor stays open while the request is on its way: what was typed since is kept.)
-      dispatch({ type: 'sent', outcome, stored, preview: v.preview, sent: v.sent, hints });
-      // Every view of this object now shows the server's answer.
-      if (stored && outcome.object && objectPath && hasType) setObject(queryClient, context, { group: route.group!, version: route.version!, resource: route.resource!, namespace, name: metaOf(outcome.object).name }, outcome.object);
-      if (outcome.ok && !v.dryRun && v.mode === 'delete' && ref) void invalidateObject(queryClient, context, ref);
-      // Created (a POST's 201, or an apply that made the object): edit it from now on.
-      const created = metaOf(outcome.object).name;
-      if (isCreate && stored && created) {
-        handOver(editorKey({ ...route, name: created }), { outcome, mode: v.mode === 'apply' ? 'apply' : 'merge-patch', editor: { text: s.text, format: s.format, sent: v.sent, hints } });
-        navigate({ name: created });
-      }
-    },
-  });
+  const write = useWriteMutation({ context, route, isCreate, namespace, ref, objectPath, hints, s, dispatch });
 
   // Asked before a write, as the console does: a SelfSubjectAccessReview for the mode's verb.
   const verb = entry.verb;

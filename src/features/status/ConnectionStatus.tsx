@@ -1,7 +1,7 @@
 // One indicator for every connection the page depends on: the explorer server, the token, each
 // cluster and, when the explorer runs one, the local control plane. Polls /proxy/status (which
 // also keeps the token fresh after a restart) and probes the current cluster's /readyz now and then.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ExplorerStatus, SupervisorEvent } from '../../../protocol/status';
 import { connectionHealth, KubeApiError, proxyJson, sharedMux } from '../../k8s/client';
@@ -14,12 +14,9 @@ const POLL_MS = 5_000;
 const POLL_PLUGIN_MS = 1_000;
 const READYZ_MS = 10_000;
 
-export function ConnectionStatus({ context }: { context?: string }) {
-  const health = useSyncExternalStore(connectionHealth.subscribe, connectionHealth.getSnapshot);
-  const since = useRef<number | undefined>(undefined);
-  const [events, setEvents] = useState<SupervisorEvent[]>([]);
-  const first = useRef<string | undefined>(undefined);
-  const status = useQuery({
+/** /proxy/status, asked for the supervisor's events after `since` (a ref: the query follows it without a new key). */
+const explorerStatusQuery = (since: { current: number | undefined }) =>
+  queryOptions({
     queryKey: ['proxy', 'status'],
     queryFn: async ({ signal }) => {
       try {
@@ -34,6 +31,13 @@ export function ConnectionStatus({ context }: { context?: string }) {
     refetchIntervalInBackground: false,
     retry: false,
   });
+
+export function ConnectionStatus({ context }: { context?: string }) {
+  const health = useSyncExternalStore(connectionHealth.subscribe, connectionHealth.getSnapshot);
+  const since = useRef<number | undefined>(undefined);
+  const [events, setEvents] = useState<SupervisorEvent[]>([]);
+  const first = useRef<string | undefined>(undefined);
+  const status = useQuery(explorerStatusQuery(since));
   // /readyz?verbose of the current cluster: "answers" is not "ready" (with etcd stopped the server
   // still answers, and writes time out). The Welcome page reads the same query.
   const readyz = useQuery({ ...readyzQuery(context), refetchInterval: READYZ_MS, refetchIntervalInBackground: false });

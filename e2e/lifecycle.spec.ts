@@ -79,6 +79,21 @@ test('scaling through /scale changes spec.replicas; a /status write is owned und
   await expect(scale.getByLabel('Parent replicas')).toContainText('1 before, 3 after');
   expect((await must(kube, 'GET', `/apis/apps/v1/namespaces/${ns}/deployments/scaled`)).spec?.replicas).toBe(3);
 
+  // The viewer (the built-in `view` ClusterRole: get deployments/scale, no patch): the 403 is on
+  // screen, with the server's reason, and nothing changes.
+  await page.goto(editUrl(explorerUrl, ns, 'apps', 'deployments', 'scaled').replace('context=local-admin', 'context=local-viewer'));
+  const viewerScale = page.getByRole('region', { name: 'scale subresource' });
+  await expect(viewerScale.getByLabel('Scale object')).toContainText('replicas: 3');
+  await viewerScale.getByRole('textbox', { name: 'Scale replicas' }).fill('5');
+  await viewerScale.getByRole('button', { name: 'Scale (PATCH /scale)' }).click();
+  await expect(viewerScale.getByRole('alert', { name: 'Scale refused' })).toContainText('HTTP 403');
+  await expect(viewerScale.getByRole('alert', { name: 'Scale refused' })).toContainText('cannot patch resource "deployments/scale"');
+  expect((await must(kube, 'GET', `/apis/apps/v1/namespaces/${ns}/deployments/scaled`)).spec?.replicas).toBe(3);
+  // A read that fails (the object deleted meanwhile: 404) is on screen too, not an unhandled rejection.
+  await must(kube, 'DELETE', `/apis/apps/v1/namespaces/${ns}/deployments/scaled`);
+  await viewerScale.getByRole('button', { name: 'Read the Scale' }).click();
+  await expect(viewerScale).toContainText(`Could not read /apis/apps/v1/namespaces/${ns}/deployments/scaled/scale`);
+
   // /status of a custom resource (no controller writes it): applied by status-writer.
   const group = `${ns}.example.com`;
   await must(kube, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {

@@ -4,7 +4,9 @@
 // with the uid of the count as a precondition: the collection request sent again would match
 // anew, and delete objects created since the count ("Delete these 2" deleted 3). An object
 // deleted or replaced since the count is not deleted (404, or 409 for another uid).
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ErrorBox } from '../../ui/ErrorBox';
 import { kubeFetch } from '../../k8s/client';
 import type { ApiResource } from '../../k8s/discovery';
 import { resourcePath } from '../../k8s/paths';
@@ -56,30 +58,20 @@ export function DeleteCollection({ context, resource, namespace }: { context: st
   const [labelSelector, setLabelSelector] = useState('');
   const [fieldSelector, setFieldSelector] = useState('');
   const [propagationPolicy, setPropagationPolicy] = useState('Background');
-  const [dry, setDry] = useState<Answer>();
-  const [done, setDone] = useState<Answer[]>();
-  const [busy, setBusy] = useState(false);
+  // The count (a dryRun=All deletecollection) and the deletion of what it counted: two mutations,
+  // their errors on screen.
+  const counting = useMutation({ mutationFn: (q: Record<string, string>) => deleteCollection(context, path, { ...q, dryRun: 'All' }) });
+  const deleting = useMutation({ mutationFn: (v: { items: Counted[]; propagationPolicy: string }) => deleteCounted(context, resource, v.items, v.propagationPolicy), onSuccess: () => counting.reset() });
+  const dry = counting.data;
+  const done = deleting.data;
+  const busy = counting.isPending || deleting.isPending;
   const query = { labelSelector, fieldSelector, propagationPolicy };
   const allowed = resource.verbs.includes('deletecollection');
-
-  const count = async () => {
-    setBusy(true);
-    setDone(undefined);
-    try {
-      setDry(await deleteCollection(context, path, { ...query, dryRun: 'All' }));
-    } finally {
-      setBusy(false);
-    }
+  const count = () => {
+    deleting.reset();
+    counting.mutate(query);
   };
-  const run = async () => {
-    setBusy(true);
-    try {
-      if (dry) setDone(await deleteCounted(context, resource, dry.items, propagationPolicy));
-      setDry(undefined);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const run = () => dry && deleting.mutate({ items: dry.items, propagationPolicy });
 
   return (
     <section aria-label="Delete a collection" className="stack">
@@ -91,24 +83,26 @@ export function DeleteCollection({ context, resource, namespace }: { context: st
       <div className="edit-options">
         <label>
           labelSelector
-          <input aria-label="Collection labelSelector" value={labelSelector} onChange={(e) => { setLabelSelector(e.target.value); setDry(undefined); }} placeholder="app=web" />
+          <input aria-label="Collection labelSelector" value={labelSelector} onChange={(e) => { setLabelSelector(e.target.value); counting.reset(); }} placeholder="app=web" />
         </label>
         <label>
           fieldSelector
-          <input aria-label="Collection fieldSelector" value={fieldSelector} onChange={(e) => { setFieldSelector(e.target.value); setDry(undefined); }} placeholder="metadata.name=x" />
+          <input aria-label="Collection fieldSelector" value={fieldSelector} onChange={(e) => { setFieldSelector(e.target.value); counting.reset(); }} placeholder="metadata.name=x" />
         </label>
         <label>
           propagationPolicy
-          <select aria-label="Propagation policy for the collection" value={propagationPolicy} onChange={(e) => { setPropagationPolicy(e.target.value); setDry(undefined); }}>
+          <select aria-label="Propagation policy for the collection" value={propagationPolicy} onChange={(e) => { setPropagationPolicy(e.target.value); counting.reset(); }}>
             <option>Background</option>
             <option>Foreground</option>
             <option>Orphan</option>
           </select>
         </label>
-        <button type="button" disabled={busy} onClick={() => void count()}>
+        <button type="button" disabled={busy} onClick={count}>
           Count with dryRun=All
         </button>
       </div>
+      {counting.error && <ErrorBox error={counting.error} title="The count failed" />}
+      {deleting.error && <ErrorBox error={deleting.error} title="The deletion failed" />}
       {dry && (
         <div role="region" aria-label="Collection dry run" className="small">
           <p>
@@ -116,7 +110,7 @@ export function DeleteCollection({ context, resource, namespace }: { context: st
           </p>
           {dry.names.length > 0 && <p className="mono">{dry.names.join(', ')}</p>}
           {dry.status === 200 && (
-            <button type="button" className="danger" disabled={busy || dry.names.length === 0} onClick={() => void run()}>
+            <button type="button" className="danger" disabled={busy || dry.names.length === 0} onClick={run}>
               Delete these {dry.names.length} {resource.resource}
             </button>
           )}

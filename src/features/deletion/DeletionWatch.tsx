@@ -6,7 +6,9 @@
 // - Background: the owner goes at once; the collector then deletes the dependents.
 // - Orphan: the owner gets the `orphan` finalizer; the collector removes the ownerReference from
 //   each dependent, then the finalizer, and the owner goes; the dependents stay.
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { DeletionTree } from './DeletionTree';
 import { sharedMux } from '../../k8s/client';
 import type { ApiResource, Discovery } from '../../k8s/discovery';
 import { findResource } from '../../k8s/discovery';
@@ -14,7 +16,7 @@ import type { ResourceRef } from '../../k8s/paths';
 import { inform } from '../../k8s/watch';
 import type { KubeObject } from '../../k8s/watch';
 import { blockingLeft } from './blocking';
-import { type ScanResult, scanDependents } from './scan';
+import { dependentScanQuery, type ScanResult } from './scan';
 
 /** Where the dependents of a kind live, as the built-in controllers create them. */
 const DEPENDENTS: Record<string, [string, string, string][]> = {
@@ -46,7 +48,7 @@ interface OwnerRef {
   controller?: boolean;
 }
 
-interface Row {
+export interface Row {
   uid: string;
   kind: string;
   name: string;
@@ -80,26 +82,16 @@ function metaOf(o: KubeObject) {
   };
 }
 
-export function DeletionWatch({ context, discovery, owner, resource }: { context: string; discovery: Discovery | undefined; owner: ResourceRef; resource: ApiResource }) {
+/**
+ * The tree of the owner and its dependents, recomputed from every watched collection's objects,
+ * and the log of what happened to each, in order.
+ */
+function useDeletionRows(ownerKind: string) {
   const [rows, setRows] = useState<Map<string, Row>>(new Map());
   const [log, setLog] = useState<LogLine[]>([]);
-  const [problem, setProblem] = useState<string>();
-  const [scan, setScan] = useState<ScanResult | 'scanning' | { error: string }>();
   // Each watched collection's objects; rows are recomputed from all of them together.
   const sources = useRef(new Map<string, ReadonlyMap<string, KubeObject>>());
   const rowsRef = useRef(new Map<string, Row>());
-
-  // Where the built-in controllers put dependents: watched at once, before the scan below is done.
-  const knownRefs = useMemo(() => {
-    const wanted = DEPENDENTS[resource.kind] ?? [[resource.group, resource.version, resource.resource], ['', 'v1', 'configmaps'], ['', 'v1', 'pods']];
-    const seen = new Set<string>();
-    return wanted
-      .map(([g, v, r]) => findResource(discovery, g, v, r))
-      .filter((r): r is ApiResource => !!r && r.verbs.includes('watch') && !seen.has(r.resource + r.group) && !!seen.add(r.resource + r.group));
-  }, [discovery, resource]);
-  // Any other type where the scan found objects that lead to the owner.
-  const foundRefs = useMemo(() => (scan && typeof scan === 'object' && 'types' in scan ? scan.types.filter((r) => !knownRefs.some((k) => k.group === r.group && k.resource === r.resource)) : []), [scan, knownRefs]);
-
   const note = useCallback((kind: string, name: string, what: string) => setLog((l) => [...l, { at: new Date().toISOString().slice(11, 23), kind, name, what }].slice(-300)), []);
   // The owner's "deleted", held while dependents that block it are not yet seen gone. In a
   // Foreground deletion the garbage collector removes the owner only after every dependent with
@@ -120,9 +112,9 @@ export function DeletionWatch({ context, discovery, owner, resource }: { context
     for (const [id, objs] of sources.current) if (!id.startsWith('owner|')) for (const o of objs.values()) all.push({ o, kind: o.kind ?? id.split('|')[1]! });
     const prev = rowsRef.current;
     const next = new Map<string, Row>();
-    const ownerObj = [...(sources.current.get(`owner|${resource.kind}`)?.values() ?? [])].map((o) => ({ o }))[0];
+    const ownerObj = [...(sources.current.get(`owner|${ownerKind}`)?.values() ?? [])].map((o) => ({ o }))[0];
     // The owner first, then whatever points at something already in the tree (breadth first).
-    if (ownerObj) next.set(metaOf(ownerObj.o).uid, toRow(ownerObj.o, resource.kind, 0));
+    if (ownerObj) next.set(metaOf(ownerObj.o).uid, toRow(ownerObj.o, ownerKind, 0));
     let grew = true;
     while (grew) {
       grew = false;
@@ -166,7 +158,23 @@ export function DeletionWatch({ context, discovery, owner, resource }: { context
     }
     rowsRef.current = next;
     setRows(next);
-  }, [resource.kind, note, release]);
+  }, [ownerKind, note, release]);
+
+  return { rows, log, sources, recompute };
+}
+
+export function DeletionWatch({ context, discovery, owner, resource }: { context: string; discovery: Discovery | undefined; owner: ResourceRef; resource: ApiResource }) {
+  const { rows, log, sources, recompute } = useDeletionRows(resource.kind);
+  const [problem, setProblem] = useState<string>();
+
+  // Where the built-in controllers put dependents: watched at once, before the scan below is done.
+  const knownRefs = useMemo(() => {
+    const wanted = DEPENDENTS[resource.kind] ?? [[resource.group, resource.version, resource.resource], ['', 'v1', 'configmaps'], ['', 'v1', 'pods']];
+    const seen = new Set<string>();
+    return wanted
+      .map(([g, v, r]) => findResource(discovery, g, v, r))
+      .filter((r): r is ApiResource => !!r && r.verbs.includes('watch') && !seen.has(r.resource + r.group) && !!seen.add(r.resource + r.group));
+  }, [discovery, resource]);
 
   const follow = useCallback(
     (id: string, collection: { group: string; version: string; resource: string; namespace?: string }, name?: string) =>
@@ -183,7 +191,7 @@ export function DeletionWatch({ context, discovery, owner, resource }: { context
           },
         },
       ),
-    [context, recompute],
+    [context, recompute, sources],
   );
 
   useEffect(
@@ -200,73 +208,19 @@ export function DeletionWatch({ context, discovery, owner, resource }: { context
     [follow, owner.namespace],
   );
   useEffect(() => followAll(knownRefs), [followAll, knownRefs]);
-  useEffect(() => followAll(foundRefs), [followAll, foundRefs]);
 
   // Once the owner is known (its uid), one pass over every resource type finds where else its
   // dependents are: the garbage collector follows ownerReferences in any type.
   const ownerUid = [...rows.values()].find((r) => r.depth === 0)?.uid;
-  useEffect(() => {
-    if (!ownerUid || !discovery) return;
-    const ac = new AbortController();
-    setScan('scanning');
-    scanDependents(context, discovery, { namespace: owner.namespace, namespaced: resource.namespaced, uid: ownerUid }, ac.signal).then(setScan, (e: unknown) => {
-      if (!ac.signal.aborted) setScan({ error: e instanceof Error ? e.message : String(e) });
-    });
-    return () => ac.abort();
-  }, [context, discovery, ownerUid, owner.namespace, resource.namespaced]);
+  const scanned = useQuery(dependentScanQuery(context, discovery, ownerUid ? { namespace: owner.namespace, namespaced: resource.namespaced, uid: ownerUid } : undefined));
+  const scan: ScanResult | 'scanning' | { error: string } | undefined = scanned.error ? { error: scanned.error instanceof Error ? scanned.error.message : String(scanned.error) } : scanned.data ?? (scanned.isFetching ? 'scanning' : undefined);
+  // Any other type where the scan found objects that lead to the owner.
+  const foundRefs = useMemo(() => (scanned.data ? scanned.data.types.filter((r) => !knownRefs.some((k) => k.group === r.group && k.resource === r.resource)) : []), [scanned.data, knownRefs]);
+
+  useEffect(() => followAll(foundRefs), [followAll, foundRefs]);
 
   const watched = [...knownRefs, ...foundRefs];
-  const list = [...rows.values()];
-  return (
-    <section aria-label="Deletion as it happens" className="stack">
-      <h3>Owner and dependents, live</h3>
-      <p className="muted small">
-        Watching <code>{resource.resource}</code> {owner.name} and {watched.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(', ') || 'no dependent resources'} in {owner.namespace ?? 'the cluster'}: dependents are objects whose <code>ownerReferences</code> lead to the owner. Send the delete above and watch kube-controller-manager's garbage collector act.
-      </p>
-      <p className="muted small" aria-label="Dependent scan">
-        {scan === 'scanning'
-          ? 'Looking for dependents in every resource type (metadata-only lists)…'
-          : scan && 'error' in scan
-            ? `Could not look for dependents beyond the usual types: ${scan.error}`
-            : scan
-              ? `Looked in ${scan.listed} resource types for objects whose ownerReferences lead to the owner${foundRefs.length ? `; also watching ${foundRefs.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(', ')}` : ''}${scan.failed.length ? `; could not list ${scan.failed.join(', ')}` : ''}.`
-              : null}
-      </p>
-      {problem && <p className="warn small">Watch interrupted ({problem}); listing again…</p>}
-      <table className="grid" aria-label="Owner and dependents">
-        <thead>
-          <tr>
-            <th scope="col">Object</th>
-            <th scope="col">State</th>
-            <th scope="col">deletionTimestamp</th>
-            <th scope="col">finalizers</th>
-            <th scope="col">ownerReferences</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.map((r) => (
-            <tr key={r.uid} aria-label={`${r.kind} ${r.name}`}>
-              <th scope="row" style={{ paddingLeft: `${r.depth * 16 + 6}px` }}>
-                {r.kind} <span className="mono">{r.name}</span>
-              </th>
-              <td className={r.state === 'present' ? '' : 'warn'}>{r.state}</td>
-              <td className="mono small">{r.deletionTimestamp ?? ''}</td>
-              <td className="mono small">{r.finalizers.join(', ')}</td>
-              <td className="mono small">{r.ownerReferences.map((o) => `${o.kind}/${o.name}${o.blockOwnerDeletion ? ' (blockOwnerDeletion)' : ''}`).join(', ') || (r.depth > 0 ? 'none' : '')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <h4>What happened, in order</h4>
-      <ol className="small mono" aria-label="Deletion events">
-        {log.map((l, i) => (
-          <li key={i}>
-            {l.at} {l.kind} {l.name}: {l.what}
-          </li>
-        ))}
-      </ol>
-    </section>
-  );
+  return <DeletionTree resource={resource} owner={owner} watched={watched} foundRefs={foundRefs} scan={scan} problem={problem} rows={[...rows.values()]} log={log} />;
 }
 
 function toRow(o: KubeObject, kind: string, depth: number): Row {

@@ -6,6 +6,7 @@
 // Scope, as the garbage collection page states it: a namespaced dependent's owner is in the same
 // namespace or cluster-scoped; a cluster-scoped dependent can only have cluster-scoped owners. So a
 // namespaced owner's dependents are in its namespace, and a cluster-scoped owner's anywhere.
+import { queryOptions, skipToken } from '@tanstack/react-query';
 import { type ApiResource, type Discovery, preferredResources } from '../../k8s/discovery';
 import { kubeJson } from '../../k8s/client';
 import { METADATA_ACCEPT } from '../../k8s/lists';
@@ -98,3 +99,12 @@ export async function scanDependents(context: string, d: Discovery, owner: { nam
   const keys = dependentTypeKeys(listings, owner.uid);
   return { types: candidates.filter((r) => keys.has(typeKey(r))), listed: listings.length, failed };
 }
+
+/** The scan as a query: skipped until discovery and the owner's uid are known. */
+export const dependentScanQuery = (context: string, d: Discovery | undefined, owner: { namespace?: string; namespaced: boolean; uid: string } | undefined) =>
+  queryOptions({
+    queryKey: ['k8s', context, 'dependents', owner?.namespace ?? '', owner?.uid ?? ''],
+    queryFn: d && owner ? ({ signal }) => scanDependents(context, d, owner, signal) : skipToken,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });

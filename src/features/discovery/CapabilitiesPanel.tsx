@@ -4,7 +4,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type ApiResource } from '../../k8s/discovery';
-import { capabilitiesQuery, describeRefusal, type Probe, resourceAcceptsQuery } from '../../k8s/capabilities';
+import { capabilitiesQuery, capabilitiesQueryPrefix, describeRefusal, type Probe, resourceAcceptsQuery } from '../../k8s/capabilities';
 import { resourcePath } from '../../k8s/paths';
 
 function Answer({ probe }: { probe: Probe }) {
@@ -42,7 +42,7 @@ export function CapabilitiesPanel({ context, namespace }: { context: string; nam
         <dt>Discovery</dt>
         <Answer probe={c.aggregatedDiscovery} />
       </dl>
-      <button type="button" className="ghost" onClick={() => void qc.invalidateQueries({ queryKey: ['k8s', context, 'capabilities'] })}>
+      <button type="button" className="ghost" onClick={() => void qc.invalidateQueries({ queryKey: capabilitiesQueryPrefix(context) })}>
         Ask again
       </button>
     </details>

@@ -6,6 +6,7 @@ import { useDeferredValue, useEffect, useRef } from 'react';
 import { hrefFor, navigate, type Route } from '../../routing';
 import { type ApiGroup, type ApiResource, discoveryQuery, findResource } from '../../k8s/discovery';
 import { type RulesReview, rulesReviewQuery } from '../../k8s/overview';
+import { openApiIndexQuery } from '../../k8s/openapi';
 import { apiVersionOf, resourcePath } from '../../k8s/paths';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { draftToExtra } from '../console';
@@ -91,8 +92,8 @@ export function DiscoveryView({ route, context }: { route: Route; context: strin
             <button
               type="button"
               onClick={() => {
-                void qc.invalidateQueries({ queryKey: ['k8s', context, 'discovery'] });
-                void qc.invalidateQueries({ queryKey: ['k8s', context, 'openapi', 'index'] });
+                void qc.invalidateQueries({ queryKey: discoveryQuery(context).queryKey });
+                void qc.invalidateQueries({ queryKey: openApiIndexQuery(context).queryKey });
               }}
             >
               Refresh

@@ -2,7 +2,9 @@
 // all four go out with dryRun=All, and their answers are compared. A difference is explained from
 // the bodies: a list a merge patch replaced wholesale, strategic merge directives, fields an apply
 // configuration leaves out, a custom resource's 415 to strategic merge, an apply's 409 conflicts.
+import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { ErrorBox } from '../../ui/ErrorBox';
 import { isStatus } from '../../k8s/client';
 import { conflictManager, type FieldHints, isObject, type JsonObject } from '../../k8s/patch';
 import { comparable, differences, fourBodies, reasonFor, WAY_LABEL, WAYS, type Way } from './fourWays';
@@ -15,41 +17,47 @@ interface WayResult {
   problem?: string;
 }
 
+/** What one way's dry run answered: the object it would store, or why there is none. */
+function wayResult(w: Way, ex: Exchange): WayResult {
+  const r: WayResult = { ex };
+  let json: unknown;
+  try {
+    json = parseJsonExact(ex.response?.body ?? '');
+  } catch {
+    json = undefined;
+  }
+  const status = ex.response?.status ?? 0;
+  if (status >= 200 && status < 300 && isObject(json) && !isStatus(json)) r.object = json;
+  else if (status === 415) r.problem = 'HTTP 415 Unsupported Media Type: custom resources have no patch strategies in their schema, so the server does not take strategic merge patches for them.';
+  else if (status === 409 && isStatus(json) && w === 'apply')
+    r.problem = `HTTP 409 Conflict: ${(json.details?.causes ?? []).map((c) => `${c.field} owned by ${conflictManager(c.message) ?? '?'}`).join('; ')}. With force the apply takes these fields over.`;
+  else r.problem = `HTTP ${status || 'failed'}: ${isStatus(json) ? (json.message ?? '') : (ex.error ?? '')}`;
+  return r;
+}
+
 export function FourWays(props: { context: string; objectPath: string; base: JsonObject; live?: JsonObject; edited: JsonObject; fieldManager: string; hints?: FieldHints }) {
   const { context, objectPath, base, live, edited, fieldManager, hints } = props;
   const generated = useMemo(() => fourBodies(base, edited, { live, fieldManager, hints }), [base, edited, live, fieldManager, hints]);
   const [overrides, setOverrides] = useState<Partial<Record<Way, string>>>({});
   const [force, setForce] = useState(true);
-  const [results, setResults] = useState<Partial<Record<Way, WayResult>>>();
-  const [busy, setBusy] = useState(false);
   const bodyOf = (w: Way) => overrides[w] ?? generated[w];
 
-  const sendAll = async () => {
-    setBusy(true);
-    const out: Partial<Record<Way, WayResult>> = {};
-    await Promise.all(
-      WAYS.map(async (w) => {
-        const req = buildWriteRequest(w, { objectPath, collectionPath: '' }, bodyOf(w), { dryRun: true, fieldValidation: 'Strict', fieldManager: fieldManager || 'kube-api-explorer', force: w === 'apply' && force });
-        const ex = await sendExchange(context, w, req);
-        const r: WayResult = { ex };
-        let json: unknown;
-        try {
-          json = parseJsonExact(ex.response?.body ?? '');
-        } catch {
-          json = undefined;
-        }
-        const status = ex.response?.status ?? 0;
-        if (status >= 200 && status < 300 && isObject(json) && !isStatus(json)) r.object = json;
-        else if (status === 415) r.problem = 'HTTP 415 Unsupported Media Type: custom resources have no patch strategies in their schema, so the server does not take strategic merge patches for them.';
-        else if (status === 409 && isStatus(json) && w === 'apply')
-          r.problem = `HTTP 409 Conflict: ${(json.details?.causes ?? []).map((c) => `${c.field} owned by ${conflictManager(c.message) ?? '?'}`).join('; ')}. With force the apply takes these fields over.`;
-        else r.problem = `HTTP ${status || 'failed'}: ${isStatus(json) ? (json.message ?? '') : (ex.error ?? '')}`;
-        out[w] = r;
-      }),
-    );
-    setResults(out);
-    setBusy(false);
-  };
+  // All ways at once with dryRun=All: one mutation, its failure (not an HTTP answer: the network) on screen.
+  const sending = useMutation({
+    mutationFn: async (v: { bodies: Record<Way, string>; force: boolean }) => {
+      const out: Partial<Record<Way, WayResult>> = {};
+      await Promise.all(
+        WAYS.map(async (w) => {
+          const req = buildWriteRequest(w, { objectPath, collectionPath: '' }, v.bodies[w], { dryRun: true, fieldValidation: 'Strict', fieldManager: fieldManager || 'kube-api-explorer', force: w === 'apply' && v.force });
+          out[w] = wayResult(w, await sendExchange(context, w, req));
+        }),
+      );
+      return out;
+    },
+  });
+  const results = sending.data;
+  const busy = sending.isPending;
+  const sendAll = () => sending.mutate({ bodies: Object.fromEntries(WAYS.map((w) => [w, bodyOf(w)])) as Record<Way, string>, force });
 
   const reference = results ? WAYS.find((w) => results[w]?.object) : undefined;
   const comparisons = useMemo(() => {
@@ -93,10 +101,11 @@ export function FourWays(props: { context: string; objectPath: string; base: Jso
         <label title="Without force, an apply that changes fields other managers own gets 409 Conflict">
           <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> apply with force
         </label>
-        <button type="button" className="primary" disabled={busy} onClick={() => void sendAll()}>
+        <button type="button" className="primary" disabled={busy} onClick={sendAll}>
           {busy ? 'Sending…' : 'Send all four (dryRun=All)'}
         </button>
       </div>
+      {sending.error && <ErrorBox error={sending.error} title="The dry runs could not be sent" />}
       {results && (
         <div role="region" aria-label="Four ways comparison" className="small">
           {!reference ? (

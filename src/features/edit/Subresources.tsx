@@ -3,119 +3,22 @@
 // - /status: the status half of the object. Writes through it change only .status (a PUT or patch
 //   of the main resource ignores .status for resources that have the subresource), and Server-Side
 //   Apply records them in a managedFields entry with `subresource: status`.
-// - /scale: an autoscaling/v1 Scale object whose spec.replicas is the parent's replicas field
-//   (spec.replicas for Deployments; specReplicasPath for custom resources).
-import { useEffect, useRef, useState } from 'react';
+// - /scale: ScalePanel.tsx.
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { toJson } from '../../codecs/json';
 import { toYaml } from '../../codecs/yaml';
 import { kubeJsonExact } from '../../k8s/client';
 import type { ApiResource } from '../../k8s/discovery';
 import type { ManagedFieldsEntry } from '../../k8s/fields';
-import { type JsonObject, isObject } from '../../k8s/patch';
+import type { JsonObject } from '../../k8s/patch';
 import { CodeEditor } from '../../ui/CodeEditor';
-import { UPDATE_MANAGER } from './body';
-import { buildWriteRequest, type Exchange, requestLine, sendExchange, type WriteMode } from './request';
-import { answerObject, resourceVersionOf, scalePatchText, statusBodyFor } from './subresourceBodies';
-
-function Wire({ ex }: { ex: Exchange }) {
-  const r = ex.response;
-  return (
-    <details className="edit-exchange" open>
-      <summary>
-        {requestLine(ex.request)} → {r ? `HTTP ${r.status} ${r.statusText}` : `failed: ${ex.error}`}
-      </summary>
-      <pre className="edit-wire">{`${requestLine(ex.request)}\n${Object.entries(ex.request.headers)
-        .map(([k, v]) => `${k}: ${v}`)
-        .join('\n')}${ex.request.body ? `\n\n${ex.request.body}` : ''}`}</pre>
-      {r && <pre className="edit-wire">{`HTTP ${r.status} ${r.statusText}\n\n${r.body.length > 3000 ? `${r.body.slice(0, 3000)}…` : r.body}`}</pre>}
-    </details>
-  );
-}
-
-const replicasOf = (o: unknown) => (isObject(o) && isObject(o.spec) && typeof o.spec.replicas === 'number' ? o.spec.replicas : undefined);
-
-/**
- * /scale, following the server: the Scale is read when the panel opens and again whenever the
- * object changes (the Edit view's watch). A change that leaves the replicas alone (a controller's
- * status write) is followed silently; a change of the replicas is shown, and the patch, guarded by
- * the resourceVersion of the Scale read, gets 409 Conflict instead of undoing it.
- */
-function ScalePanel({ context, objectPath, latest }: { context: string; objectPath: string; latest: JsonObject }) {
-  const [scale, setScale] = useState<JsonObject>();
-  const [outside, setOutside] = useState<{ from?: number; to?: number }>();
-  const [replicas, setReplicas] = useState('');
-  const [dryRun, setDryRun] = useState(false);
-  const [guard, setGuard] = useState(true);
-  const [result, setResult] = useState<{ ex: Exchange; before?: number; after?: number; stale: boolean }>();
-  const latestRv = resourceVersionOf(latest);
-  // The Scale this panel read last (its resourceVersion guards the patch), also for `read` below.
-  const held = useRef<JsonObject | undefined>(undefined);
-  const read = async (follow: boolean) => {
-    const next = await kubeJsonExact<JsonObject>({ context, path: `${objectPath}/scale` });
-    const prev = held.current;
-    const was = replicasOf(prev);
-    const now = replicasOf(next);
-    if (follow && prev && was !== now) {
-      // Someone else scaled: keep the Scale read before and say so.
-      setOutside({ from: was, to: now });
-      return;
-    }
-    held.current = next;
-    setScale(next);
-    setOutside(undefined);
-    if (!follow || replicas === '' || Number(replicas) === was) setReplicas(now === undefined ? '' : String(now));
-  };
-  useEffect(() => {
-    void read(true).catch(() => undefined);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- re-read when the object's version changes
-  }, [context, objectPath, latestRv]);
-  const write = async () => {
-    const before = replicasOf(await kubeJsonExact<JsonObject>({ context, path: objectPath }));
-    const body = scalePatchText(Number(replicas), guard ? resourceVersionOf(scale) : undefined);
-    const req = buildWriteRequest('merge-patch', { objectPath: `${objectPath}/scale`, collectionPath: '' }, body, { dryRun, fieldValidation: '', fieldManager: UPDATE_MANAGER, force: false });
-    const ex = await sendExchange(context, 'merge-patch', req);
-    const after = replicasOf(await kubeJsonExact<JsonObject>({ context, path: objectPath }));
-    setResult({ ex, before, after, stale: ex.response?.status === 409 });
-    if (ex.response?.status === 200 && !dryRun) await read(false);
-  };
-  return (
-    <div className="stack" aria-label="scale subresource" role="region">
-      <h4>/scale</h4>
-      <div className="row">
-        <button type="button" onClick={() => void read(false)}>
-          Read the Scale
-        </button>
-        <label>
-          spec.replicas <input aria-label="Scale replicas" inputMode="numeric" size={5} value={replicas} onChange={(e) => setReplicas(e.target.value.replace(/[^0-9]/g, ''))} />
-        </label>
-        <label>
-          <input type="checkbox" checked={dryRun} onChange={(e) => setDryRun(e.target.checked)} /> dryRun=All
-        </label>
-        <label title="metadata.resourceVersion of the Scale read in the patch: 409 Conflict if the object changed since">
-          <input type="checkbox" checked={guard} onChange={(e) => setGuard(e.target.checked)} /> only if unchanged (resourceVersion {resourceVersionOf(scale) ?? '…'})
-        </label>
-        <button type="button" disabled={replicas === '' || !scale} onClick={() => void write()}>
-          Scale (PATCH /scale)
-        </button>
-      </div>
-      {outside && (
-        <p className="edit-banner small" role="alert" aria-label="Scale changed on the server">
-          Someone else scaled this object since the Scale was read: replicas {outside.from ?? '(unset)'} → {outside.to ?? '(unset)'}. A guarded patch now gets 409 Conflict; read the Scale again to scale from their value.
-        </p>
-      )}
-      {scale && <pre className="edit-wire" aria-label="Scale object">{toYaml(scale)}</pre>}
-      {result && (
-        <>
-          {result.stale && <p className="small edit-parse-error">409 Conflict: the object changed since the Scale was read, and nothing was written. Read the Scale again.</p>}
-          <p className="small" aria-label="Parent replicas">
-            The parent's <code>spec.replicas</code>: {result.before ?? '(unset)'} before, {result.after ?? '(unset)'} after{result.ex.request.query.dryRun ? ' (dry run: nothing stored)' : ''}.
-          </p>
-          <Wire ex={result.ex} />
-        </>
-      )}
-    </div>
-  );
-}
+import { ErrorBox } from '../../ui/ErrorBox';
+import { buildWriteRequest, sendExchange } from './request';
+import { ExchangeWire } from './ExchangeWire';
+import { ScalePanel } from './ScalePanel';
+import type { WriteMode } from './writeModes';
+import { answerObject, resourceVersionOf, statusBodyFor } from './subresourceBodies';
 
 /**
  * /status, following the server: until the user types, the body is the latest status, with the
@@ -140,29 +43,33 @@ function StatusPanel({ context, objectPath, latest }: { context: string; objectP
   const [manager, setManager] = useState('status-writer');
   const [dryRun, setDryRun] = useState(false);
   const [force, setForce] = useState(false);
-  const [sent, setSent] = useState<{ ex: Exchange; entries: ManagedFieldsEntry[] }>();
-  const [main, setMain] = useState<{ ex: Exchange; ignored: boolean }>();
   const opts = { dryRun, fieldValidation: '' as const, fieldManager: manager, force: mode === 'apply' && force };
   const changedSince = typed && resourceVersionOf(typed.basedOn) !== resourceVersionOf(latest) ? typed.basedOn : undefined;
-  const send = async () => {
-    const ex = await sendExchange(context, mode, buildWriteRequest(mode, { objectPath: `${objectPath}/status`, collectionPath: '' }, text, opts));
-    const answer = answerObject(ex.response?.body);
-    const entries = ((answer?.metadata as { managedFields?: ManagedFieldsEntry[] } | undefined)?.managedFields ?? []).filter((e) => e.subresource === 'status');
-    setSent({ ex, entries });
+  const send = useMutation({
+    mutationFn: async () => {
+      const ex = await sendExchange(context, mode, buildWriteRequest(mode, { objectPath: `${objectPath}/status`, collectionPath: '' }, text, opts));
+      const answer = answerObject(ex.response?.body);
+      const entries = ((answer?.metadata as { managedFields?: ManagedFieldsEntry[] } | undefined)?.managedFields ?? []).filter((e) => e.subresource === 'status');
+      return { ex, entries, stored: !!answer && !opts.dryRun };
+    },
     // Stored: follow the server again (the object's watch brings the new version).
-    if (answer && !dryRun) setTyped(null);
-  };
+    onSuccess: (r) => r.stored && setTyped(null),
+  });
   // The same body to the main resource, as a dry run: the server ignores the status part there.
-  const tryMain = async () => {
-    const ex = await sendExchange(context, mode, buildWriteRequest(mode, { objectPath, collectionPath: '' }, text, { ...opts, dryRun: true }));
-    const answer = answerObject(ex.response?.body);
-    let ignored = false;
-    if (answer) {
-      const current = await kubeJsonExact<JsonObject>({ context, path: objectPath });
-      ignored = toJson(answer.status ?? null) === toJson(current.status ?? null);
-    }
-    setMain({ ex, ignored });
-  };
+  const tryMain = useMutation({
+    mutationFn: async () => {
+      const ex = await sendExchange(context, mode, buildWriteRequest(mode, { objectPath, collectionPath: '' }, text, { ...opts, dryRun: true }));
+      const answer = answerObject(ex.response?.body);
+      let ignored = false;
+      if (answer) {
+        const current = await kubeJsonExact<JsonObject>({ context, path: objectPath });
+        ignored = toJson(answer.status ?? null) === toJson(current.status ?? null);
+      }
+      return { ex, ignored };
+    },
+  });
+  const sent = send.data;
+  const main = tryMain.data;
   return (
     <div className="stack" aria-label="status subresource" role="region">
       <h4>/status</h4>
@@ -203,13 +110,15 @@ function StatusPanel({ context, objectPath, latest }: { context: string; objectP
         <label>
           <input type="checkbox" checked={dryRun} onChange={(e) => setDryRun(e.target.checked)} /> dryRun=All
         </label>
-        <button type="button" onClick={() => void send()}>
+        <button type="button" disabled={send.isPending} onClick={() => send.mutate()}>
           Send to /status
         </button>
-        <button type="button" onClick={() => void tryMain()} title="Sends the same body to the main resource with dryRun=All">
+        <button type="button" disabled={tryMain.isPending} onClick={() => tryMain.mutate()} title="Sends the same body to the main resource with dryRun=All">
           Same body to the main resource (dry run)
         </button>
       </div>
+      {send.error && <ErrorBox error={send.error} title={`Could not write ${objectPath}/status`} />}
+      {tryMain.error && <ErrorBox error={tryMain.error} title={`Could not try ${objectPath}`} />}
       {sent && (
         <>
           {sent.ex.response?.status === 409 && !sent.ex.response.body.includes('FieldManagerConflict') && (
@@ -220,7 +129,7 @@ function StatusPanel({ context, objectPath, latest }: { context: string; objectP
           <p className="small" aria-label="Status ownership">
             managedFields entries under subresource <code>status</code>: {sent.entries.length === 0 ? 'none' : sent.entries.map((e) => `${e.manager} (${e.operation})`).join(', ')}. The Ownership view shows them with a “status” badge.
           </p>
-          <Wire ex={sent.ex} />
+          <ExchangeWire ex={sent.ex} />
         </>
       )}
       {main && (
@@ -228,7 +137,7 @@ function StatusPanel({ context, objectPath, latest }: { context: string; objectP
           <p className="small" aria-label="Main resource and status">
             {main.ignored ? 'The main resource left .status as it was: status changes go through /status only.' : 'The answer’s .status differs from the stored one (this resource has no separate status handling, or the write failed).'}
           </p>
-          <Wire ex={main.ex} />
+          <ExchangeWire ex={main.ex} />
         </>
       )}
     </div>

@@ -7,22 +7,17 @@ import { parseWarningHeader } from '../../codecs/warnings';
 import { toBase64 } from '../../codecs/base64';
 import { isStatus, type Status } from '../../k8s/client';
 import {
-  applyConfiguration,
   deepEqual,
   differencesFromEdit,
   type EditDifference,
   type FieldHints,
-  guardJsonPatch,
-  guardMergePatch,
   isObject,
   type JsonObject,
-  keyedJsonPatch,
-  mergePatch,
-  strategicMergePatch,
   withoutManagedFields,
   withServerSetMetadata,
 } from '../../k8s/patch';
-import type { Exchange, WriteMode } from './request';
+import type { Exchange } from './request';
+import { WRITE_MODE_TABLE, type WriteMode } from './writeModes';
 
 // KYAML is YAML (every string quoted, flow style, as `kubectl get -o kyaml` prints): the YAML
 // parser reads it back, and an apply body in KYAML goes out as application/apply-patch+yaml.
@@ -226,42 +221,14 @@ export interface BodyInput {
   hints: FieldHints;
 }
 
-/** The body each mode sends for an edit ('' when there is nothing to send yet). */
+/** The body each mode sends for an edit ('' when there is nothing to send yet), as the write-mode table builds it. */
 export function generateBody(input: BodyInput): string {
+  const entry = WRITE_MODE_TABLE[input.mode];
   // Patches carry only what the user changed: server-set metadata missing from the edit is not a removal.
-  const i = input.base && input.mode !== 'create' && input.mode !== 'replace' ? { ...input, edited: withServerSetMetadata(input.base, input.edited) } : input;
-  const rv = metaOf(i.base).resourceVersion;
-  const guarded = i.guard && rv ? rv : undefined;
-  switch (i.mode) {
-    case 'create':
-    case 'replace':
-      return `${toJson(i.edited, 2)}\n`;
-    case 'json-patch': {
-      if (!i.base) return '';
-      const ops = keyedJsonPatch(i.base, i.edited, i.hints);
-      return `${toJson(guarded ? guardJsonPatch(ops, guarded) : ops, 2)}\n`;
-    }
-    case 'merge-patch': {
-      if (!i.base) return '';
-      const patch = mergePatch(i.base, i.edited);
-      return `${toJson(guarded ? guardMergePatch(patch, guarded) : patch, 2)}\n`;
-    }
-    case 'strategic-merge-patch': {
-      if (!i.base) return '';
-      const patch = strategicMergePatch(i.base, i.edited, i.hints);
-      return `${toJson(guarded ? guardMergePatch(patch, guarded) : patch, 2)}\n`;
-    }
-    case 'apply':
-      // "Only the fields I touched" is the same builder under a manager of its own (the state
-      // gives it the -touched suffix): a manager that owns nothing yet sends only the changed
-      // fields, keyed list elements with their key and changed fields only (never whole lists,
-      // which would make it co-own every element), and later touched applies keep what it
-      // touched before (leaving a field out of an apply would release it, and the server would
-      // delete it if nobody else owned it).
-      return serialize(applyConfiguration(i.live, i.edited, i.fieldManager, { hints: i.hints, resourceVersion: guarded }), i.format);
-    case 'delete':
-      return '';
-  }
+  const edited = input.base && entry.patch ? withServerSetMetadata(input.base, input.edited) : input.edited;
+  const rv = metaOf(input.base).resourceVersion;
+  const value = entry.build?.({ base: input.base, live: input.live, edited, guardRv: input.guard && rv ? rv : undefined, fieldManager: input.fieldManager, hints: input.hints });
+  return value === undefined ? '' : serialize(value, entry.editorFormat ? input.format : 'json');
 }
 
 export interface Outcome {

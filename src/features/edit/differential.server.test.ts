@@ -28,7 +28,8 @@ import { createRouteCrd, hasKubectl, hintsFor, kube } from '../../k8s/patch/serv
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { defaultManagerFor, generateBody } from './body';
 import { applyOps, type Case, caseArb, canonical, type Kind } from './differentialCases.testkit';
-import { buildWriteRequest, sendExchange, type WriteMode } from './request';
+import { buildWriteRequest, sendExchange } from './request';
+import { type WriteMode } from './writeModes';
 
 const RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 3);
 const BATCH = 10;

@@ -8,7 +8,8 @@ import { kubeFetch, kubeJson, kubeJsonExact } from '../../k8s/client';
 import { NO_HINTS, type JsonObject } from '../../k8s/patch';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { classifyOutcome, type Format, generateBody, parseText, serialize, viewOf } from './body';
-import { buildWriteRequest, sendExchange, type WriteMode, type WriteOptions } from './request';
+import { buildWriteRequest, sendExchange, type WriteOptions } from './request';
+import { type WriteMode } from './writeModes';
 
 const ns = `exact-${randomBytes(3).toString('hex')}`;
 const group = `x${randomBytes(3).toString('hex')}.example.com`;

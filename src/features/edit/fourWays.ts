@@ -1,36 +1,26 @@
-// The same change four ways: from one edit, the bodies of a JSON Patch, a JSON Merge Patch, a
-// Strategic Merge Patch and a Server-Side Apply (built by the patch module's builders), and, once
-// each has been sent with dryRun=All, where their results differ and why. Pure: no I/O.
-import { applyConfiguration, deepEqual, type FieldHints, isObject, type Json, type JsonObject, keyedJsonPatch, mergePatch, NO_HINTS, strategicMergePatch, withoutManagedFields, withServerSetMetadata } from '../../k8s/patch';
-import { parseJsonExact, toJson } from '../../codecs/json';
+// The same change four ways: from one edit, the bodies of every patch mode of the write-mode table
+// (JSON Patch, JSON Merge Patch, Strategic Merge Patch, Server-Side Apply), and, once each has
+// been sent with dryRun=All, where their results differ and why. Pure: no I/O.
+import { deepEqual, type FieldHints, isObject, type Json, type JsonObject, NO_HINTS, withoutManagedFields } from '../../k8s/patch';
+import { parseJsonExact } from '../../codecs/json';
+import { APPLY_MANAGER, generateBody } from './body';
+import { PATCH_MODES, type PatchMode, WRITE_MODE_TABLE } from './writeModes';
 
-export const WAYS = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply'] as const;
-export type Way = (typeof WAYS)[number];
+/** The ways compared: every patch mode of the write-mode table. */
+export const WAYS = PATCH_MODES;
+export type Way = PatchMode;
 
-export const WAY_LABEL: Record<Way, string> = {
-  'json-patch': 'JSON Patch',
-  'merge-patch': 'JSON Merge Patch',
-  'strategic-merge-patch': 'Strategic Merge Patch',
-  apply: 'Server-Side Apply',
-};
+export const WAY_LABEL = Object.fromEntries(WAYS.map((w) => [w, WRITE_MODE_TABLE[w].label])) as Record<Way, string>;
 
 /**
- * The four bodies for one edit of `base` into `edited` (both without managedFields), built by the
- * same builders as the Edit view: JSON Patch and strategic merge by merge key from the schema's
- * hints, and the apply configuration as the manager's whole intent (its fields in `live`'s
- * managedFields with the edit laid over).
+ * The bodies for one edit of `base` into `edited` (both without managedFields), built by the
+ * Edit view's own builder (generateBody, from the write-mode table): JSON Patch and strategic
+ * merge by merge key from the schema's hints, and the apply configuration as the manager's whole
+ * intent (its fields in `live`'s managedFields with the edit laid over), all as JSON and unguarded.
  */
 export function fourBodies(base: JsonObject, edited: JsonObject, opts: { live?: JsonObject; fieldManager?: string; hints?: FieldHints } = {}): Record<Way, string> {
-  const json = (v: unknown) => `${toJson(v, 2)}\n`;
-  const hints = opts.hints ?? NO_HINTS;
-  // Hidden server-set metadata missing from the edit is not a change (see withServerSetMetadata).
-  edited = withServerSetMetadata(base, edited);
-  return {
-    'json-patch': json(keyedJsonPatch(base, edited, hints)),
-    'merge-patch': json(mergePatch(base, edited)),
-    'strategic-merge-patch': json(strategicMergePatch(base, edited, hints)),
-    apply: json(applyConfiguration(opts.live ?? base, edited, opts.fieldManager || 'kube-api-explorer', { hints })),
-  };
+  const input = { format: 'json', base, live: opts.live ?? base, edited, guard: false, fieldManager: opts.fieldManager || APPLY_MANAGER, touchedOnly: false, hints: opts.hints ?? NO_HINTS } as const;
+  return Object.fromEntries(WAYS.map((mode) => [mode, generateBody({ ...input, mode })])) as Record<Way, string>;
 }
 
 /** What a result is compared on: the stored object, without the server's bookkeeping of who wrote it. */

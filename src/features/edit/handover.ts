@@ -3,7 +3,7 @@
 import type { Route } from '../../routing';
 import type { FieldHints } from '../../k8s/patch';
 import type { Format, Outcome } from './body';
-import type { WriteMode } from './request';
+import { type WriteMode } from './writeModes';
 import { type EditState, editReducer, initialEditState } from './state';
 
 export const editorKey = (route: Pick<Route, 'namespace' | 'group' | 'version' | 'resource' | 'name'>) => [route.namespace, route.group, route.version, route.resource, route.name].join('/');

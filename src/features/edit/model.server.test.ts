@@ -20,7 +20,8 @@ import { hasKubectl, kube, kubectl } from '../../k8s/patch/server.testkit';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { classifyOutcome, type Format, metaOf, parseText, serialize, viewOf } from './body';
 import { dropResend, forceResend, recoverable, type Resend } from './recovery';
-import { type Exchange, sendWrite, type WireRequest, type WriteMode } from './request';
+import { type Exchange, sendWrite, type WireRequest } from './request';
+import { type WriteMode } from './writeModes';
 import { editReducer, type EditAction, type EditState, initialEditState, undecidedConflicts } from './state';
 import { bodyToSend, requestToSend } from './toSend';
 

@@ -14,7 +14,8 @@ import { describe, expect, it } from 'vitest';
 import { type JsonObject, NO_HINTS } from '../../k8s/patch';
 import { classifyOutcome, type Format, metaOf, parseText, serialize, viewOf } from './body';
 import { dropResend, forceResend, recoverable } from './recovery';
-import { MODE_INFO, type Exchange, type WriteMode } from './request';
+import { type Exchange } from './request';
+import { WRITE_MODE_TABLE, type WriteMode } from './writeModes';
 import { editReducer, type EditAction, type EditState, initialEditState, undecidedConflicts } from './state';
 import { bodyToSend, requestToSend } from './toSend';
 
@@ -87,7 +88,7 @@ const steps: fc.Arbitrary<Step>[] = [
       const shown = requestToSend(w.s, bodyToSend(w.s, edited(w), NO_HINTS), paths);
       if (!shown || (undecidedConflicts(w.s).length > 0 && w.s.mode !== 'delete') || (w.s.mode !== 'delete' && !edited(w) && w.s.patchOverride === null)) return;
       // What is shown is the mode's request; a delete carries the preconditions of the tick.
-      expect(shown.method).toBe(MODE_INFO[w.s.mode].method);
+      expect(shown.method).toBe(WRITE_MODE_TABLE[w.s.mode].method);
       if (w.s.mode === 'delete') expect((JSON.parse(shown.body!) as { preconditions?: { resourceVersion?: string } }).preconditions?.resourceVersion).toBe(w.ticked.rv);
       answer(w, shown, w.s.mode, kind as 'stored' | 'conflict' | 'stale');
     },

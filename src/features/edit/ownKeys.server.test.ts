@@ -8,7 +8,8 @@ import { kubeJson } from '../../k8s/client';
 import { NO_HINTS, type JsonObject } from '../../k8s/patch';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { generateBody, parseText, serialize, viewOf } from './body';
-import { buildWriteRequest, sendExchange, type WriteMode } from './request';
+import { buildWriteRequest, sendExchange } from './request';
+import { type WriteMode } from './writeModes';
 import { editReducer, type EditState, initialEditState } from './state';
 
 const ns = `ownkeys-${randomBytes(3).toString('hex')}`;

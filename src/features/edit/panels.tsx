@@ -6,7 +6,8 @@ import { conflictManager, type EditDifference, isObject, type JsonObject, type O
 import { StatusView } from '../../ui/ErrorBox';
 import { WarningList } from '../../ui/WarningList';
 import { diffText, type Format, type Outcome, type ParsedText, sentMeaning, serialize } from './body';
-import { MODE_INFO, requestLine, type WireRequest } from './request';
+import { requestLine, type WireRequest } from './request';
+import { WRITE_MODE_TABLE } from './writeModes';
 import { toJson } from '../../codecs/json';
 
 export const EditDiff = lazy(() => import('./EditDiff').then((m) => ({ default: m.EditDiff })));
@@ -215,11 +216,10 @@ export function OutcomeView({
   const r = outcome.exchange.response;
   const status = outcome.status;
   const obj = outcome.object;
-  const objMeta = obj && isObject(obj.metadata) ? obj.metadata : undefined;
   return (
     <div className={`edit-result ${outcome.ok ? 'ok' : 'failed'}`} role="region" aria-label="Result">
       <h3 aria-label="Result status">
-        {MODE_INFO[outcome.mode].label}: {r ? `HTTP ${r.status} ${r.statusText}` : 'no response'}
+        {WRITE_MODE_TABLE[outcome.mode].label}: {r ? `HTTP ${r.status} ${r.statusText}` : 'no response'}
         {outcome.dryRun && <span className="edit-dry"> (dry run, nothing persisted)</span>}
       </h3>
       <WarningList warnings={outcome.warnings} />
@@ -263,77 +263,12 @@ export function OutcomeView({
           </button>
         </div>
       )}
-      {outcome.conflicts.length > 0 && (
-        <div className="stack">
-          <table className="edit-conflicts" aria-label="Field conflicts">
-            <thead>
-              <tr>
-                <th>Field</th>
-                <th>Owned by</th>
-                <th>Server's message</th>
-              </tr>
-            </thead>
-            <tbody>
-              {outcome.conflicts.map((c, i) => (
-                <tr key={i}>
-                  <td>
-                    <code>{c.field}</code>
-                  </td>
-                  <td>{conflictManager(c.message) ?? '?'}</td>
-                  <td>{c.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {onForce && onDrop ? (
-            <div className="row">
-              <button type="button" onClick={onForce}>
-                Re-send with force=true
-              </button>
-              <button type="button" onClick={() => onDrop(outcome.conflicts.map((c) => c.field ?? '').filter(Boolean))}>
-                Drop these fields and re-send
-              </button>
-              <span className="muted small">Both re-send the apply shown under “Request sent”, changed only as they say, whatever mode is selected now. Force makes this manager the owner of the fields; dropping them leaves them, and their values, to the other managers.</span>
-            </div>
-          ) : (
-            <p className="muted small" role="note" aria-label="Recovery gone">
-              The object changed since this request was built: it can no longer be re-sent as it was. Send again from the editor.
-            </p>
-          )}
-        </div>
-      )}
+      {outcome.conflicts.length > 0 && <ConflictsPanel conflicts={outcome.conflicts} onForce={onForce} onDrop={onDrop} />}
       {outcome.mode === 'strategic-merge-patch' && r?.status === 415 && (
         <p className="small">Custom resources have no patch strategies in their schema, so the server does not accept strategic merge patches for them: use a JSON Merge Patch or Server-Side Apply.</p>
       )}
       <DifferencesWarning differences={outcome.differences} dryRun={outcome.dryRun} />
-      {outcome.ok && outcome.mode === 'delete' && (
-        <div className="stack">
-          {status ? (
-            <StatusViewOk status={status} />
-          ) : objMeta ? (
-            <p className="small">
-              The server returned the object, not a Status: it is still there
-              {objMeta.deletionTimestamp ? (
-                <>
-                  {' '}
-                  with deletionTimestamp <code>{String(objMeta.deletionTimestamp)}</code>
-                </>
-              ) : null}
-              {Array.isArray(objMeta.finalizers) && objMeta.finalizers.length > 0 ? (
-                <>
-                  , held by finalizers <code>{objMeta.finalizers.join(', ')}</code> until they are removed
-                </>
-              ) : null}
-              {outcome.dryRun ? ' (dry run: as it would be)' : ''}.
-            </p>
-          ) : null}
-          {obj && (
-            <pre className="edit-wire" aria-label="Returned object" tabIndex={0}>
-              {serialize(obj, format)}
-            </pre>
-          )}
-        </div>
-      )}
+      {outcome.ok && outcome.mode === 'delete' && <DeleteAnswer outcome={outcome} format={format} />}
       {outcome.ok && outcome.mode !== 'delete' && obj && (
         <Suspense fallback={<p className="muted small">Loading the diff…</p>}>
           <p className="small">{outcome.dryRun ? 'Dry-run preview: the object the server would store, against the current one.' : 'Stored: the object before your write against the server’s answer. The editor now holds the new version.'}</p>
@@ -356,5 +291,83 @@ function StatusViewOk({ status }: { status: Status }) {
     <p className="small">
       Status <strong>{status.status ?? ''}</strong> {status.details?.kind ? `${status.details.kind} ${status.details.name ?? ''}` : ''} {status.message ?? ''}
     </p>
+  );
+}
+
+/** An apply's 409 field conflicts, with the two ways on: force, or leave the fields to their owners. */
+function ConflictsPanel({ conflicts, onForce, onDrop }: { conflicts: Outcome['conflicts']; onForce?: () => void; onDrop?: (fields: string[]) => void }) {
+  return (
+    <div className="stack">
+      <table className="edit-conflicts" aria-label="Field conflicts">
+        <thead>
+          <tr>
+            <th>Field</th>
+            <th>Owned by</th>
+            <th>Server's message</th>
+          </tr>
+        </thead>
+        <tbody>
+          {conflicts.map((c, i) => (
+            <tr key={i}>
+              <td>
+                <code>{c.field}</code>
+              </td>
+              <td>{conflictManager(c.message) ?? '?'}</td>
+              <td>{c.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {onForce && onDrop ? (
+        <div className="row">
+          <button type="button" onClick={onForce}>
+            Re-send with force=true
+          </button>
+          <button type="button" onClick={() => onDrop(conflicts.map((c) => c.field ?? '').filter(Boolean))}>
+            Drop these fields and re-send
+          </button>
+          <span className="muted small">Both re-send the apply shown under “Request sent”, changed only as they say, whatever mode is selected now. Force makes this manager the owner of the fields; dropping them leaves them, and their values, to the other managers.</span>
+        </div>
+      ) : (
+        <p className="muted small" role="note" aria-label="Recovery gone">
+          The object changed since this request was built: it can no longer be re-sent as it was. Send again from the editor.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A delete's answer: a Status (gone), or the object (still there, with its deletionTimestamp and finalizers). */
+function DeleteAnswer({ outcome, format }: { outcome: Outcome; format: Format }) {
+  const status = outcome.status;
+  const obj = outcome.object;
+  const objMeta = obj && isObject(obj.metadata) ? obj.metadata : undefined;
+  return (
+    <div className="stack">
+      {status ? (
+        <StatusViewOk status={status} />
+      ) : objMeta ? (
+        <p className="small">
+          The server returned the object, not a Status: it is still there
+          {objMeta.deletionTimestamp ? (
+            <>
+              {' '}
+              with deletionTimestamp <code>{String(objMeta.deletionTimestamp)}</code>
+            </>
+          ) : null}
+          {Array.isArray(objMeta.finalizers) && objMeta.finalizers.length > 0 ? (
+            <>
+              , held by finalizers <code>{objMeta.finalizers.join(', ')}</code> until they are removed
+            </>
+          ) : null}
+          {outcome.dryRun ? ' (dry run: as it would be)' : ''}.
+        </p>
+      ) : null}
+      {obj && (
+        <pre className="edit-wire" aria-label="Returned object" tabIndex={0}>
+          {serialize(obj, format)}
+        </pre>
+      )}
+    </div>
   );
 }

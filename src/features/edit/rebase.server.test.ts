@@ -12,7 +12,8 @@ import type { FieldHints, JsonObject } from '../../k8s/patch';
 import { settled } from '../../k8s/patch/server.testkit';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { generateBody, parseText, serialize, viewOf } from './body';
-import { buildWriteRequest, sendExchange, type WriteMode } from './request';
+import { buildWriteRequest, sendExchange } from './request';
+import { type WriteMode } from './writeModes';
 import { editReducer, type EditState, initialEditState, undecidedConflicts } from './state';
 
 const ns = `rebase-${randomBytes(3).toString('hex')}`;

@@ -9,7 +9,8 @@
 import { parseJsonExact } from '../../codecs/json';
 import { dropFields, isObject, type JsonObject } from '../../k8s/patch';
 import { metaOf, type Outcome, parseText, serialize } from './body';
-import type { WireRequest, WriteMode } from './request';
+import type { WireRequest } from './request';
+import { WRITE_MODE_TABLE, type WriteMode } from './writeModes';
 import type { EditState } from './state';
 
 /** A request to send again, with the checks the first one went through. */
@@ -66,9 +67,10 @@ function isJsonText(text: string): boolean {
  */
 export function bodyGuarded(mode: WriteMode, body: string, resourceVersion: string | undefined): boolean {
   if (!resourceVersion) return false;
-  if (mode === 'delete' || mode === 'create') return false;
-  const parsed = mode === 'json-patch' ? jsonOrUndefined(body) : (parseText(body, isJsonText(body) ? 'json' : 'yaml').obj as unknown);
-  if (mode === 'json-patch') {
+  const { guard } = WRITE_MODE_TABLE[mode];
+  if (guard === 'none') return false;
+  const parsed = guard === 'test-op' ? jsonOrUndefined(body) : (parseText(body, isJsonText(body) ? 'json' : 'yaml').obj as unknown);
+  if (guard === 'test-op') {
     return Array.isArray(parsed) && parsed.some((op) => isObject(op) && op.op === 'test' && op.path === '/metadata/resourceVersion' && op.value === resourceVersion);
   }
   return isObject(parsed) && metaOf(parsed as JsonObject).resourceVersion === resourceVersion;

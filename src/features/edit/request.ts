@@ -3,32 +3,7 @@
 // view can show it verbatim).
 import { decodeText, runExchange } from '../../k8s/client';
 import { withQuery } from '../../k8s/paths';
-import { PATCH_CONTENT_TYPES } from '../../k8s/patch';
-
-export const WRITE_MODES = ['create', 'replace', 'json-patch', 'merge-patch', 'strategic-merge-patch', 'apply', 'delete'] as const;
-export type WriteMode = (typeof WRITE_MODES)[number];
-
-export const MODE_INFO: Record<WriteMode, { label: string; method: string; semantics: string }> = {
-  create: { label: 'Create (POST)', method: 'POST', semantics: 'POST to the collection. The body is the whole new object; 409 AlreadyExists if the name is taken.' },
-  replace: {
-    label: 'Replace (PUT)',
-    method: 'PUT',
-    semantics: 'PUT the whole object. Its metadata.resourceVersion is an optimistic lock: if the object changed since you loaded it, the server answers 409 Conflict and nothing is written.',
-  },
-  'json-patch': { label: 'JSON Patch', method: 'PATCH', semantics: `${PATCH_CONTENT_TYPES.json} (RFC 6902): a list of operations on JSON Pointers; the first failing op fails the whole patch.` },
-  'merge-patch': { label: 'JSON Merge Patch', method: 'PATCH', semantics: `${PATCH_CONTENT_TYPES.merge} (RFC 7386): fields replace the server's, null deletes a field, lists are replaced whole.` },
-  'strategic-merge-patch': {
-    label: 'Strategic Merge Patch',
-    method: 'PATCH',
-    semantics: `${PATCH_CONTENT_TYPES.strategic}: a merge patch where lists the schema marks (e.g. containers, by name) merge element by element. Built-in types only: custom resources answer 415.`,
-  },
-  apply: {
-    label: 'Server-Side Apply',
-    method: 'PATCH',
-    semantics: `${PATCH_CONTENT_TYPES.apply}: the fields this fieldManager wants to own. A field another manager owns with another value gives 409 Conflict unless force=true. Creates the object if it does not exist.`,
-  },
-  delete: { label: 'Delete', method: 'DELETE', semantics: 'DELETE with DeleteOptions. Finalizers keep the object (with a deletionTimestamp) until they are removed; Foreground waits for dependents.' },
-};
+import { WRITE_MODE_TABLE, type WriteMode } from './writeModes';
 
 export type FieldValidation = '' | 'Ignore' | 'Warn' | 'Strict';
 
@@ -87,9 +62,10 @@ export function buildWriteRequest(mode: WriteMode, paths: { objectPath?: string;
   }
   // force is only meaningful (and only accepted) for apply patches.
   if (mode === 'apply' && opts.force) query.force = 'true';
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  const method = MODE_INFO[mode].method;
-  const path = mode === 'create' ? paths.collectionPath : (paths.objectPath ?? paths.collectionPath);
+  // Every mode's Content-Type is its table entry's (delete's is DeleteOptions' JSON).
+  const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': WRITE_MODE_TABLE[mode].contentType };
+  const { method, target } = WRITE_MODE_TABLE[mode];
+  const path = target === 'collection' ? paths.collectionPath : (paths.objectPath ?? paths.collectionPath);
   if (mode === 'delete') {
     const options: Record<string, unknown> = { kind: 'DeleteOptions', apiVersion: 'v1' };
     if (del?.propagationPolicy) options.propagationPolicy = del.propagationPolicy;
@@ -98,19 +74,8 @@ export function buildWriteRequest(mode: WriteMode, paths: { objectPath?: string;
       options.preconditions = { ...(del.preconditionUid ? { uid: del.preconditionUid } : {}), ...(del.preconditionResourceVersion ? { resourceVersion: del.preconditionResourceVersion } : {}) };
     }
     if (opts.dryRun) options.dryRun = ['All'];
-    headers['Content-Type'] = 'application/json';
     return { method, path, query, headers, body: `${JSON.stringify(options, null, 2)}\n` };
   }
-  headers['Content-Type'] =
-    mode === 'json-patch'
-      ? PATCH_CONTENT_TYPES.json
-      : mode === 'merge-patch'
-        ? PATCH_CONTENT_TYPES.merge
-        : mode === 'strategic-merge-patch'
-          ? PATCH_CONTENT_TYPES.strategic
-          : mode === 'apply'
-            ? PATCH_CONTENT_TYPES.apply
-            : 'application/json';
   return { method, path, query, headers, body };
 }
 

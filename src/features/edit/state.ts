@@ -3,7 +3,8 @@
 import { type ConflictChoices, type FieldHints, isObject, type JsonObject, type MergeConflict, NO_HINTS, threeWayMerge } from '../../k8s/patch';
 import { compareResourceVersions } from '../../k8s/rv';
 import { defaultManagerFor, type Format, metaOf, type Outcome, parseText, serialize, TOUCHED_SUFFIX, viewOf } from './body';
-import type { DeleteOptionsInput, Exchange, WriteMode, WriteOptions } from './request';
+import type { DeleteOptionsInput, Exchange, WriteOptions } from './request';
+import { type WriteMode } from './writeModes';
 
 export interface EditState {
   format: Format;

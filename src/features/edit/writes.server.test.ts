@@ -8,7 +8,8 @@ import { kubeJson, kubeJsonExact } from '../../k8s/client';
 import { type JsonObject, NO_HINTS } from '../../k8s/patch';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { classifyOutcome, defaultManagerFor, generateBody, parseText, serialize, viewOf } from './body';
-import { buildWriteRequest, sendExchange, sendWrite, type WriteMode } from './request';
+import { buildWriteRequest, sendExchange, sendWrite } from './request';
+import { type WriteMode } from './writeModes';
 import { answerObject, scalePatchText, statusBodyFor, statusBodyText } from './subresourceBodies';
 import { settled } from '../../k8s/patch/server.testkit';
 

@@ -2,11 +2,14 @@
 // server runs the whole apply (merging, ownership, conflict detection, admission) and stores
 // nothing, so the answer shows the managedFields that would result, or the 409 conflicts naming
 // each field and the manager that owns it. A re-read afterwards shows the object unchanged.
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { isStatus, kubeFetch, kubeJson, type Status } from '../../k8s/client';
 import { buildOwnershipTree, diffManagedFields, type EntryChange, type ManagedFieldsEntry } from '../../k8s/fields';
 import { conflictManager } from '../../k8s/patch';
 import { CodeEditor } from '../../ui/CodeEditor';
+import { ErrorBox } from '../../ui/ErrorBox';
+import { WRITE_MODE_TABLE } from '../edit';
 import { applySkeleton } from './applySkeleton';
 
 interface Obj {
@@ -30,33 +33,29 @@ export function ApplyPreview({ context, path, current }: { context: string; path
   const [text, setText] = useState(() => applySkeleton(current));
   const [manager, setManager] = useState('preview-manager');
   const [force, setForce] = useState(false);
-  const [preview, setPreview] = useState<Preview>();
-  const [busy, setBusy] = useState(false);
-
-  const run = async () => {
-    setBusy(true);
-    try {
-      const query = { dryRun: 'All', fieldManager: manager.trim(), ...(force ? { force: 'true' } : {}) };
+  // A dry-run write: a mutation, its failure (the object unreadable, the network) on screen.
+  const previewing = useMutation({
+    mutationFn: async (v: { text: string; manager: string; force: boolean }): Promise<Preview> => {
+      const query = { dryRun: 'All', fieldManager: v.manager, ...(v.force ? { force: 'true' } : {}) };
       const before = await kubeJson<Obj>({ context, path });
-      const res = await kubeFetch({ context, path, method: 'PATCH', query, headers: { 'Content-Type': 'application/apply-patch+yaml', Accept: 'application/json' }, body: text });
+      const res = await kubeFetch({ context, path, method: 'PATCH', query, headers: { 'Content-Type': WRITE_MODE_TABLE.apply.contentType, Accept: 'application/json' }, body: v.text });
       const body: unknown = await res.json().catch(() => undefined);
       const after = await kubeJson<Obj>({ context, path });
       const out: Preview = { request: `PATCH ${path}?${new URLSearchParams(query).toString()}`, status: res.status, rvBefore: before.metadata?.resourceVersion, rvAfter: after.metadata?.resourceVersion };
       if (res.ok && !isStatus(body)) {
         const result = body as Obj;
         out.changes = diffManagedFields(before.metadata?.managedFields ?? [], result.metadata?.managedFields ?? []).filter((c) => c.change !== 'unchanged');
-        out.owned = buildOwnershipTree(result).entries.filter((e) => e.manager === manager.trim() && e.operation === 'Apply').flatMap((e) => e.paths);
+        out.owned = buildOwnershipTree(result).entries.filter((e) => e.manager === v.manager && e.operation === 'Apply').flatMap((e) => e.paths);
       } else if (isStatus(body)) {
         out.failure = body;
         if (res.status === 409) out.conflicts = (body.details?.causes ?? []).filter((c) => c.reason === 'FieldManagerConflict').map((c) => ({ field: c.field ?? '', manager: conflictManager(c.message), message: c.message ?? '' }));
       }
-      setPreview(out);
-    } catch (e) {
-      setPreview({ request: `PATCH ${path}`, status: 0, failure: { kind: 'Status', apiVersion: 'v1', message: e instanceof Error ? e.message : String(e) } });
-    } finally {
-      setBusy(false);
-    }
-  };
+      return out;
+    },
+  });
+  const preview = previewing.data;
+  const busy = previewing.isPending;
+  const run = () => previewing.mutate({ text, manager: manager.trim(), force });
 
   return (
     <section aria-label="Apply preview" className="own-preview">
@@ -64,7 +63,7 @@ export function ApplyPreview({ context, path, current }: { context: string; path
       <p className="muted small">
         What would a Server-Side Apply of this YAML by this manager do to ownership? Sent with <code>dryRun=All</code>: the server computes everything and stores nothing.
       </p>
-      <CodeEditor value={text} onChange={setText} language="yaml" ariaLabel="Apply preview YAML" height="200px" onSubmit={() => void run()} />
+      <CodeEditor value={text} onChange={setText} language="yaml" ariaLabel="Apply preview YAML" height="200px" onSubmit={run} />
       <div className="own-toolbar">
         <label>
           <span>fieldManager</span>
@@ -73,10 +72,11 @@ export function ApplyPreview({ context, path, current }: { context: string; path
         <label>
           <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> force
         </label>
-        <button type="button" disabled={busy || !manager.trim()} onClick={() => void run()}>
+        <button type="button" disabled={busy || !manager.trim()} onClick={run}>
           {busy ? 'Previewing…' : 'Preview (dryRun=All)'}
         </button>
       </div>
+      {previewing.error && <ErrorBox error={previewing.error} title={`Could not preview the apply to ${path}`} />}
       {preview && (
         <div role="region" aria-label="Apply preview result" className="small">
           <p>

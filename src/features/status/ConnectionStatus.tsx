@@ -1,11 +1,11 @@
 // One indicator for every connection the page depends on: the explorer server, the token, each
 // cluster and, when the explorer runs one, the local control plane. Polls /proxy/status (which
 // also keeps the token fresh after a restart) and probes the current cluster's /readyz now and then.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ExplorerStatus, SupervisorEvent } from '../../../protocol/status';
-import { connectionHealth, kubeFetch, KubeApiError, proxyJson, sharedMux } from '../../k8s/client';
-import { parseReadyz, READYZ_ANSWER_MS, type ReadyzReport } from './readyz';
+import { connectionHealth, KubeApiError, proxyJson, sharedMux } from '../../k8s/client';
+import { readyzQuery } from '../../k8s/overview';
 import { recentEvents, summarize, type Line } from './summary';
 import './status.css';
 
@@ -14,12 +14,9 @@ const POLL_MS = 5_000;
 const POLL_PLUGIN_MS = 1_000;
 const READYZ_MS = 10_000;
 
-export function ConnectionStatus({ context }: { context?: string }) {
-  const health = useSyncExternalStore(connectionHealth.subscribe, connectionHealth.getSnapshot);
-  const since = useRef<number | undefined>(undefined);
-  const [events, setEvents] = useState<SupervisorEvent[]>([]);
-  const first = useRef<string | undefined>(undefined);
-  const status = useQuery({
+/** /proxy/status, asked for the supervisor's events after `since` (a ref: the query follows it without a new key). */
+const explorerStatusQuery = (since: { current: number | undefined }) =>
+  queryOptions({
     queryKey: ['proxy', 'status'],
     queryFn: async ({ signal }) => {
       try {
@@ -34,33 +31,16 @@ export function ConnectionStatus({ context }: { context?: string }) {
     refetchIntervalInBackground: false,
     retry: false,
   });
+
+export function ConnectionStatus({ context }: { context?: string }) {
+  const health = useSyncExternalStore(connectionHealth.subscribe, connectionHealth.getSnapshot);
+  const since = useRef<number | undefined>(undefined);
+  const [events, setEvents] = useState<SupervisorEvent[]>([]);
+  const first = useRef<string | undefined>(undefined);
+  const status = useQuery(explorerStatusQuery(since));
   // /readyz?verbose of the current cluster: "answers" is not "ready" (with etcd stopped the server
-  // still answers, and writes time out). Open to every user (system:public-info-viewer).
-  const readyz = useQuery({
-    queryKey: ['readyz', context],
-    enabled: !!context,
-    queryFn: async ({ signal }): Promise<ReadyzReport> => {
-      const at = Date.now();
-      // Its own deadline: a frozen kube-apiserver holds the request until the proxy gives up, and
-      // a probe under way is not sent again, so the indicator said nothing for a minute and more.
-      const deadline = AbortSignal.timeout(READYZ_ANSWER_MS);
-      try {
-        const r = await kubeFetch({ context: context!, path: '/readyz?verbose', signal: AbortSignal.any([signal, deadline]) });
-        // The proxy's own failure (credentials, unreachable) says nothing of readiness; the cluster line tells it.
-        if (r.headers.get('X-Explorer-Proxy-Error') !== null) {
-          void r.body?.cancel();
-          return { at, status: r.status, ready: null, failed: [] };
-        }
-        return parseReadyz(r.status, await r.text(), at);
-      } catch (e) {
-        if (deadline.aborted && !signal.aborted) return { at, status: 0, ready: false, failed: [], silent: true };
-        return { at, status: 0, ready: null, failed: [], message: (e as Error).message };
-      }
-    },
-    refetchInterval: READYZ_MS,
-    refetchIntervalInBackground: false,
-    retry: false,
-  });
+  // still answers, and writes time out). The Welcome page reads the same query.
+  const readyz = useQuery({ ...readyzQuery(context), refetchInterval: READYZ_MS, refetchIntervalInBackground: false });
   const data = status.data ?? undefined;
   const queryClient = useQueryClient();
   // A plugin run of this context that ended with a credential: the views that gave up waiting

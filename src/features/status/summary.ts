@@ -2,7 +2,7 @@
 // the mux, the token) and what the explorer server reports (/proxy/status). Pure.
 import type { CredentialRun, ExplorerStatus, SupervisorEvent } from '../../../protocol/status';
 import type { HealthSnapshot } from '../../k8s/client';
-import { READYZ_ANSWER_MS, type ReadyzReport, readyzText } from './readyz';
+import { READYZ_ANSWER_MS, type ReadyzReport, readyzText } from '../../k8s/overview';
 
 export type Level = 'ok' | 'warn' | 'down';
 

@@ -3,7 +3,7 @@
 // or a review; each panel names the request it shows.
 import { useQuery } from '@tanstack/react-query';
 import { hrefFor, type Route, type View } from '../../routing';
-import { COMMON_RESOURCES, countResource, collectionPath, readiness, ruleLabel, rulesReviewQuery, RULES_REVIEW_PATH, serverVersion } from '../../k8s/overview';
+import { COMMON_RESOURCES, collectionPath, countQuery, readyzQuery, type ReadyzReport, ruleLabel, rulesReviewQuery, RULES_REVIEW_PATH, serverVersionQuery } from '../../k8s/overview';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { RecordingDrop } from '../record';
 import './welcome.css';
@@ -23,11 +23,10 @@ export const VIEW_LINES: { view: View; label: string; line: string }[] = [
 
 export function WelcomeView({ route, context }: { route: Route; context: string }) {
   const namespace = route.namespace;
-  const version = useQuery({ queryKey: ['k8s', context, 'version'], queryFn: ({ signal }) => serverVersion(context, signal), staleTime: 60_000 });
-  const ready = useQuery({ queryKey: ['k8s', context, 'readyz'], queryFn: ({ signal }) => readiness(context, signal), staleTime: 10_000 });
+  const version = useQuery(serverVersionQuery(context));
+  // The connection indicator's query: one read of /readyz for both, one verdict.
+  const ready = useQuery({ ...readyzQuery(context), staleTime: 10_000 });
   const rules = useQuery(rulesReviewQuery(context, namespace ?? 'default'));
-
-  const failed = ready.data?.checks.filter((c) => !c.ok) ?? [];
   return (
     <div className="welcome">
       <section className="panel welcome-start" aria-labelledby="welcome-start">
@@ -67,22 +66,7 @@ export function WelcomeView({ route, context }: { route: Route; context: string 
           <h3>
             Readiness <span className="muted small">GET /readyz?verbose</span>
           </h3>
-          {ready.error ? (
-            <ErrorBox error={ready.error} title="GET /readyz?verbose failed" />
-          ) : !ready.data ? (
-            <p className="muted">loading…</p>
-          ) : (
-            <>
-              <p role="status" data-testid="readyz-summary">
-                {ready.data.passed ? '✓ ready' : '✗ not ready'}: {ready.data.checks.length - failed.length} of {ready.data.checks.length} checks passed
-                {failed.length > 0 && <> (failing: {failed.map((c) => c.name).join(', ')})</>}
-              </p>
-              <details>
-                <summary>The checks, as the server reported them (HTTP {ready.data.status})</summary>
-                <pre className="welcome-readyz">{ready.data.text}</pre>
-              </details>
-            </>
-          )}
+          {!ready.data ? <p className="muted">loading…</p> : <Readiness report={ready.data} />}
         </section>
 
         <section className="panel" aria-labelledby="welcome-rules">
@@ -139,11 +123,7 @@ export function WelcomeView({ route, context }: { route: Route; context: string 
 
 function CountRow({ context, namespace, target }: { context: string; namespace?: string; target: (typeof COMMON_RESOURCES)[number] }) {
   const ns = target.namespaced ? namespace : undefined;
-  const count = useQuery({
-    queryKey: ['k8s', context, 'count', target.group, target.resource, ns ?? ''],
-    queryFn: ({ signal }) => countResource(context, target, ns, signal),
-    staleTime: 15_000,
-  });
+  const count = useQuery(countQuery(context, target, ns));
   return (
     <tr>
       <th scope="row">
@@ -155,5 +135,30 @@ function CountRow({ context, namespace, target }: { context: string; namespace?:
         {count.error ? <span className="muted">{(count.error as { code?: number }).code === 403 ? 'not allowed to list' : (count.error as Error).message}</span> : count.data ? `${count.data.count}${count.data.exact ? '' : '+'}` : '…'}
       </td>
     </tr>
+  );
+}
+
+/** The verdict of /readyz?verbose, or why the answer gives none (refused, the proxy's own error, a replay without it). */
+function Readiness({ report }: { report: ReadyzReport }) {
+  if (report.ready === null || !report.checks) {
+    return (
+      <p className="warn" role="status" data-testid="readyz-summary">
+        GET /readyz?verbose says nothing about readiness: {report.status ? `HTTP ${report.status}` : 'no answer'}
+        {report.message ? ` (${report.message})` : ''}
+      </p>
+    );
+  }
+  const failed = report.checks.filter((c) => !c.ok);
+  return (
+    <>
+      <p role="status" data-testid="readyz-summary">
+        {report.ready ? '✓ ready' : '✗ not ready'}: {report.checks.length - failed.length} of {report.checks.length} checks passed
+        {failed.length > 0 && <> (failing: {failed.map((c) => c.name).join(', ')})</>}
+      </p>
+      <details>
+        <summary>The checks, as the server reported them (HTTP {report.status})</summary>
+        <pre className="welcome-readyz">{report.text}</pre>
+      </details>
+    </>
   );
 }

@@ -194,9 +194,12 @@ export async function probeCapabilities(context: string, signal?: AbortSignal, n
  * `namespace` is where to probe when the user may not list namespaces (a restricted user): the
  * route's namespace, or the context's.
  */
+/** The key every capability answer of a context starts with ("Ask again" invalidates them all). */
+export const capabilitiesQueryPrefix = (context: string) => ['k8s', context, 'capabilities'] as const;
+
 export const capabilitiesQuery = (context: string, namespace?: string) =>
   queryOptions({
-    queryKey: ['k8s', context, 'capabilities', namespace ?? ''],
+    queryKey: [...capabilitiesQueryPrefix(context), namespace ?? ''],
     queryFn: ({ signal }) => probeCapabilities(context, signal, namespace),
     staleTime: 10 * 60_000,
   });
@@ -223,7 +226,7 @@ export async function probeResourceAccepts(context: string, collectionPath: stri
 
 export const resourceAcceptsQuery = (context: string, collectionPath: string) =>
   queryOptions({
-    queryKey: ['k8s', context, 'capabilities', 'accepts', collectionPath],
+    queryKey: [...capabilitiesQueryPrefix(context), 'accepts', collectionPath],
     queryFn: ({ signal }) => probeResourceAccepts(context, collectionPath, signal),
     staleTime: 10 * 60_000,
   });

@@ -1,1 +1,2 @@
 export * from './overview';
+export * from './readyz';

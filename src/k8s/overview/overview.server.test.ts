@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { kubeJson } from '../client';
 import { TEST_CONTEXT, TEST_VIEWER_CONTEXT, useRealProxy } from '../proxy.testkit';
-import { COMMON_RESOURCES, countResource, parseHealth, readiness, rulesReview, serverVersion } from './overview';
+import { COMMON_RESOURCES, countResource, rulesReview, serverVersion } from './overview';
+import { parseReadyz, readReadyz } from './readyz';
 
 const ns = `welcome-${randomBytes(3).toString('hex')}`;
 const configmaps = COMMON_RESOURCES.find((t) => t.resource === 'configmaps')!;
@@ -26,15 +27,15 @@ describe('the first screen against the real server', () => {
   });
 
   it('summarizes /readyz?verbose: every check passed, etcd and ping among them', async () => {
-    const r = await readiness(TEST_VIEWER_CONTEXT);
+    const r = await readReadyz(TEST_VIEWER_CONTEXT, new AbortController().signal);
     expect(r.status).toBe(200);
-    expect(r.passed).toBe(true);
-    expect(r.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['ping', 'etcd']));
-    expect(r.checks.every((c) => c.ok)).toBe(true);
+    expect(r.ready).toBe(true);
+    expect(r.checks!.map((c) => c.name)).toEqual(expect.arrayContaining(['ping', 'etcd']));
+    expect(r.checks!.every((c) => c.ok)).toBe(true);
     // The parser reads a failing line as the server writes it.
-    const failing = parseHealth(r.text.replace('[+]etcd ok', '[-]etcd failed: reason withheld').replace('readyz check passed', 'readyz check failed'), 500);
-    expect(failing.passed).toBe(false);
-    expect(failing.checks.find((c) => c.name === 'etcd')).toEqual({ name: 'etcd', ok: false, detail: 'failed: reason withheld' });
+    const failing = parseReadyz(500, r.text!.replace('[+]etcd ok', '[-]etcd failed: reason withheld').replace('readyz check passed', 'readyz check failed'), 0);
+    expect(failing.ready).toBe(false);
+    expect(failing.checks!.find((c) => c.name === 'etcd')).toEqual({ name: 'etcd', ok: false, detail: 'failed: reason withheld' });
   });
 
   it('SelfSubjectRulesReview: the admin may do anything, the viewer only reads', async () => {

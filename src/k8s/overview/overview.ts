@@ -1,8 +1,8 @@
 // What the first screen says about a cluster: its version (/version), its readiness
-// (/readyz?verbose), what the user may do in a namespace (SelfSubjectRulesReview) and how many of a
+// (/readyz?verbose, readyz.ts), what the user may do in a namespace (SelfSubjectRulesReview) and how many of a
 // few common resources exist. Every call is a read or a review (reviews store nothing).
 import { queryOptions } from '@tanstack/react-query';
-import { errorFromResponse, kubeFetch, kubeJson } from '../client';
+import { kubeJson } from '../client';
 
 export interface ServerVersion {
   major: string;
@@ -16,50 +16,7 @@ export function serverVersion(context: string, signal?: AbortSignal): Promise<Se
   return kubeJson<ServerVersion>({ context, path: '/version', signal });
 }
 
-export interface HealthCheck {
-  name: string;
-  ok: boolean;
-  /** What follows the name on a failed line ("failed: reason withheld"). */
-  detail?: string;
-}
-
-export interface Readiness {
-  /** HTTP status: 200 when every check passed, 500 otherwise. */
-  status: number;
-  passed: boolean;
-  checks: HealthCheck[];
-  /** The body as the server sent it. */
-  text: string;
-}
-
-/**
- * Parses the verbose health output of kube-apiserver: one `[+]name ok` or `[-]name failed: ...`
- * line per check, then `readyz check passed` (or `... failed`). Lines that match neither (the
- * `excluded:` notes) are kept only in `text`.
- */
-export function parseHealth(text: string, status: number): Readiness {
-  const checks: HealthCheck[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^\[([+-])\](\S+)\s*(.*)$/.exec(line.trim());
-    if (!m) continue;
-    const ok = m[1] === '+';
-    const c: HealthCheck = { name: m[2]!, ok };
-    if (!ok && m[3]) c.detail = m[3];
-    checks.push(c);
-  }
-  const passed = status === 200 && /check passed\s*$/.test(text.trim()) && checks.every((c) => c.ok);
-  return { status, passed, checks, text };
-}
-
-export async function readiness(context: string, signal?: AbortSignal): Promise<Readiness> {
-  // Not kubeJson: a failing /readyz answers 500 with the same text body, which is the point here.
-  const res = await kubeFetch({ context, path: '/readyz', query: { verbose: true }, headers: { Accept: 'text/plain' }, signal });
-  // Only the API server's own verdict (200, or 500 with the failing checks) says ready or not: a
-  // 401/403/404, or an answer of our proxy (server unreachable) or of a replay (not in the
-  // recording), says nothing about readiness and is shown as the error it is.
-  if ((res.status !== 200 && res.status !== 500) || res.headers.has('x-explorer-proxy-error')) throw await errorFromResponse(res);
-  return parseHealth(await res.text(), res.status);
-}
+export const serverVersionQuery = (context: string) => queryOptions({ queryKey: ['k8s', context, 'version'], queryFn: ({ signal }) => serverVersion(context, signal), staleTime: 60_000 });
 
 export interface ResourceRule {
   verbs: string[];
@@ -162,3 +119,7 @@ export async function countResource(context: string, t: CountTarget, namespace?:
   if (remaining !== undefined) return { count: items + remaining, exact: true };
   return { count: items, exact: !list.metadata?.continue };
 }
+
+/** One count of the Welcome page (a GET with limit=1). */
+export const countQuery = (context: string, t: CountTarget, namespace: string | undefined) =>
+  queryOptions({ queryKey: ['k8s', context, 'count', t.group, t.resource, namespace ?? ''], queryFn: ({ signal }) => countResource(context, t, namespace, signal), staleTime: 15_000 });

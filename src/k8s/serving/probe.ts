@@ -298,10 +298,13 @@ async function limited<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The key every row of a context starts with ("Ask again" drops them all). */
+export const servingQueryPrefix = (context: string) => ['k8s', context, 'serving'] as const;
+
 /** One resource's row, cached for the session (asked again only on request). */
 export const servingRowQuery = (context: string, t: Target, namespace: string, opts: ProbeOptions) =>
   queryOptions({
-    queryKey: ['k8s', context, 'serving', t.group, t.version, t.resource, t.namespaced ? namespace : '', opts.writes ? 'writes' : 'reads'],
+    queryKey: [...servingQueryPrefix(context), t.group, t.version, t.resource, t.namespaced ? namespace : '', opts.writes ? 'writes' : 'reads'],
     queryFn: ({ signal }) => limited(() => probeResource(context, t, namespace, opts, signal)),
     staleTime: Infinity,
     gcTime: 60 * 60_000,

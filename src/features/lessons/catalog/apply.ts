@@ -3,8 +3,9 @@
 // `kubectl` starts applying server-side to an object that client-side apply made.
 import { ownership } from '../exchange';
 import { expectations, field, type KitExchange, type KitLesson, label, type StepContext } from '../kit';
+import { WRITE_MODE_TABLE } from '../../edit';
 
-const APPLY = 'application/apply-patch+yaml';
+const APPLY = WRITE_MODE_TABLE.apply.contentType;
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 const CSA = 'kubectl-client-side-apply';
 const deploy = (c: StepContext, sub = '') => `/apis/apps/v1/namespaces/${encodeURIComponent(c.ns)}/deployments/web${sub}`;

@@ -7,7 +7,7 @@ const failing = '[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\n[+]etcd
 describe('parseReadyz', () => {
   it('names the failed checks of a 500', () => {
     const r = parseReadyz(500, failing, 1);
-    expect(r).toEqual({ at: 1, status: 500, ready: false, failed: ['etcd', 'poststarthook/crd-informer-synced'] });
+    expect(r).toMatchObject({ at: 1, status: 500, ready: false, failed: ['etcd', 'poststarthook/crd-informer-synced'] });
     expect(readyzText(r)).toBe('etcd and poststarthook/crd-informer-synced failed');
   });
 

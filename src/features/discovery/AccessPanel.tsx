@@ -64,7 +64,7 @@ export function tryRequest(r: ApiResource, verb: string, namespace: string | und
 export function AccessPanel({ context, resource, namespace, name }: { context: string; resource: ApiResource; namespace?: string; name?: string }) {
   const verbs = [...resource.verbs].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
   const ns = resource.namespaced ? namespace : undefined;
-  const q = useQuery({ ...accessQuery(context, { group: resource.group, resource: resource.resource, namespace: ns }, verbs), enabled: verbs.length > 0 });
+  const q = useQuery(accessQuery(context, { group: resource.group, resource: resource.resource, namespace: ns }, verbs));
   const where = resource.namespaced ? (ns ? `in namespace ${ns}` : 'in all namespaces') : 'cluster-wide';
   return (
     <section aria-label="Access">

@@ -37,7 +37,7 @@ function useFieldHints(context: string, group: string | undefined, version: stri
   const index = useQuery({ ...openApiIndexQuery(context), enabled: !!version && !!kind });
   const url = group !== undefined && version ? index.data?.paths[groupVersionKey(group, version)]?.serverRelativeURL : undefined;
   // The kind's subtree without descriptions, from the schema worker: the page never holds the whole document.
-  const sub = useQuery({ ...schemaAnswerQuery(context, url, { q: 'hints', group: group ?? '', version: version ?? '', kind: kind ?? '' }), enabled: !!url && !!kind });
+  const sub = useQuery(schemaAnswerQuery(context, url, kind && version && group !== undefined ? { q: 'hints', group, version, kind } : undefined));
   const hints = useMemo(() => (sub.data?.found === 'subtree' ? fieldHintsFrom(sub.data.doc, sub.data.root) : NO_HINTS), [sub.data]);
   return { hints, loading: index.isLoading || (!!url && sub.isLoading) };
 }
@@ -125,7 +125,7 @@ export function useEditSession(context: string, route: Route) {
 
   // Asked before a write, as the console does: a SelfSubjectAccessReview for the mode's verb.
   const verb = entry.verb;
-  const access = useQuery({ ...accessQuery(context, { group: route.group ?? '', resource: route.resource ?? '', namespace, name: isCreate ? undefined : route.name }, [verb]), enabled: hasType });
+  const access = useQuery(accessQuery(context, hasType ? { group: route.group ?? '', resource: route.resource ?? '', namespace, name: isCreate ? undefined : route.name } : undefined, [verb]));
 
   const applyNeedsManager = s.mode === 'apply' && !s.opts.fieldManager.trim();
   // Bodies that key lists by the schema wait for it: an apply built without it would carry whole

@@ -21,7 +21,7 @@ export function useEditorSchema(context: string, res: ApiResource | undefined): 
   const index = useQuery({ ...openApiIndexQuery(context), enabled: !!res, retry: 1 });
   const url = res ? index.data?.paths[groupVersionKey(res.group, res.version)]?.serverRelativeURL : undefined;
   // Parsed and converted in the schema worker: the page receives the JSON schema only.
-  const doc = useQuery({ ...schemaAnswerQuery(context, url, { q: 'editor', group: res?.group ?? '', version: res?.version ?? '', kind: res?.kind ?? '' }), retry: 1 });
+  const doc = useQuery({ ...schemaAnswerQuery(context, url, res ? { q: 'editor', group: res.group, version: res.version, kind: res.kind } : undefined), retry: 1 });
   // An index read before the group version was served (a CRD created since) lacks it: read the
   // index again once before saying there is no document. The server publishes a new CRD's document
   // a moment after serving the CRD, so the second read may still lack it; then the notice stays.

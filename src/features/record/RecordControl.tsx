@@ -2,6 +2,7 @@
 // stop, then save to one file (redacted unless the user opts out, with a warning) or discard.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { K8S_QUERY_PREFIX } from '../../k8s/cluster';
 import { type RecorderSnapshot, recorder, toRecordingHar } from '../../k8s/record';
 import { formatBytes, loadPatterns, savePatterns } from './settings';
 import './record.css';
@@ -66,8 +67,8 @@ export function RecordControl({ servers }: { servers: Record<string, string> }) 
             recorder.start({ servers });
             // Cached answers (discovery, the object on screen) were fetched before: forgotten, the
             // views ask again and the recording holds what a replay needs to show them.
-            queryClient.removeQueries({ queryKey: ['k8s'] });
-            void queryClient.invalidateQueries({ queryKey: ['k8s'] });
+            queryClient.removeQueries({ queryKey: K8S_QUERY_PREFIX });
+            void queryClient.invalidateQueries({ queryKey: K8S_QUERY_PREFIX });
           }}
           title="Record every exchange of this tab with the cluster (console, lists, watches, writes), to save as one file"
         >

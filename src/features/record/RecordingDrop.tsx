@@ -2,6 +2,7 @@
 // with the explorer. The replay then answers every view; nothing is sent to any cluster.
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { K8S_QUERY_PREFIX } from '../../k8s/cluster';
 import { landingOf, type ReplaySession } from '../../k8s/record';
 import { navigate } from '../../routing';
 import { openRecording, openRecordingFrom } from './open';
@@ -14,7 +15,7 @@ export function RecordingDrop() {
   const [over, setOver] = useState(false);
   const opened = (session: ReplaySession) => {
     // What the live cluster answered must not show in the replay, nor the other way round.
-    queryClient.removeQueries({ queryKey: ['k8s'] });
+    queryClient.removeQueries({ queryKey: K8S_QUERY_PREFIX });
     void queryClient.invalidateQueries();
     // Where the recorded content is: the list it recorded. The Welcome page's own requests are
     // rarely in a recording, and each would only say "not in the recording".

@@ -46,11 +46,11 @@ export async function reviewAccess(context: string, attrs: ResourceAttributes, s
   return d;
 }
 
-/** One review per verb, in parallel. */
-export const accessQuery = (context: string, target: Omit<ResourceAttributes, 'verb'>, verbs: string[]) =>
+/** One review per verb, in parallel; no target (the resource not known yet) or no verb asks nothing. */
+export const accessQuery = (context: string, target: Omit<ResourceAttributes, 'verb'> | undefined, verbs: string[]) =>
   queryOptions({
-    queryKey: ['k8s', context, 'access', target.group, target.resource, target.subresource ?? '', target.namespace ?? '', target.name ?? '', verbs.join(',')],
-    queryFn: async ({ signal }) => Promise.all(verbs.map((verb) => reviewAccess(context, { ...target, verb }, signal))),
+    queryKey: ['k8s', context, 'access', target?.group, target?.resource, target?.subresource ?? '', target?.namespace ?? '', target?.name ?? '', verbs.join(',')],
+    queryFn: target && verbs.length > 0 ? async ({ signal }) => Promise.all(verbs.map((verb) => reviewAccess(context, { ...target, verb }, signal))) : skipToken,
     staleTime: 30_000,
   });
 

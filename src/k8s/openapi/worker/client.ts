@@ -2,7 +2,7 @@
 // only the answer. The page fetches the document's bytes (kubeFetch: token, recording, replay)
 // and transfers them to the worker undecoded; where there is no Worker (tests in Node), the
 // document is parsed and answered in the page, by the same functions.
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, skipToken } from '@tanstack/react-query';
 import { errorFromResponse, kubeFetch, kubeJson } from '../../client';
 import type { OpenApiDocument } from '../openapi';
 import { answer, type Answers, type SchemaQuestion } from '../questions';
@@ -114,11 +114,14 @@ export async function askSchema<Q extends SchemaQuestion>(context: string, url: 
   return answer(await doc, question);
 }
 
-/** A question's answer as a query: kept for good, since a `?hash=` URL never changes content. */
-export const schemaAnswerQuery = <Q extends SchemaQuestion>(context: string, url: string | undefined, question: Q) =>
+/**
+ * A question's answer as a query: kept for good, since a `?hash=` URL never changes content. No
+ * document URL yet (the index not read, or without this group version), or no question (the kind
+ * not known yet): nothing is asked.
+ */
+export const schemaAnswerQuery = <Q extends SchemaQuestion>(context: string, url: string | undefined, question: Q | undefined) =>
   queryOptions({
     queryKey: ['k8s', context, 'openapi', 'answer', url ?? '', question],
-    queryFn: () => askSchema(context, url!, question),
-    enabled: !!url,
+    queryFn: url && question ? () => askSchema(context, url, question) : skipToken,
     staleTime: Infinity,
   });

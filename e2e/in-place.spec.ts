@@ -164,3 +164,25 @@ test("an object's neighbours: its owner, its dependents and its events, each as 
   await neighbours.getByRole('link', { name: 'ConfigMap parent' }).click();
   await expect(page).toHaveURL(/name=parent/);
 });
+
+test("a cluster-scoped object's dependents in a namespace are found (the garbage collector's scope), each page of each list read", async ({ page, explorerUrl, kube, ns }) => {
+  const roleName = `nb-owner-${ns}`;
+  const role = await kube.request('admin', 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { metadata: { name: roleName }, rules: [] });
+  expect(role.status).toBe(201);
+  try {
+    const uid = (JSON.parse(role.body) as { metadata: { uid: string } }).metadata.uid;
+    const owner = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: roleName, uid };
+    expect((await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'owned-by-a-clusterrole', ownerReferences: [owner] } })).status).toBe(201);
+    await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'lists', group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', name: roleName })}`);
+    const neighbours = page.getByRole('region', { name: 'Neighbours' });
+    await neighbours.getByRole('button', { name: 'Find its dependents' }).click();
+    const found = neighbours.getByTestId('dependents');
+    await expect(found).toContainText(/^1 found in \d+ lists/, { timeout: 60_000 });
+    // Namespaced types are listed across all namespaces for a cluster-scoped owner.
+    await expect(neighbours.getByLabel('Requests sent to find dependents')).toContainText('GET /api/v1/configmaps?limit=500');
+    await found.getByRole('link', { name: 'ConfigMap owned-by-a-clusterrole' }).click();
+    await expect(page).toHaveURL(new RegExp(`namespace=${ns}.*name=owned-by-a-clusterrole|name=owned-by-a-clusterrole.*namespace=${ns}`));
+  } finally {
+    await kube.request('admin', 'DELETE', `/apis/rbac.authorization.k8s.io/v1/clusterroles/${roleName}`);
+  }
+});

@@ -3,7 +3,7 @@
 import type { ApiResource } from '../../k8s/discovery';
 import type { ResourceRef } from '../../k8s/paths';
 import type { LogLine, Row } from './DeletionWatch';
-import type { ScanResult } from './scan';
+import type { ScanResult } from '../../k8s/objects';
 
 const typeName = (r: ApiResource) => (r.group ? `${r.resource}.${r.group}` : r.resource);
 

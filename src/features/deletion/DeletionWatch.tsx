@@ -16,7 +16,7 @@ import type { ResourceRef } from '../../k8s/paths';
 import { inform } from '../../k8s/watch';
 import type { KubeObject } from '../../k8s/watch';
 import { blockingLeft } from './blocking';
-import { dependentScanQuery, type ScanResult } from './scan';
+import { dependentScanQuery, type ScanResult } from '../../k8s/objects';
 
 /** Where the dependents of a kind live, as the built-in controllers create them. */
 const DEPENDENTS: Record<string, [string, string, string][]> = {

@@ -1,17 +1,17 @@
 // An object's neighbours, one click away and each as the raw request that finds it: its events (a
 // field selector on involvedObject.uid, which the events resource supports), its owners (its own
-// ownerReferences) and its dependents (the objects of its namespace whose ownerReferences name its
-// uid: the API has no selector for that, so each listable resource is read metadata-only, as the
-// garbage collector's graph would), and a Pod's log, following (`pods/log?follow=true`).
+// ownerReferences) and its dependents (the objects whose ownerReferences name its uid: the API has
+// no selector for that, so every listable type the garbage collector would look at is read
+// metadata-only, every page of it, by the Deletion view's scan in k8s/objects/dependents.ts), and a
+// Pod's log, following (`pods/log?follow=true`).
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { kubeJson } from '../../k8s/client';
 import { type ApiResource, discoveryQuery, preferredResources } from '../../k8s/discovery';
+import { dependentScanQuery, SCAN_ACCEPT } from '../../k8s/objects';
 import { resourcePath } from '../../k8s/paths';
+import { ErrorBox } from '../../ui/ErrorBox';
 import { hrefFor } from '../../routing';
 import { draftToExtra, requestToDraft } from '../console';
-
-const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
 export interface OwnerReference {
   apiVersion: string;
@@ -36,34 +36,13 @@ export function ownerResource(resources: ApiResource[], o: Pick<OwnerReference, 
   return resources.find((r) => r.group === group && r.version === version && r.kind === o.kind) ?? resources.find((r) => r.group === group && r.kind === o.kind);
 }
 
-interface Dependent {
-  resource: ApiResource;
-  name: string;
-}
-
 export function Neighbours({ context, namespace, resource, name, uid, owners }: { context: string; namespace?: string; resource: string; name: string; uid: string; owners: OwnerReference[] }) {
   const discovery = useQuery(discoveryQuery(context));
   const resources = discovery.data ? preferredResources(discovery.data) : [];
-  const [dependents, setDependents] = useState<{ sent: string[]; found: Dependent[]; busy: boolean } | null>(null);
-
-  const findDependents = async () => {
-    // Dependents share the owner's namespace (or are cluster-scoped when the owner is): one metadata-only list per listable resource there.
-    const candidates = resources.filter((r) => r.verbs.includes('list') && r.namespaced === !!namespace && !r.resource.includes('/'));
-    const state = { sent: [] as string[], found: [] as Dependent[], busy: true };
-    setDependents({ ...state });
-    for (let i = 0; i < candidates.length; i += 4) {
-      await Promise.all(
-        candidates.slice(i, i + 4).map(async (r) => {
-          const path = `${resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace })}?limit=500`;
-          state.sent.push(path);
-          const list = await kubeJson<{ items?: { metadata?: { name?: string; ownerReferences?: { uid?: string }[] } }[] }>({ context, path, headers: { Accept: METADATA_LIST } }).catch(() => ({ items: [] }));
-          for (const it of list.items ?? []) if (it.metadata?.ownerReferences?.some((o) => o.uid === uid)) state.found.push({ resource: r, name: it.metadata.name ?? '' });
-        }),
-      );
-      setDependents({ ...state, sent: [...state.sent], found: [...state.found] });
-    }
-    setDependents({ sent: state.sent, found: state.found, busy: false });
-  };
+  // Asked when the button is pressed: a scan lists every type the garbage collector would look at.
+  const [asked, setAsked] = useState(false);
+  const scan = useQuery(dependentScanQuery(context, discovery.data, asked ? { namespace, namespaced: !!namespace, uid } : undefined));
+  const dependents = scan.data;
 
   return (
     <section className="lists-neighbours small" aria-label="Neighbours">
@@ -89,20 +68,22 @@ export function Neighbours({ context, namespace, resource, name, uid, owners }: 
           );
         })}
         <li>
-          <button type="button" className="linklike" disabled={!discovery.data || dependents?.busy} onClick={() => void findDependents()}>
+          <button type="button" className="linklike" disabled={!discovery.data || scan.isFetching} onClick={() => (asked ? void scan.refetch() : setAsked(true))}>
             Find its dependents
           </button>{' '}
           <span className="muted">(the objects whose ownerReferences name uid {uid}; one metadata-only list per resource{namespace ? ` in ${namespace}` : ''})</span>
+          {scan.isFetching && <p>listing…</p>}
+          {scan.error ? <ErrorBox error={scan.error} title="Could not look for dependents" /> : null}
           {dependents && (
             <div data-testid="dependents">
               <p>
-                {dependents.busy ? 'listing… ' : ''}
-                {dependents.found.length} found in {dependents.sent.length} lists
+                {dependents.direct.length} found in {dependents.listed} lists
+                {dependents.failed.length > 0 && `; ${dependents.failed.length} could not be listed (${dependents.failed.join(', ')}): a dependent there is not shown`}
               </p>
               <ul>
-                {dependents.found.map((d) => (
-                  <li key={`${d.resource.resource}/${d.name}`}>
-                    <a href={hrefFor({ view: 'lists', group: d.resource.group, version: d.resource.version, resource: d.resource.resource, name: d.name, namespace, extra: {} })}>
+                {dependents.direct.map((d) => (
+                  <li key={`${d.resource.resource}/${d.namespace ?? ''}/${d.name}`}>
+                    <a href={hrefFor({ view: 'lists', group: d.resource.group, version: d.resource.version, resource: d.resource.resource, name: d.name, namespace: d.namespace, extra: {} })}>
                       {d.resource.kind} {d.name}
                     </a>
                   </li>
@@ -111,7 +92,7 @@ export function Neighbours({ context, namespace, resource, name, uid, owners }: 
               <details>
                 <summary>requests sent</summary>
                 <pre tabIndex={0} aria-label="Requests sent to find dependents">
-                  {dependents.sent.map((p) => `GET ${p}\nAccept: ${METADATA_LIST}`).join('\n')}
+                  {dependents.sent.map((p) => `GET ${p}\nAccept: ${SCAN_ACCEPT}`).join('\n')}
                 </pre>
               </details>
             </div>

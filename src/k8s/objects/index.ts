@@ -1,1 +1,2 @@
 export * from './objects';
+export * from './dependents';

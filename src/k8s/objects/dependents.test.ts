@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiResource, Discovery } from '../../k8s/discovery';
-import { candidateTypes, dependentTypeKeys } from './scan';
+import { candidateTypes, dependentTypeKeys } from './dependents';
 
 const res = (group: string, version: string, resource: string, namespaced: boolean, verbs = ['list', 'watch', 'get']): ApiResource => ({ group, version, resource, kind: resource, singular: resource, namespaced, verbs, shortNames: [], categories: [], subresources: [] });
 

@@ -7,10 +7,10 @@
 // namespace or cluster-scoped; a cluster-scoped dependent can only have cluster-scoped owners. So a
 // namespaced owner's dependents are in its namespace, and a cluster-scoped owner's anywhere.
 import { queryOptions, skipToken } from '@tanstack/react-query';
-import { type ApiResource, type Discovery, preferredResources } from '../../k8s/discovery';
-import { kubeJson } from '../../k8s/client';
-import { METADATA_ACCEPT } from '../../k8s/lists';
-import { resourcePath } from '../../k8s/paths';
+import { type ApiResource, type Discovery, preferredResources } from '../discovery';
+import { apiPathWithQuery, kubeJson } from '../client';
+import { METADATA_ACCEPT } from '../lists';
+import { resourcePath } from '../paths';
 
 export interface TypeListing {
   /** `group/version/resource`, see {@link typeKey}. */
@@ -51,15 +51,22 @@ export function dependentTypeKeys(listings: TypeListing[], ownerUid: string): Se
 }
 
 interface MetaList {
-  items?: { metadata?: { uid?: string; ownerReferences?: { uid?: string }[] } }[];
+  items?: { metadata?: { name?: string; namespace?: string; uid?: string; ownerReferences?: { uid?: string }[] } }[];
   metadata?: { continue?: string };
 }
 
+/** What the scan asks for: the metadata-only list, JSON for the servers that cannot make one. */
+export const SCAN_ACCEPT = `${METADATA_ACCEPT},application/json;q=0.9`;
+
 export interface ScanResult {
   types: ApiResource[];
+  /** The objects whose own ownerReferences name the owner (its direct dependents). */
+  direct: { resource: ApiResource; name: string; namespace?: string }[];
   /** Types listed, and types that could not be (forbidden, an aggregated API down). */
   listed: number;
   failed: string[];
+  /** Every request sent, as its path and query (each page of a list is one). */
+  sent: string[];
 }
 
 /** Lists every candidate type (metadata only, a few at a time) and returns those that hold dependents. */
@@ -67,6 +74,8 @@ export async function scanDependents(context: string, d: Discovery, owner: { nam
   const candidates = candidateTypes(d, owner.namespaced);
   const listings: TypeListing[] = [];
   const failed: string[] = [];
+  const sent: string[] = [];
+  const direct: ScanResult['direct'] = [];
   let next = 0;
   const worker = async () => {
     while (next < candidates.length) {
@@ -75,16 +84,13 @@ export async function scanDependents(context: string, d: Discovery, owner: { nam
       try {
         let token: string | undefined;
         do {
-          const page = await kubeJson<MetaList>({
-            context,
-            path: resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: r.namespaced ? owner.namespace : undefined }),
-            query: { limit: 500, continue: token },
-            headers: { Accept: `${METADATA_ACCEPT},application/json;q=0.9` },
-            signal,
-          });
+          const path = apiPathWithQuery(resourcePath({ group: r.group, version: r.version, resource: r.resource, namespace: r.namespaced ? owner.namespace : undefined }), { limit: 500, continue: token });
+          sent.push(path);
+          const page = await kubeJson<MetaList>({ context, path, headers: { Accept: SCAN_ACCEPT }, signal });
           for (const o of page.items ?? []) {
             const refs = (o.metadata?.ownerReferences ?? []).map((x) => x.uid).filter((u): u is string => !!u);
             if (o.metadata?.uid) items.push({ uid: o.metadata.uid, ownerUids: refs });
+            if (refs.includes(owner.uid)) direct.push({ resource: r, name: o.metadata?.name ?? '', namespace: o.metadata?.namespace });
           }
           token = page.metadata?.continue || undefined;
         } while (token);
@@ -97,7 +103,7 @@ export async function scanDependents(context: string, d: Discovery, owner: { nam
   };
   await Promise.all(Array.from({ length: Math.min(4, candidates.length) }, worker));
   const keys = dependentTypeKeys(listings, owner.uid);
-  return { types: candidates.filter((r) => keys.has(typeKey(r))), listed: listings.length, failed };
+  return { types: candidates.filter((r) => keys.has(typeKey(r))), direct, listed: listings.length, failed, sent };
 }
 
 /** The scan as a query: skipped until discovery and the owner's uid are known. */

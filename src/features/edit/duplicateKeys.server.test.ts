@@ -3,11 +3,10 @@
 // one of the two values without a word; kubectl refuses the same manifest before sending it. The
 // Edit view must refuse too: no apply body, no request, and a note naming the key at its line.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toYaml } from '../../codecs/yaml';
 import { applyConfiguration, type JsonObject, withoutManagedFields } from '../../k8s/patch';
-import { hasKubectl, hintsFor, kube, kubectl, patchAs } from '../../k8s/patch/server.testkit';
-import { useRealProxy } from '../../k8s/proxy.testkit';
+import { hasKubectl, hintsFor, kube, kubectl, patchAs, withTestNamespace } from '../../k8s/patch/server.testkit';
 import { parseText } from './body';
 import { editReducer, initialEditState } from './state';
 import { applyRefusal, bodyToSend, requestToSend } from './toSend';
@@ -18,14 +17,7 @@ const M = 'kube-api-explorer';
 type Env = { template: { spec: { containers: { env: JsonObject[] }[] } } };
 const envOf = (o: JsonObject) => (o as unknown as Env).template.spec.containers[0]!.env;
 
-beforeAll(async () => {
-  useRealProxy();
-  await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-});
-
-afterAll(async () => {
-  await kube('DELETE', `/api/v1/namespaces/${ns}`).catch(() => undefined);
-});
+withTestNamespace(ns);
 
 describe.skipIf(!hasKubectl())('an apply with a keyed list’s key given twice', () => {
   it('is refused at the line of the second element, as kubectl refuses it, and the server would have kept one', async () => {

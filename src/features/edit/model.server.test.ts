@@ -14,10 +14,10 @@
 // MODEL_RUNS=<n> for a longer run (CI: 30 sequences of up to 12 steps); MODEL_SEED to replay.
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type JsonObject, NO_HINTS } from '../../k8s/patch';
-import { hasKubectl, kube, kubectl } from '../../k8s/patch/server.testkit';
-import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
+import { hasKubectl, kube, kubectl, withTestNamespace } from '../../k8s/patch/server.testkit';
+import { TEST_CONTEXT } from '../../k8s/proxy.testkit';
 import { classifyOutcome, type Format, metaOf, parseText, serialize, viewOf } from './body';
 import { dropResend, forceResend, recoverable, type Resend } from './recovery';
 import { type Exchange, sendWrite, type WireRequest } from './request';
@@ -191,14 +191,7 @@ async function runSequence(steps: Step[]): Promise<void> {
   await kube('DELETE', `${collectionPath}/${name}`).catch(() => undefined);
 }
 
-beforeAll(async () => {
-  useRealProxy();
-  await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-});
-
-afterAll(async () => {
-  await kube('DELETE', `/api/v1/namespaces/${ns}`).catch(() => undefined);
-});
+withTestNamespace(ns);
 
 describe.skipIf(!hasKubectl())('the Edit view’s state machine against the real server (model-based, generated)', () => {
   it(`${RUNS} sequences: what went out is what was shown; untouched fields keep the other writer’s values`, async () => {

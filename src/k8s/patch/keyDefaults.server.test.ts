@@ -5,13 +5,12 @@
 // the same edit on a twin does. (It sent the whole list: the element without its key field made
 // the list look atomic, and the explorer co-owned port 80.)
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toYaml } from '../../codecs/yaml';
 import type { ManagedFieldsEntry } from '../fields';
-import { useRealProxy } from '../proxy.testkit';
 import { applyConfiguration, unkeyedLists } from './apply';
 import { type JsonObject, withoutManagedFields } from './patch';
-import { hasKubectl, hintsFor, kube, kubectl, patchAs } from './server.testkit';
+import { hasKubectl, hintsFor, kube, kubectl, patchAs, withTestNamespace } from './server.testkit';
 
 const ns = `keydef-${randomBytes(3).toString('hex')}`;
 const M = 'kube-api-explorer';
@@ -42,14 +41,7 @@ function portOwners(o: JsonObject, port: number): string[] {
     .sort();
 }
 
-beforeAll(async () => {
-  useRealProxy();
-  await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
-});
-
-afterAll(async () => {
-  await kube('DELETE', `/api/v1/namespaces/${ns}`).catch(() => undefined);
-});
+withTestNamespace(ns);
 
 describe.skipIf(!hasKubectl())('a key field with a default (ports without protocol)', () => {
   it('a new port without protocol is sent alone, keyed, and port 80 stays the other manager’s, as with kubectl', async () => {

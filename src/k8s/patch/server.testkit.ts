@@ -2,15 +2,26 @@
 // explorer's proxy, the schema hints of a kind as the server publishes them, and a CRD whose schema
 // has every kind of list (keyed by two fields, set, atomic), an int64 and a preserve-unknown field.
 import { execFileSync } from 'node:child_process';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { kubeJson } from '../client';
 import { fetchGroupVersionDocument, fieldHintsFrom, findKindSchema, type OpenApiIndex } from '../openapi';
-import { TEST_CONTEXT } from '../proxy.testkit';
+import { TEST_CONTEXT, useRealProxy } from '../proxy.testkit';
 import type { FieldHints } from './hints';
 import { type JsonObject, PATCH_CONTENT_TYPES, type PatchType } from './patch';
 
 export const kube = <T = JsonObject>(method: string, path: string, body?: unknown, headers?: Record<string, string>, query?: Record<string, string>) =>
   kubeJson<T>({ context: TEST_CONTEXT, method, path, query, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+
+/** The file's tests go through the real proxy, in namespace `ns`: created before them, deleted after. */
+export function withTestNamespace(ns: string): void {
+  beforeAll(async () => {
+    useRealProxy();
+    await kube('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  });
+  afterAll(async () => {
+    await kube('DELETE', `/api/v1/namespaces/${ns}`).catch(() => undefined);
+  });
+}
 
 export const patchAs = (path: string, type: PatchType, body: unknown, query: Record<string, string> = {}) =>
   kube('PATCH', path, body, { 'Content-Type': PATCH_CONTENT_TYPES[type] }, query);

@@ -8,6 +8,11 @@ import { fromYaml, fromYamlAll, lineOfPath, serverScalar, toYaml, YamlError, yam
 export const TRICKY_STRINGS = ['yes', 'no', 'on', 'off', 'y', 'n', 'Yes', 'NO', 'True', '~', 'null', '0x10', '012', '1e3', '.inf', '1_000', '2026-11-23', '12:30', '', 'line one\nline two\n', 'ünïcödé ✓ 日本', '0b101', '+12', '-.INF', '.NaN', '0o17', '09', 'Off', 'NULL'];
 
 describe('toYaml', () => {
+  it('writes a list of 200,000 items (the scan for long strings once spread them as arguments and overflowed the stack)', () => {
+    const y = toYaml({ items: Array.from({ length: 200_000 }, (_, i) => i) });
+    expect(y.startsWith('items:\n  - 0\n  - 1\n')).toBe(true);
+    expect(y.endsWith('  - 199999\n')).toBe(true);
+  });
   it('quotes every string the API server (go-yaml v2) reads as something else, keys too', () => {
     // Before: js-yaml's rules alone, under which these went out plain and the server read numbers.
     for (const w of ['0X1F', '0B101', '0O17', '08_', '1_e3', '-0b1_0', '+0x_1', '.1_0', '<<']) {

@@ -71,7 +71,9 @@ function hasLongString(v: unknown): boolean {
   while (stack.length) {
     const x = stack.pop();
     if (typeof x === 'string' && x.length >= LONG_STRING) return true;
-    if (typeof x === 'object' && x !== null) stack.push(...Object.values(x));
+    // One push per value, not push(...values): a spread passes every element as an argument, and
+    // a list of 150,000 items overflows the stack.
+    if (typeof x === 'object' && x !== null) for (const y of Object.values(x)) stack.push(y);
   }
   return false;
 }

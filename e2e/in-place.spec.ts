@@ -150,7 +150,9 @@ test("an object's neighbours: its owner, its dependents and its events, each as 
   expect(parent.status).toBe(201);
   const uid = (JSON.parse(parent.body) as { metadata: { uid: string } }).metadata.uid;
   const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'parent', uid };
-  expect((await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'child', ownerReferences: [owner] } })).status).toBe(201);
+  const child = await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'child', ownerReferences: [owner] } });
+  expect(child.status).toBe(201);
+  const childUid = (JSON.parse(child.body) as { metadata: { uid: string } }).metadata.uid;
   const list = { context: 'local-admin', view: 'lists', namespace: ns, group: '', version: 'v1', resource: 'configmaps' };
   await page.goto(`${explorerUrl}${q({ ...list, name: 'parent' })}`);
   const neighbours = page.getByRole('region', { name: 'Neighbours' });
@@ -161,6 +163,10 @@ test("an object's neighbours: its owner, its dependents and its events, each as 
   await expect(neighbours.getByLabel('Requests sent to find dependents')).toContainText(`GET /api/v1/namespaces/${ns}/configmaps?limit=500`);
   await found.getByRole('link', { name: 'ConfigMap child' }).click();
   await expect(page).toHaveURL(/name=child/);
+  // Another object: neither the parent's answer nor a scan nobody asked for.
+  await expect(neighbours.getByRole('link', { name: 'Its events' })).toHaveAttribute('href', new RegExp(`involvedObject\\.uid%3D${childUid}`));
+  await expect(neighbours.getByRole('button', { name: 'Find its dependents' })).toBeEnabled();
+  await expect(neighbours.getByTestId('dependents')).toHaveCount(0);
   await neighbours.getByRole('link', { name: 'ConfigMap parent' }).click();
   await expect(page).toHaveURL(/name=parent/);
 });

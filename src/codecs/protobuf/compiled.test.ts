@@ -107,7 +107,8 @@ describe('generated Pods', () => {
         expect(fast.spec).toMatchObject({ activeDeadlineSeconds: deadline, priority, securityContext: { runAsUser } });
         expect(fast.spec.containers[0]).toMatchObject({ ports: [{ containerPort: port }], resources: { requests: { cpu } }, readinessProbe: { httpGet: { port: name } } });
       }),
-      { numRuns: 300 },
+      // A failing seed kept (CI, seed -1265663270): a map key `__proto__` was dropped by the walk.
+      { numRuns: 300, examples: [['__proto__', 0, 0, 0, 0, '0']] },
     );
   });
 });

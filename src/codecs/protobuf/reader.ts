@@ -4,6 +4,7 @@
 // The result has the shape Type.decode gives (fields by proto name, only those on the wire),
 // so messageToJson applies to both.
 import protobuf from 'protobufjs';
+import { setOwn } from '../json';
 import { Cursor } from './cursor';
 
 export { Cursor };
@@ -107,7 +108,9 @@ export function readMessage(t: protobuf.Type, c: Cursor, end: number, toJson?: T
         else c.skip(kk & 7);
       }
       const obj = (m[f.name] ??= {}) as Record<string, unknown>;
-      obj[String(k)] = v;
+      // As an own key: `__proto__` is a valid ConfigMap data key, and a plain assignment would set
+      // the map's prototype instead, dropping the entry.
+      setOwn(obj, String(k), v);
       continue;
     }
     if (f.repeated && wt === 2 && f.code >= 2 && f.code <= 10) {

@@ -402,7 +402,10 @@ export abstract class ListWatchLoop {
         // Read at the headers: only they tell a replayed stream, which gets no idle clock.
         limit = this.idleTimeoutMs();
         dog.poke();
-        if (limit && timer === undefined) timer = setTimeout(check, limit);
+        // The connect timer is still armed here: re-arm for the idle limit, which may be the
+        // shorter one (it was kept, and an idle stream was caught only at the connect timeout).
+        clearTimeout(timer);
+        timer = limit ? setTimeout(check, limit) : undefined;
       },
       poke: () => {
         last = Date.now();

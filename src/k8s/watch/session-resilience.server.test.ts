@@ -30,7 +30,9 @@ const notes = (snap: SessionSnapshot) => snap.entries.toArray().filter((e): e is
 async function withSession(labelSelector: string, bookmarks: boolean, idleTimeoutMs: number, body: (s: WatchSession) => Promise<void>): Promise<void> {
   const s = new WatchSession(
     { context: TEST_CONTEXT, group: '', version: 'v1', resource: 'configmaps', namespace: ns, labelSelector, mode: 'list-watch', bookmarks, asTable: false },
-    { mux, idleTimeoutMs, schedule: (f) => setTimeout(f, 0) },
+    // A connect timeout longer than the test's: the idle clock must not wait for it (it did: the
+    // connect timer stayed armed after the headers, and an idle stream was caught only when it fired).
+    { mux, idleTimeoutMs, connectTimeoutMs: 120_000, schedule: (f) => setTimeout(f, 0) },
   );
   s.start();
   try {

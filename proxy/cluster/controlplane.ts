@@ -8,6 +8,7 @@ import { answers, type Credentials, kubeRequest } from './http';
 export { type Credentials, type HttpResult, kubeRequest } from './http';
 import { type Binaries, ensureBinaries, ensureSampleApiserver } from './build';
 import { type AggregationPki, ensureAggregationPki, ensurePki, pem, type Pki, USERS, type UserName } from './pki';
+import { authenticationConfigPath, type JwtIssuer, writeAuthenticationConfig } from './authnConfig';
 import { StartError, type SupervisionOptions, Supervisor, type SupervisorEvent, type SupervisorStatus } from './supervisor';
 import { CONTROL_PLANE_BINARIES, type Release, releaseFor } from './versions';
 
@@ -40,6 +41,8 @@ export interface StartOptions {
    * against a cluster without it). Absent: the release's defaults.
    */
   runtimeConfig?: string;
+  /** OpenID providers kube-apiserver trusts from the start (authnConfig.ts); none when absent. */
+  jwtIssuers?: JwtIssuer[];
 }
 
 
@@ -73,6 +76,11 @@ export interface ControlPlane {
   status(): SupervisorStatus;
   /** Calls `fn` on every supervisor event (a component exited, restarted, ready, given up). */
   onEvent(fn: (e: SupervisorEvent) => void): () => void;
+  /**
+   * Rewrites the structured authentication configuration with these JWT issuers; kube-apiserver
+   * reloads it on its own (see authnConfig.ts), so callers wait until a token authenticates.
+   */
+  setJwtIssuers(issuers: JwtIssuer[]): void;
   /** Sends a signal to a component's process (fault tests: SIGSTOP/SIGCONT/SIGKILL); returns its pid. */
   signal(component: 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'sample-apiserver', signal: NodeJS.Signals): number | undefined;
   stop(): Promise<void>;
@@ -254,6 +262,8 @@ function apiServerArgs(o: { etcdUrl: string; dir: string; apiPort: number; pki: 
     '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${apiPort}`,
     '--service-cluster-ip-range=10.0.0.0/24', '--allow-privileged=true',
     '--authorization-mode=RBAC',
+    // Written empty at start (no issuer); setJwtIssuers adds OpenID providers while it runs.
+    `--authentication-config=${authenticationConfigPath(dir)}`,
     '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
     `--service-account-key-file=${pki.saPub}`, `--service-account-signing-key-file=${pki.saKey}`,
     // A single apiserver on loopback: no `kubernetes` Service endpoint reconciling (it would try to publish 127.0.0.1).
@@ -356,6 +366,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     writeFileSync(statePath, JSON.stringify({ ...state, apiserverPort: apiPort }));
     const server = `https://127.0.0.1:${apiPort}`;
     const admin: Credentials = { ca: pem(pki.caCert), cert: pem(pki.users.admin.cert), key: pem(pki.users.admin.key) };
+    writeAuthenticationConfig(dir, opts.jwtIssuers ?? []);
     const apiArgs = apiServerArgs({ etcdUrl, dir, apiPort, pki, aggPki, release, runtimeConfig: opts.runtimeConfig });
     await supervisor.start({
       name: 'kube-apiserver', bin: binaries['kube-apiserver'], args: apiArgs, readyWhat: 'ready', readyTimeoutMs: opts.apiServerReadyTimeoutMs ?? 120_000,
@@ -389,6 +400,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       ...(aggregated ? { aggregated } : {}),
       credentials: (user) => ({ ca: pem(pki.caCert), cert: pem(pki.users[user].cert), key: pem(pki.users[user].key) }),
       compact: () => compactEtcd(etcdUrl),
+      setJwtIssuers: (issuers) => writeAuthenticationConfig(dir, issuers),
       restartApiServer: (opts) => supervisor.restart('kube-apiserver', opts),
       status: () => supervisor.status(),
       onEvent: (fn) => supervisor.onEvent(fn),

@@ -54,6 +54,21 @@ async function follow(f: typeof fetch, jar: Jar, start: string, issuer: string, 
   throw new Error('too many redirects at the provider');
 }
 
+/**
+ * Plays the browser at the provider: from an authorization URL, through the login and consent
+ * forms as `user`, to the URL the provider sends the browser back to (the client's callback).
+ */
+export async function browseToCallback(f: typeof fetch, authorizeUrl: string, issuer: string, user: string): Promise<string> {
+  const jar = new Jar();
+  let at = await follow(f, jar, authorizeUrl, issuer);
+  for (let step = 0; at.startsWith('form:') && step < 4; step++) {
+    const [, prompt, action] = /^form:(login|consent):(.*)$/.exec(at)!;
+    const body = new URLSearchParams(prompt === 'login' ? { prompt: 'login', login: user, password: 'unused' } : { prompt: 'consent' });
+    at = await follow(f, jar, action!, issuer, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  }
+  return at;
+}
+
 /** Logs `user` in as `clientId` (a public client: PKCE, no secret) and returns its tokens. */
 export async function oidcLogin(o: { issuer: string; ca: string; clientId: string; redirectUri: string; user: string; scope?: string }): Promise<LoginResult> {
   const f = fetchTrusting(o.ca);
@@ -71,13 +86,7 @@ export async function oidcLogin(o: { issuer: string; ca: string; clientId: strin
     nonce,
     prompt: 'consent',
   });
-  const jar = new Jar();
-  let at = await follow(f, jar, authorize.href, o.issuer);
-  for (let step = 0; at.startsWith('form:') && step < 4; step++) {
-    const [, prompt, action] = /^form:(login|consent):(.*)$/.exec(at)!;
-    const body = new URLSearchParams(prompt === 'login' ? { prompt: 'login', login: o.user, password: 'unused' } : { prompt: 'consent' });
-    at = await follow(f, jar, action!, o.issuer, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-  }
+  const at = await browseToCallback(f, authorize.href, o.issuer, o.user);
   if (!at.startsWith(o.redirectUri)) throw new Error(`the login did not come back to the client: ${at}`);
   const tokens = await client.authorizationCodeGrant(config, new URL(at), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
   if (!tokens.id_token) throw new Error('the token endpoint returned no ID token');

@@ -1,0 +1,3 @@
+export * from './admission';
+export * from './latency';
+export { parseGoDuration } from './goDuration';

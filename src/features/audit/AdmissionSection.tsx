@@ -4,8 +4,7 @@
 // failed open and ValidatingAdmissionPolicy failures of Audit bindings. Warnings travel in the
 // response's Warning header, not in the event: the exchange passes them in.
 import { lazy, Suspense, useState } from 'react';
-import type { AuditEvent } from '../../../protocol/audit';
-import { admissionRecord, type AdmissionReplay, replayAdmission, type WebhookCall } from '../../k8s/audit';
+import { admissionRecord, type AdmissionReplay, type AuditEvent, replayAdmission, type WebhookCall } from '../../k8s/audit';
 import type { Json, JsonPatchOp } from '../../k8s/patch';
 
 const MonacoDiff = lazy(() => import('../../ui/MonacoDiff').then((m) => ({ default: m.MonacoDiff })));

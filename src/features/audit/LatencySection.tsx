@@ -1,8 +1,7 @@
 // Where the request's time went, from its audit event's apiserver.latency.k8s.io/* annotations
 // (k8s/audit/latency.ts). Each part is drawn as a bar against the total; when the server wrote no
 // breakdown the section says why (the 500 ms threshold, or a stage before ResponseComplete).
-import type { AuditEvent } from '../../../protocol/audit';
-import { latencyBreakdown } from '../../k8s/audit';
+import { type AuditEvent, latencyBreakdown } from '../../k8s/audit';
 
 export function LatencySection({ event }: { event: AuditEvent }) {
   const b = latencyBreakdown(event);

@@ -3,18 +3,20 @@
 // MutatingAdmissionPolicy. The patches the event records, replayed in order on the request's object,
 // must need nothing more than the policy's change (which the server records nowhere) and the
 // server's own fields to give the stored object, which is compared with the server's answer itself.
-// A webhook that answers 700 ms late must be the largest part of the latency breakdown.
+// A webhook that answers 700 ms late must be the largest part of the latency breakdown. The panel's
+// two sections are rendered from these real events.
 import { randomBytes } from 'node:crypto';
 import { fc, test } from '@fast-check/vitest';
 import { applyPatch, type Operation } from 'fast-json-patch';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testCluster } from '../../../proxy/cluster/cluster.testkit';
-import type { AuditEvent } from '../../../protocol/audit';
-import type { Json, JsonPatchOp } from '../patch';
-import { admissionRecord, replayAdmission } from './admission';
-import { auditLogOf } from './auditLog.testkit';
-import { latencyBreakdown } from './latency';
-import { startTestWebhook, type TestWebhook } from './webhook.testkit';
+import { admissionRecord, type AuditEvent, latencyBreakdown, replayAdmission } from '../../k8s/audit';
+import { auditLogOf } from '../../k8s/audit/auditLog.testkit';
+import { startTestWebhook, type TestWebhook } from '../../k8s/audit/webhook.testkit';
+import type { Json, JsonPatchOp } from '../../k8s/patch';
+import { AdmissionSection } from './AdmissionSection';
+import { LatencySection } from './LatencySection';
 
 const cp = inject('controlPlane');
 const cluster = testCluster(cp);
@@ -83,6 +85,7 @@ afterAll(async () => {
 });
 
 const cms = `/api/v1/namespaces/${ns}/configmaps`;
+const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Creates a ConfigMap and returns the server's answer with the request's audit event. */
 async function create(body: unknown): Promise<{ answer: Json; event: AuditEvent }> {
@@ -144,6 +147,12 @@ describe('admission steps from the audit event', () => {
     // Everything the panel shows, applied in order to the request's body, is the server's answer.
     const all = [...record.mutating.flatMap((c) => c.patch ?? []), ...replay.unattributed, ...replay.serverSet];
     expect(applyPatch(structuredClone(event.requestObject), all as Operation[], true, false).newDocument).toEqual(answer);
+    // The section shows both webhooks in order, the first one's patch as sent, and the two last steps.
+    const html = renderToStaticMarkup(<AdmissionSection event={event} />);
+    expect(html.indexOf(`data-webhook="${FIRST}"`)).toBeLessThan(html.indexOf(`data-webhook="${SECOND}"`));
+    expect(html).toContain(escapeHtml(JSON.stringify(patch[0])));
+    expect(html).toContain('data-step="unattributed"');
+    expect(html).toContain('data-step="server-set"');
   });
 
   it(`a webhook that answers ${SLOW_MS} ms late is the largest part of the latency breakdown; every part is at most the total`, async () => {
@@ -155,5 +164,13 @@ describe('admission steps from the audit event', () => {
     for (const p of b.parts) expect(p.ms, p.key).toBeLessThanOrEqual(b.total!.ms);
     expect(b.largest?.key).toBe('mutating-webhook');
     expect(b.largest!.ms).toBeGreaterThanOrEqual(SLOW_MS);
+    expect(renderToStaticMarkup(<LatencySection event={event} />)).toMatch(/<tr data-part="mutating-webhook" class="largest">/);
+  });
+
+  it('says why a quick request has no breakdown', async () => {
+    const { event } = await create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'quick', labels: { case: 'quick' } } });
+    const b = latencyBreakdown(event);
+    // A create over 500 ms on a loaded machine has a breakdown: only the other case is checked.
+    if (!b.total) expect(renderToStaticMarkup(<LatencySection event={event} />)).toContain('longer than 500 ms');
   });
 });

@@ -4,4 +4,3 @@ export * from './audit';
 export * from './apf';
 export * from './admission';
 export * from './latency';
-export { parseGoDuration } from './goDuration';

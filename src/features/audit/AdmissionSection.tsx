@@ -4,7 +4,9 @@
 // failed open and ValidatingAdmissionPolicy failures of Audit bindings. Warnings travel in the
 // response's Warning header, not in the event: the exchange passes them in.
 import { lazy, Suspense, useState } from 'react';
+import { parseWarningHeader } from '../../codecs';
 import { admissionRecord, type AdmissionReplay, type AuditEvent, replayAdmission, type WebhookCall } from '../../k8s/audit';
+import { headerValue, type HeaderList } from '../../k8s/client';
 import type { Json, JsonPatchOp } from '../../k8s/patch';
 
 const MonacoDiff = lazy(() => import('../../ui/MonacoDiff').then((m) => ({ default: m.MonacoDiff })));
@@ -63,7 +65,9 @@ function Remainder({ replay }: { replay: AdmissionReplay }) {
   );
 }
 
-export function AdmissionSection({ event, warnings = [] }: { event: AuditEvent; warnings?: readonly string[] }) {
+/** `headers`: the exchange's response headers, for its warnings (ValidatingAdmissionPolicy `Warn`, webhooks' warnings, deprecations). */
+export function AdmissionSection({ event, headers }: { event: AuditEvent; headers?: HeaderList }) {
+  const warnings = parseWarningHeader(headers ? headerValue(headers, 'Warning') : undefined).map((w) => w.text);
   const record = admissionRecord(event);
   const replay = replayAdmission(event, record);
   const patched = new Map(replay?.patches.map((p) => [p.call, p]));

@@ -51,7 +51,7 @@ function AuditBody({ context, id, headers, lookup, summary }: { context: string;
           <Authorization summary={summary} />
           <Apf context={context} headers={headers} />
           <StatusAndNotes summary={summary} />
-          <AdmissionSection event={summary.event} />
+          <AdmissionSection event={summary.event} headers={headers} />
           <LatencySection event={summary.event} />
         </>
       )}

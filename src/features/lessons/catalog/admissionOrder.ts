@@ -16,6 +16,12 @@ const onlyHere = (c: StepContext) => ({ namespaceSelector: { matchLabels: { 'kub
 const BAD_VALUE = 'not a valid label value!';
 const configMap = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { ...label('order'), ...labels } } });
 const stamp = (x: KitExchange) => field(x.response, 'metadata', 'labels', 'stamped-by');
+const showLabels = (x: KitExchange) => (x.status < 300 ? { metadata: { name: field(x.response, 'metadata', 'name'), labels: field(x.response, 'metadata', 'labels') } } : x.response);
+/** Creates ConfigMaps named `<prefix>-<n>` until `done`: the policies reach admission a moment after they are written, and every attempt is shown. */
+const createUntil = (c: StepContext, prefix: string, labels: Record<string, string>, done: (x: KitExchange) => boolean) => {
+  let n = 0;
+  return retryUntil(() => c.send('POST', cm(c), { body: configMap(`${prefix}-${n++}`, labels) }), done);
+};
 
 const rules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] };
 const has = (k: string) => `has(object.metadata.labels) && '${k}' in object.metadata.labels`;
@@ -85,11 +91,8 @@ export const admissionOrder: KitLesson = {
       title: 'Validating admission refuses',
       text: 'Create a ConfigMap labelled `deny` (repeated until the policies are in effect, a moment after they are written).',
       lookFor: '422 Invalid: "ValidatingAdmissionPolicy … denied request: labelled deny". Nothing is stored.',
-      run: async (c) => {
-        let n = 0;
-        return retryUntil(() => c.send('POST', cm(c), { body: configMap(`denied-${n++}`, { deny: 'yes' }) }), (x) => x.status === 422 && msg(x).includes('labelled deny'));
-      },
-      show: (x) => (x.status < 300 ? { metadata: { name: field(x.response, 'metadata', 'name'), labels: field(x.response, 'metadata', 'labels') } } : x.response),
+      run: (c) => createUntil(c, 'denied', { deny: 'yes' }, (x) => x.status === 422 && msg(x).includes('labelled deny')),
+      show: showLabels,
       check: ([x]) => (x!.status === 422 && msg(x!).includes('denied request') && msg(x!).includes('labelled deny') ? [] : [`HTTP ${x!.status} ${msg(x!)}`]),
     },
     {
@@ -97,11 +100,8 @@ export const admissionOrder: KitLesson = {
       title: 'One create through both policies',
       text: 'Create a ConfigMap without any `stamped-by` label (repeated until the mutating policy is in effect too).',
       lookFor: '201, and the stored ConfigMap carries `stamped-by: policy`, which the request did not send. The validating policy requires that label and let the create through: it judged the object after the mutation. The audit event beside it shows the label absent from the request object and present in the response object.',
-      run: async (c) => {
-        let n = 0;
-        return retryUntil(() => c.send('POST', cm(c), { body: configMap(`plain-${n++}`) }), (x) => x.status === 201 && stamp(x) === 'policy');
-      },
-      show: (x) => (x.status < 300 ? { metadata: { name: field(x.response, 'metadata', 'name'), labels: field(x.response, 'metadata', 'labels') } } : x.response),
+      run: (c) => createUntil(c, 'plain', {}, (x) => x.status === 201 && stamp(x) === 'policy'),
+      show: showLabels,
       check: ([x]) => (x!.status === 201 && stamp(x!) === 'policy' ? [] : [`HTTP ${x!.status}, labels ${JSON.stringify(field(x!.response, 'metadata', 'labels'))} ${msg(x!)}`]),
     },
     {

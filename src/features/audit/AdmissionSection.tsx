@@ -8,6 +8,7 @@ import { parseWarningHeader } from '../../codecs';
 import { admissionRecord, type AdmissionReplay, type AuditEvent, replayAdmission, type WebhookCall } from '../../k8s/audit';
 import { headerValue, type HeaderList } from '../../k8s/client';
 import type { Json, JsonPatchOp } from '../../k8s/patch';
+import './sections.css';
 
 const MonacoDiff = lazy(() => import('../../ui/MonacoDiff').then((m) => ({ default: m.MonacoDiff })));
 

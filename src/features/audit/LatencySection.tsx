@@ -2,6 +2,7 @@
 // (k8s/audit/latency.ts). Each part is drawn as a bar against the total; when the server wrote no
 // breakdown the section says why (the 500 ms threshold, or a stage before ResponseComplete).
 import { type AuditEvent, latencyBreakdown } from '../../k8s/audit';
+import './sections.css';
 
 export function LatencySection({ event }: { event: AuditEvent }) {
   const b = latencyBreakdown(event);

@@ -159,6 +159,7 @@ function Apf({ context, headers }: { context: string; headers: HeaderList | unde
   return (
     <p aria-label="API Priority and Fairness">
       API Priority and Fairness: flow schema <code data-audit="flowschema">{name(fs)}</code>, priority level <code data-audit="prioritylevel">{name(pl)}</code>
+      {names.data && fs && !names.data.has(fs) && <span className="muted"> (names unknown: this context may not list flowschemas and prioritylevelconfigurations)</span>}
     </p>
   );
 }

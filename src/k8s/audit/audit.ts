@@ -5,6 +5,7 @@ import { AUDIT_ROUTE, type AuditAnswer, type AuditEvent, AuditLineSplitter, bySt
 import { Listeners } from '../../lib/listeners';
 import { sleep } from '../../lib/sleep';
 import { headerValue, type HeaderList, proxyJson } from '../client';
+import { activeReplay } from '../record';
 
 export { type AuditAnswer, type AuditEvent, type AuditStage, AUDIT_STAGES, byStage, isFinal } from '../../../protocol/audit';
 
@@ -113,6 +114,9 @@ const WAIT_MS = 20_000;
 export async function followAuditEvents(context: string, id: string, onUpdate: (l: AuditLookup) => void, signal: AbortSignal): Promise<void> {
   let held = -1;
   let failures = 0;
+  // Replaying a recording: its saved events, and nothing asked of the server.
+  const replay = activeReplay();
+  if (replay) return onUpdate(replay.recording.audit?.[id] ? { source: 'recording', events: byStage(replay.recording.audit[id]) } : { source: 'none', events: [], reason: 'this recording holds no audit event for this request (saved before audit events were kept, or none was found when it was saved)' });
   while (!signal.aborted) {
     const fromImport = importedAudit.get(id);
     if (fromImport) return onUpdate({ source: 'import', events: fromImport });
@@ -137,4 +141,35 @@ export async function followAuditEvents(context: string, id: string, onUpdate: (
     }
     if (isFinal(events)) return;
   }
+}
+
+/**
+ * The audit events of a recording's exchanges, for the file (asked once, not waited for): from
+ * imported logs, else from the explorer server for the contexts whose log it follows. What cannot
+ * be had is left out; a save never fails for it.
+ */
+export async function gatherAuditEvents(exchanges: readonly { context: string; response?: { headers: HeaderList } }[]): Promise<Record<string, AuditEvent[]>> {
+  const out: Record<string, AuditEvent[]> = {};
+  const ask = new Map<string, string[]>();
+  for (const x of exchanges) {
+    const id = auditIdOf(x.response?.headers);
+    if (!id || out[id]) continue;
+    const fromImport = importedAudit.get(id);
+    if (fromImport) out[id] = fromImport;
+    else ask.set(x.context, [...(ask.get(x.context) ?? []), id]);
+  }
+  for (const [context, ids] of ask) {
+    for (let i = 0; i < ids.length; i += 100) {
+      const q = new URLSearchParams({ context });
+      for (const id of ids.slice(i, i + 100)) q.append('id', id);
+      try {
+        const answer = await proxyJson<AuditAnswer>(`${AUDIT_ROUTE.replace('/proxy/', '')}?${q}`);
+        if (answer.source === 'none') break;
+        Object.assign(out, answer.events);
+      } catch {
+        break;
+      }
+    }
+  }
+  return out;
 }

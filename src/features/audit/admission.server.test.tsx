@@ -85,7 +85,8 @@ afterAll(async () => {
 });
 
 const cms = `/api/v1/namespaces/${ns}/configmaps`;
-const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Text as React escapes it in markup (quotes, apostrophes, ampersands, angle brackets). */
+const asMarkup = (t: string) => renderToStaticMarkup(<>{t}</>);
 
 /** Creates a ConfigMap and returns the server's answer with the request's audit event. */
 async function create(body: unknown): Promise<{ answer: Json; event: AuditEvent }> {
@@ -126,7 +127,8 @@ function firstPatch(data: Record<string, string>, change: [string, string | unde
 
 describe('admission steps from the audit event', () => {
   let n = 0;
-  test.prop([caseArb], { numRuns: 8 })('the recorded patches, in order, on the request object, give the stored object; only the policy goes unrecorded', async ({ data, change, label }) => {
+  // The example kept: a value with an apostrophe, which React escapes as &#x27; (a generated case found the test's own escaping wrong).
+  test.prop([caseArb], { numRuns: 8, examples: [[{ data: { a: "it's" }, change: [['a', `<b>&'"`]], label: 'x' }]] })('the recorded patches, in order, on the request object, give the stored object; only the policy goes unrecorded', async ({ data, change, label }) => {
     const cmName = `case-${n++}`;
     const patch = firstPatch(data, change, label);
     plans.set(cmName, { patch });
@@ -150,7 +152,7 @@ describe('admission steps from the audit event', () => {
     // The section shows both webhooks in order, the first one's patch as sent, and the two last steps.
     const html = renderToStaticMarkup(<AdmissionSection event={event} />);
     expect(html.indexOf(`data-webhook="${FIRST}"`)).toBeLessThan(html.indexOf(`data-webhook="${SECOND}"`));
-    expect(html).toContain(escapeHtml(JSON.stringify(patch[0])));
+    expect(html).toContain(asMarkup(JSON.stringify(patch[0])));
     expect(html).toContain('data-step="unattributed"');
     expect(html).toContain('data-step="server-set"');
   });

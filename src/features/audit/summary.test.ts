@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../k8s/audit';
 import { msBetween, summarizeAudit } from './summary';
 
-const base = { level: 'Metadata', auditID: 'id', requestURI: '/apis/apps/v1beta1/deployments', verb: 'create', user: { username: 'alice', groups: ['dev', 'system:authenticated'], extra: { b: ['2'], a: ['1'] } } } as const;
+const base = { level: 'Metadata' as const, auditID: 'id', requestURI: '/apis/apps/v1beta1/deployments', verb: 'create', user: { username: 'alice', groups: ['dev', 'system:authenticated'], extra: { b: ['2'], a: ['1'] } } };
 
 describe('summarizeAudit', () => {
   it('reads identity, impersonation, the decision, Pod Security and deprecation, annotations merged over stages', () => {

@@ -159,6 +159,7 @@ export function followAuditLog(path: string, opts: AuditIndexLimits & { pollMs?:
       if (!name || name === basename(path)) poll();
     });
     watcher.on('error', () => watcher?.close());
+    watcher.unref();
   } catch {
     watcher = undefined;
   }

@@ -44,7 +44,7 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
           {current ? (
             <>
               <ExchangeView exchange={current} streaming={current.id === c.streamingId} />
-              {current.response && current.source === 'live' && <AuditPanel key={current.id} context={current.context} headers={current.response.headers} open />}
+              {current.response && <AuditPanel key={current.id} context={current.context} headers={current.response.headers} open />}
             </>
           ) : (
             <p className="muted">Send a request to see the exchange.</p>

@@ -7,7 +7,7 @@ import { sleep } from '../../lib/sleep';
 import { headerValue, type HeaderList, proxyJson } from '../client';
 import { activeReplay } from '../record';
 
-export { type AuditAnswer, type AuditEvent, type AuditStage, AUDIT_STAGES, byStage, isFinal } from '../../../protocol/audit';
+export { type AuditEvent, type AuditStage, isFinal } from '../../../protocol/audit';
 
 /** The Audit-Id the server answered with (every response of kube-apiserver carries one). */
 export function auditIdOf(headers: HeaderList | undefined): string | undefined {

@@ -48,14 +48,5 @@ export function summarizeAudit(events: readonly AuditEvent[]): AuditSummary | un
   };
 }
 
-/** Microseconds between two RFC 3339 timestamps of the server, in milliseconds. */
-export function msBetween(from: string | undefined, to: string | undefined): number | undefined {
-  if (!from || !to) return undefined;
-  const t = (s: string) => {
-    const m = /^(.*?)(?:\.(\d+))?Z$/.exec(s);
-    if (!m) return NaN;
-    return Date.parse(`${m[1]}Z`) + Number(`0.${m[2] ?? '0'}`) * 1000;
-  };
-  const d = t(to) - t(from);
-  return Number.isFinite(d) ? d : undefined;
-}
+// One reader of the server's timestamps for the panel and the latency section.
+export { msBetween } from '../../k8s/audit';

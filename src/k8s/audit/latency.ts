@@ -49,22 +49,21 @@ export interface LatencyBreakdown {
   absent?: string;
 }
 
-function microsBetween(from: string | undefined, to: string | undefined): number | undefined {
-  // RFC 3339 with microseconds: Date keeps milliseconds, the fraction's rest is added by hand.
-  const at = (t: string) => {
-    const ms = Date.parse(t);
-    const frac = /\.(\d+)/.exec(t)?.[1] ?? '';
-    return Number.isNaN(ms) ? undefined : ms * 1000 + Number((frac + '000000').slice(3, 6));
+/** Milliseconds between two RFC 3339 timestamps of the server, to the microsecond they carry (Date keeps milliseconds: the fraction is read by hand). */
+export function msBetween(from: string | undefined, to: string | undefined): number | undefined {
+  if (!from || !to) return undefined;
+  const t = (s: string) => {
+    const m = /^(.*?)(?:\.(\d+))?Z$/.exec(s);
+    if (!m) return NaN;
+    return Date.parse(`${m[1]}Z`) + Number(`0.${m[2] ?? '0'}`) * 1000;
   };
-  const a = from ? at(from) : undefined;
-  const b = to ? at(to) : undefined;
-  return a === undefined || b === undefined ? undefined : b - a;
+  const d = t(to) - t(from);
+  return Number.isFinite(d) ? d : undefined;
 }
 
 export function latencyBreakdown(event: AuditEvent): LatencyBreakdown {
   const ann = event.annotations ?? {};
-  const micros = microsBetween(event.requestReceivedTimestamp, event.stageTimestamp);
-  const elapsedMs = micros === undefined ? undefined : micros / 1000;
+  const elapsedMs = msBetween(event.requestReceivedTimestamp, event.stageTimestamp);
   const parts: LatencyPart[] = [];
   const labels = new Map(KNOWN);
   const order = (k: string) => {

@@ -5,7 +5,7 @@
 // response's Warning header, not in the event: the exchange passes them in.
 import { lazy, Suspense, useState } from 'react';
 import { parseWarningHeader } from '../../codecs';
-import { admissionRecord, type AdmissionReplay, type AuditEvent, replayAdmission, type WebhookCall } from '../../k8s/audit';
+import { admissionRecord, type AdmissionReplay, type AuditEvent, replayAdmission, unreplayable, type WebhookCall } from '../../k8s/audit';
 import { headerValue, type HeaderList } from '../../k8s/client';
 import type { Json, JsonPatchOp } from '../../k8s/patch';
 import './sections.css';
@@ -76,7 +76,11 @@ export function AdmissionSection({ event, headers }: { event: AuditEvent; header
   return (
     <section className="audit-admission" aria-label="Admission">
       <h4>Admission</h4>
-      {nothing && <p className="muted">No admission step is recorded for this request: no mutating webhook ran, no policy with the Audit action failed, and at this level ({event.level}) the event holds no objects to compare.</p>}
+      {nothing && (
+        <p className="muted">
+          {['get', 'list', 'watch'].includes(event.verb) ? 'A read does not go through admission.' : `No admission step is recorded for this request: no mutating webhook ran, no policy with the Audit action failed, and there is no object to compare (${unreplayable(event) ?? 'no body'}).`}
+        </p>
+      )}
       <ol className="audit-admission-steps">
         {record.mutating.map((c) => {
           const p = patched.get(c);
@@ -106,6 +110,7 @@ export function AdmissionSection({ event, headers }: { event: AuditEvent; header
           </li>
         ))}
       </ol>
+      {!replay && record.mutating.some((c) => c.patch) && <p className="small muted">No diff of the object: {unreplayable(event)}.</p>}
       {replay && (
         <p className="small muted">
           Each webhook's patch is applied, in order, to the request's object as logged before admission; what remains between that and the stored object is split into the two last steps.

@@ -123,15 +123,26 @@ function isServerSet(op: JsonPatchOp): boolean {
 }
 
 /**
+ * Why the request's object cannot be replayed on: only a create or an update sends the whole object
+ * (a patch's requestObject is the patch itself, a delete's its DeleteOptions); the event must hold
+ * both objects (level RequestResponse), of one kind (a refused write answers a Status).
+ */
+export function unreplayable(event: AuditEvent): string | undefined {
+  const { requestObject, responseObject, verb } = event;
+  if (verb !== 'create' && verb !== 'update') return `a ${verb}'s request body is not the object (a patch's is the patch): the webhooks' patches are shown as they were sent`;
+  if (!isObject(requestObject) || !isObject(responseObject)) return `at level ${event.level} the event holds ${isObject(requestObject) ? 'no response object' : 'no request object'}`;
+  if (requestObject.kind !== responseObject.kind) return `the answer is a ${String(responseObject.kind)}, not the object`;
+  return undefined;
+}
+
+/**
  * Replays the recorded patches, in order, on the request's object (requestObject, logged after
  * decoding and before admission), and splits what is left between it and the response's object.
- * Undefined when the event lacks either object (a level below RequestResponse, or no body).
+ * Undefined when `unreplayable` says why not.
  */
 export function replayAdmission(event: AuditEvent, record: AdmissionRecord = admissionRecord(event)): AdmissionReplay | undefined {
+  if (unreplayable(event)) return undefined;
   const { requestObject, responseObject } = event;
-  if (!isObject(requestObject) || !isObject(responseObject)) return undefined;
-  // A Status answer (a refused create) is not the object: nothing to compare the replay with.
-  if (responseObject.kind === 'Status' && requestObject.kind !== 'Status') return undefined;
   let doc = structuredClone(requestObject) as Json;
   const patches: ReplayedPatch[] = [];
   for (const c of record.mutating) {

@@ -3,7 +3,7 @@
 // endpoints/request/webhook_duration.go); admission.server.test.ts checks them on real events.
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../../protocol/audit';
-import { admissionRecord, replayAdmission, VALIDATION_FAILURE } from './admission';
+import { admissionRecord, replayAdmission, unreplayable, VALIDATION_FAILURE } from './admission';
 import { parseGoDuration } from './goDuration';
 import { latencyBreakdown } from './latency';
 
@@ -93,6 +93,10 @@ describe('admissionRecord and replayAdmission', () => {
     const replay = replayAdmission(event({ annotations: bad, requestObject: { metadata: {} }, responseObject: { metadata: {} } }))!;
     expect(replay.patches[0]!.error).toBeTruthy();
     expect(replayAdmission(event({ level: 'Metadata', annotations: bad }))).toBeUndefined();
-    expect(replayAdmission(event({ requestObject: { kind: 'ConfigMap' }, responseObject: { kind: 'Status', code: 422 } }))).toBeUndefined();
+    expect(unreplayable(event({ level: 'Metadata' }))).toMatch(/level Metadata/);
+    expect(unreplayable(event({ requestObject: { kind: 'ConfigMap' }, responseObject: { kind: 'Status', code: 422 } }))).toMatch(/a Status/);
+    // A patch's requestObject is the patch, a delete's the DeleteOptions: not the object.
+    expect(unreplayable(event({ verb: 'patch', requestObject: { metadata: { labels: { a: 'b' } } }, responseObject: { kind: 'ConfigMap', metadata: {} } }))).toMatch(/patch/);
+    expect(replayAdmission(event({ verb: 'delete', requestObject: { kind: 'DeleteOptions' }, responseObject: { kind: 'ConfigMap' } }))).toBeUndefined();
   });
 });

@@ -85,7 +85,7 @@ function Empty({ lookup }: { lookup: AuditLookup | undefined }) {
 function Stages({ summary }: { summary: AuditSummary }) {
   const first = summary.event.requestReceivedTimestamp;
   return (
-    <ol className="row" aria-label="Audit stages">
+    <ol className="row" aria-label="Audit stages" style={{ listStyle: 'none', paddingLeft: 0 }}>
       {summary.stages.map((s) => {
         const d = msBetween(first, s.at);
         return (
@@ -145,7 +145,7 @@ function Authorization({ summary }: { summary: AuditSummary }) {
   return (
     <p aria-label="Authorization">
       Authorization: <strong data-audit="decision">{summary.decision}</strong>
-      {summary.reason ? <span data-audit="reason"> — {summary.reason}</span> : <span className="muted"> (no reason given: RBAC gives one only for a denial; system:masters is allowed before RBAC)</span>}
+      {summary.reason ? <span data-audit="reason"> — {summary.reason}</span> : <span className="muted"> (no reason given: members of system:masters are allowed before any authorizer is asked, and RBAC names no binding when it refuses)</span>}
     </p>
   );
 }

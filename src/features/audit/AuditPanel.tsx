@@ -79,6 +79,7 @@ function Empty({ lookup }: { lookup: AuditLookup | undefined }) {
       </>
     );
   }
+  if (lookup.reason) return <p className="muted">{lookup.reason}</p>;
   return <p className="muted">No event with this ID yet (the log is read as kube-apiserver writes it; a request its audit policy leaves out has none).</p>;
 }
 

@@ -79,13 +79,14 @@ function Empty({ lookup }: { lookup: AuditLookup | undefined }) {
       </>
     );
   }
+  if (lookup.reason) return <p className="muted">{lookup.reason}</p>;
   return <p className="muted">No event with this ID yet (the log is read as kube-apiserver writes it; a request its audit policy leaves out has none).</p>;
 }
 
 function Stages({ summary }: { summary: AuditSummary }) {
   const first = summary.event.requestReceivedTimestamp;
   return (
-    <ol className="row" aria-label="Audit stages">
+    <ol className="row" aria-label="Audit stages" style={{ listStyle: 'none', paddingLeft: 0 }}>
       {summary.stages.map((s) => {
         const d = msBetween(first, s.at);
         return (
@@ -145,7 +146,7 @@ function Authorization({ summary }: { summary: AuditSummary }) {
   return (
     <p aria-label="Authorization">
       Authorization: <strong data-audit="decision">{summary.decision}</strong>
-      {summary.reason ? <span data-audit="reason"> — {summary.reason}</span> : <span className="muted"> (no reason given: RBAC gives one only for a denial; system:masters is allowed before RBAC)</span>}
+      {summary.reason ? <span data-audit="reason"> — {summary.reason}</span> : <span className="muted"> (no reason given: members of system:masters are allowed before any authorizer is asked, and RBAC names no binding when it refuses)</span>}
     </p>
   );
 }

@@ -114,6 +114,7 @@ const WAIT_MS = 20_000;
 export async function followAuditEvents(context: string, id: string, onUpdate: (l: AuditLookup) => void, signal: AbortSignal): Promise<void> {
   let held = -1;
   let failures = 0;
+  let emptyPolls = 0;
   // Replaying a recording: its saved events, and nothing asked of the server.
   const replay = activeReplay();
   if (replay) return onUpdate(replay.recording.audit?.[id] ? { source: 'recording', events: byStage(replay.recording.audit[id]) } : { source: 'none', events: [], reason: 'this recording holds no audit event for this request (saved before audit events were kept, or none was found when it was saved)' });
@@ -135,6 +136,9 @@ export async function followAuditEvents(context: string, id: string, onUpdate: (
     }
     if (answer.source === 'none') return onUpdate({ source: 'none', events: [], reason: answer.reason });
     const events = answer.events[id] ?? [];
+    // Nothing after a minute of waiting: the event is not coming (rotated out of the bounded
+    // index, or the request went to another server); stop holding one of the browser's connections.
+    if (events.length === 0 && ++emptyPolls > 3) return onUpdate({ source: 'log', events: [], reason: 'no event with this ID in the audit log the explorer follows (it may have been rotated out)' });
     if (events.length !== held) {
       held = events.length;
       onUpdate({ source: 'log', events });

@@ -11,7 +11,8 @@ export default defineConfig({
   test: {
     name: 'skew',
     // And `check --compare` of the older release with the current one (cli/check/compare.skew.ts).
-    include: ['src/features/lessons/lessons.server.test.ts', 'cli/check/compare.skew.ts'],
+    // And the audit credential test (issue 46): the older release's audit policy keeps credentials out too.
+    include: ['src/features/lessons/lessons.server.test.ts', 'cli/check/compare.skew.ts', 'src/k8s/audit/credentials.server.test.ts'],
     globalSetup: ['proxy/cluster/globalSetup.testkit.ts'],
     fileParallelism: false,
     testTimeout: 60_000,

@@ -15,7 +15,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-e2e-'));
   // KUBE_EXPLORER_KUBERNETES picks another release (the skew suite sets it; see versions.ts).
   const cp = await startControlPlane({ dir, kubernetesVersion: process.env.KUBE_EXPLORER_KUBERNETES || undefined });
-  let explorer = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => {} });
+  let explorer = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', auditLogs: [{ server: cp.server, path: cp.auditLog }], log: () => {} });
 
   // A loopback control endpoint for what only this process can do: restart kube-apiserver
   // (to drop every open watch, as a real outage would), kill it (an outage the spec writes
@@ -62,7 +62,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         async () => {
           // A moment of outage, as a real restart has.
           await new Promise((r) => setTimeout(r, 1000));
-          explorer = await startExplorerServer({ port, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', log: () => {} });
+          explorer = await startExplorerServer({ port, kubeconfigPath: cp.kubeconfig, staticDir: 'dist', auditLogs: [{ server: cp.server, path: cp.auditLog }], log: () => {} });
           res.end(explorer.token);
         },
         (e: unknown) => {

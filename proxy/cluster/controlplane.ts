@@ -8,6 +8,7 @@ import { answers, type Credentials, kubeRequest } from './http';
 export { type Credentials, type HttpResult, kubeRequest } from './http';
 import { type Binaries, ensureBinaries, ensureSampleApiserver } from './build';
 import { type AggregationPki, ensureAggregationPki, ensurePki, pem, type Pki, USERS, type UserName } from './pki';
+import { auditFlags, writeAuditPolicy } from './audit';
 import { authenticationConfigPath, type JwtIssuer, writeAuthenticationConfig } from './authnConfig';
 import { StartError, type SupervisionOptions, Supervisor, type SupervisorEvent, type SupervisorStatus } from './supervisor';
 import { CONTROL_PLANE_BINARIES, type Release, releaseFor } from './versions';
@@ -49,6 +50,8 @@ export interface StartOptions {
 /** A running local control plane; what tests and the proxy get from {@link startControlPlane}. */
 export interface ControlPlane {
   dir: string;
+  /** The audit log kube-apiserver writes (audit.ts: the policy, the bound on disk); the explorer server follows it. */
+  auditLog: string;
   /** Path of the kubeconfig with one context per user; `local-admin` is current. */
   kubeconfig: string;
   /** https://127.0.0.1:PORT */
@@ -252,7 +255,7 @@ async function startEtcd(supervisor: Supervisor, bin: string, dataDir: string): 
 }
 
 /** kube-apiserver's flags: loopback, the PKI's certificates, RBAC, the release's feature gates, the aggregation layer. */
-function apiServerArgs(o: { etcdUrl: string; dir: string; apiPort: number; pki: Pki; aggPki: AggregationPki; release: Release; runtimeConfig?: string }): string[] {
+function apiServerArgs(o: { etcdUrl: string; dir: string; apiPort: number; pki: Pki; aggPki: AggregationPki; release: Release; runtimeConfig?: string; audit: { policy: string; log: string } }): string[] {
   const { etcdUrl, dir, apiPort, pki, aggPki, release } = o;
   return [
     `--etcd-servers=${etcdUrl}`,
@@ -273,6 +276,7 @@ function apiServerArgs(o: { etcdUrl: string; dir: string; apiPort: number; pki: 
     ...(o.runtimeConfig ? [`--runtime-config=${o.runtimeConfig}`] : []),
     '--profiling=false', '--shutdown-delay-duration=0s', '--shutdown-watch-termination-grace-period=0s',
     ...aggregatorFlags(pki, aggPki),
+    ...auditFlags(o.audit),
   ];
 }
 
@@ -367,7 +371,8 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     const server = `https://127.0.0.1:${apiPort}`;
     const admin: Credentials = { ca: pem(pki.caCert), cert: pem(pki.users.admin.cert), key: pem(pki.users.admin.key) };
     writeAuthenticationConfig(dir, opts.jwtIssuers ?? []);
-    const apiArgs = apiServerArgs({ etcdUrl, dir, apiPort, pki, aggPki, release, runtimeConfig: opts.runtimeConfig });
+    const audit = writeAuditPolicy(dir);
+    const apiArgs = apiServerArgs({ etcdUrl, dir, apiPort, pki, aggPki, release, runtimeConfig: opts.runtimeConfig, audit });
     await supervisor.start({
       name: 'kube-apiserver', bin: binaries['kube-apiserver'], args: apiArgs, readyWhat: 'ready', readyTimeoutMs: opts.apiServerReadyTimeoutMs ?? 120_000,
       ready: async () => (await kubeRequest(server, admin, 'GET', '/readyz')).status === 200,
@@ -394,7 +399,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
 
     let stopped = false;
     const cp: ControlPlane = {
-      dir, kubeconfig, server, etcdUrl, binaries,
+      dir, kubeconfig, server, etcdUrl, binaries, auditLog: audit.log,
       kubernetesVersion: release.kubernetes, etcdVersion: release.etcd,
       contexts: { ...CONTEXTS },
       ...(aggregated ? { aggregated } : {}),

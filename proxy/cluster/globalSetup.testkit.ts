@@ -12,6 +12,8 @@ export interface InjectedControlPlane {
   server: string;
   etcdUrl: string;
   kubernetesVersion: string;
+  /** The audit log kube-apiserver writes (audit.ts). */
+  auditLog?: string;
   /** The kubectl built with this control plane (absent when KUBEBUILDER_ASSETS has none): differential tests compare with it. */
   kubectl?: string;
 }
@@ -32,12 +34,12 @@ export async function setup(project: TestProject): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-explorer-vitest-'));
   // KUBE_EXPLORER_KUBERNETES picks another release (versions.ts), e.g. to run the server tests against the older one.
   cp = await startControlPlane({ dir, kubernetesVersion: process.env.KUBE_EXPLORER_KUBERNETES || undefined });
-  project.provide('controlPlane', { dir, kubeconfig: cp.kubeconfig, server: cp.server, etcdUrl: cp.etcdUrl, kubernetesVersion: cp.kubernetesVersion, kubectl: cp.binaries.kubectl });
+  project.provide('controlPlane', { dir, kubeconfig: cp.kubeconfig, server: cp.server, etcdUrl: cp.etcdUrl, kubernetesVersion: cp.kubernetesVersion, auditLog: cp.auditLog, kubectl: cp.binaries.kubectl });
   // Imported lazily so that the control plane's own tests do not depend on the proxy's code.
   const { startExplorerServer } = await import('../src/server');
   // staticDir: unit tests never load the page, so no build is needed; an empty folder will do.
   staticDir = mkdtempSync(join(tmpdir(), 'kube-explorer-static-'));
-  const server = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir, log: () => {} });
+  const server = await startExplorerServer({ port: 0, kubeconfigPath: cp.kubeconfig, staticDir, auditLogs: [{ server: cp.server, path: cp.auditLog }], log: () => {} });
   explorer = server;
   project.provide('explorer', { url: server.url, token: server.token });
 }

@@ -20,8 +20,11 @@ export interface Door {
   security: string[];
 }
 
-/** A /proxy/ endpoint: GET or HEAD only, answered as JSON that no one caches. */
-export type JsonEndpoint = (query: URLSearchParams) => unknown;
+/**
+ * A /proxy/ endpoint: GET or HEAD only, answered as JSON that no one caches. A promise is awaited
+ * (a long poll: /proxy/audit); `signal` aborts when the page goes away first.
+ */
+export type JsonEndpoint = (query: URLSearchParams, signal: AbortSignal) => unknown;
 /** A /proxy/ action: POST only (its body, if any, is not read), answered as JSON that no one caches. */
 export type JsonAction = (query: URLSearchParams) => unknown;
 
@@ -84,9 +87,17 @@ export function createRouter(o: RouterOptions): Router {
     const answer = Object.hasOwn(o.endpoints, path) ? o.endpoints[path] : undefined;
     if (!answer) return fail(res, new ProxyError(404, 'NotFound', 'NotFound', `no proxy endpoint ${path}`));
     if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
-    const body = Buffer.from(JSON.stringify(answer(query)));
-    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    const send = (value: unknown): void => {
+      if (res.destroyed) return;
+      const body = Buffer.from(JSON.stringify(value));
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
+    const gone = new AbortController();
+    const value = answer(query, gone.signal);
+    if (!(value instanceof Promise)) return send(value);
+    res.once('close', () => gone.abort());
+    return void value.then(send, (e: unknown) => fail(res, new ProxyError(500, 'InternalError', 'UpstreamError', (e as Error).message)));
   };
 
   const forward = (req: IncomingMessage, res: ServerResponse, url: string, h: ReturnType<typeof readDoorHeaders>): void | Promise<void> => {

@@ -18,6 +18,8 @@ import { createStatus } from './status';
 import { embedded, embeddedClusterDir } from '../package/embedded';
 import { createEmbeddedPages } from './embeddedPages';
 import { loadRecording, replayRefusal } from './replay';
+import { type AuditSource, auditRoutes } from './auditRoute';
+import { AUDIT_ROUTE } from '../../protocol/audit';
 
 export const DEFAULT_PORT = 7780;
 
@@ -51,6 +53,11 @@ export interface ExplorerServerOptions {
   controlPlane?: ControlPlane;
   /** Upstream limits per launch: open requests at once (default 512), time to a non-watch response head (default 90 s). */
   limits?: { maxUpstreams?: number; upstreamResponseMs?: number };
+  /**
+   * Audit logs to follow, each with the API server that writes it (/proxy/audit). The local control
+   * plane's (given or started) is always followed.
+   */
+  auditLogs?: AuditSource[];
   /** Start the local control plane even when a kubeconfig exists (--local). */
   local?: boolean;
   /** Context the page opens with, instead of the kubeconfig's current-context (--context). */
@@ -106,6 +113,8 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   const door: Door = { port: 0, security: [] };
   const status = createStatus({ stats: launch.stats, controlPlane: controlPlane ?? opts.controlPlane, kubeconfig, maxUpstreams: opts.limits?.maxUpstreams });
   const forwarding: ForwardContext = { launch, log, observe: status.observe, security: door.security };
+  const localPlane = controlPlane ?? opts.controlPlane;
+  const audit = auditRoutes([...(opts.auditLogs ?? []), ...(localPlane ? [{ server: localPlane.server, path: localPlane.auditLog }] : [])], kubeconfig);
   const mux = createMux({ token, kubeconfig, launch, allowExec, log, authTimeoutMs: opts.timeouts?.muxAuthMs ?? 5_000 });
   const router = createRouter({
     door,
@@ -118,6 +127,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     endpoints: {
       '/proxy/contexts': () => (recording ? { contexts: [], current: '', replay: true } : { ...withKubeconfigFile(withStartingPoint(kubeconfig.list(), opts.context, opts.namespace), explicitFile), userAgent: explorerUserAgent() }),
       ...(recording ? { '/proxy/recording': () => recording } : {}),
+      [AUDIT_ROUTE]: (query, signal) => audit.answer(query, signal),
       '/proxy/status': (query) => {
         const since = query.get('since');
         return status.snapshot(since === null ? undefined : Number(since));
@@ -162,6 +172,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     });
   } catch (e) {
     mux.close();
+    audit.close();
     kubeconfig.destroy();
     await pages.close();
     await controlPlane?.stop();
@@ -185,6 +196,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     close() {
       closing ??= (async () => {
         status.close();
+        audit.close();
         mux.close();
         await new Promise<void>((ok) => {
           server.close(() => ok());

@@ -7,6 +7,7 @@ import type { Route } from '../../routing';
 import { ComparisonPanel } from './ComparisonPanel';
 import { requestToDraft } from './draft';
 import { ExchangeView } from './ExchangeView';
+import { AuditPanel } from '../audit';
 import { HistoryPanel } from './HistoryPanel';
 import { RequestForm } from './RequestForm';
 import { heldNote } from './restore';
@@ -40,7 +41,14 @@ export function ConsoleView({ route, context }: { route: Route; context: string 
       )}
       <div className="split-aside">
         <section className="panel" aria-label="Response">
-          {current ? <ExchangeView exchange={current} streaming={current.id === c.streamingId} /> : <p className="muted">Send a request to see the exchange.</p>}
+          {current ? (
+            <>
+              <ExchangeView exchange={current} streaming={current.id === c.streamingId} />
+              {current.response && <AuditPanel key={current.id} context={current.context} headers={current.response.headers} open />}
+            </>
+          ) : (
+            <p className="muted">Send a request to see the exchange.</p>
+          )}
         </section>
         <HistoryPanel
           context={context}

@@ -59,7 +59,7 @@ function EditObject({ route, context }: { route: Route; context: string }) {
       <Beside e={e} />
       <OutcomeSection e={e} />
       <LatestSection e={e} />
-      <ExchangesPanel exchanges={s.exchanges} />
+      <ExchangesPanel exchanges={s.exchanges} context={context} />
     </div>
   );
 }

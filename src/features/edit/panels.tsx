@@ -9,6 +9,7 @@ import { diffText, type Format, type Outcome, type ParsedText, sentMeaning, seri
 import { requestLine, type WireRequest } from './request';
 import { WRITE_MODE_TABLE } from './writeModes';
 import { toJson } from '../../codecs/json';
+import { AuditPanel } from '../audit';
 
 export const EditDiff = lazy(() => import('./EditDiff').then((m) => ({ default: m.EditDiff })));
 
@@ -170,7 +171,7 @@ export function ServerChangedBanner({
   );
 }
 
-export function ExchangesPanel({ exchanges }: { exchanges: Outcome['exchange'][] }) {
+export function ExchangesPanel({ exchanges, context }: { exchanges: Outcome['exchange'][]; context: string }) {
   if (exchanges.length === 0) return null;
   return (
     <section className="edit-wide stack" aria-label="Requests sent">
@@ -189,6 +190,7 @@ export function ExchangesPanel({ exchanges }: { exchanges: Outcome['exchange'][]
               {`HTTP ${x.response.status} ${x.response.statusText}\n${x.response.headers.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${x.response.body.length > 4000 ? `${x.response.body.slice(0, 4000)}\n… (${x.response.body.length} characters)` : x.response.body}`}
             </pre>
           )}
+          {x.response && <AuditPanel context={context} headers={x.response.headers} />}
         </details>
       ))}
     </section>

@@ -14,12 +14,17 @@ interface Ns {
   kind?: string;
 }
 
-/** Cluster-scoped kinds a lesson may create (the CEL lesson), listed by the same label. */
+/** Cluster-scoped kinds a lesson may create (the CEL, policy and API Priority and Fairness lessons), listed by the same label. */
 const CLUSTER_KINDS = [
   ['CustomResourceDefinition', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'],
   ['ValidatingAdmissionPolicy', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies'],
   ['ValidatingAdmissionPolicyBinding', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings'],
   ['ValidatingWebhookConfiguration', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations'],
+  // Not served before 1.36 (the list's 404 is skipped like a 403).
+  ['MutatingAdmissionPolicy', '/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies'],
+  ['MutatingAdmissionPolicyBinding', '/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings'],
+  ['FlowSchema', '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas'],
+  ['PriorityLevelConfiguration', '/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations'],
   ['StorageVersionMigration', '/apis/storagemigration.k8s.io/v1/storageversionmigrations'],
 ] as const;
 

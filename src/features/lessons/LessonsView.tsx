@@ -92,7 +92,10 @@ export const START_HERE = [
   'cel-libraries',
   'admission-policies',
   'mutating-admission-policy',
+  'admission-order',
   'declarative-validation',
+  'impersonation',
+  'priority-and-fairness',
   'health',
 ];
 

@@ -14,6 +14,9 @@ export interface LessonExchange {
   status: number;
   /** Parsed JSON body, or the text when it was not JSON. */
   response: unknown;
+  /** Where it was sent and the response's headers (Audit-Id): the audit panel finds its events by them. */
+  context?: string;
+  responseHeaders?: Record<string, string>;
 }
 
 export async function send(
@@ -39,7 +42,7 @@ export async function send(
   } catch {
     // Not JSON (a proxy page, an empty body): keep the text as it came.
   }
-  return { method, path, headers, body, status: x.response.status, response };
+  return { method, path, headers, body, status: x.response.status, response, context, responseHeaders: Object.fromEntries(x.response.headers.map(([k, v]) => [k.toLowerCase(), v])) };
 }
 
 /** Console URL keys for the same request, so that a step can be replayed and varied there. */

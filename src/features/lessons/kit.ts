@@ -174,7 +174,7 @@ export async function kitSend(
     response = binaryPreview(buf);
   }
   const binaryType = typeOfBinary(type, buf);
-  return { method, path, headers, body, status: res.status, response, responseHeaders, bytes: buf.length, ...(binaryType ? { binaryType } : {}) };
+  return { method, path, headers, body, status: res.status, response, context, responseHeaders, bytes: buf.length, ...(binaryType ? { binaryType } : {}) };
 }
 
 /** apiVersion and kind of a Protobuf or CBOR body; undefined for other types or a body that does not decode. */
@@ -250,7 +250,7 @@ export async function kitWatch(
       refusedWatch = true;
     } else throw e;
   }
-  return { method: 'GET', path, headers, status, response, responseHeaders, bytes, ...(refusedWatch ? { refusedWatch } : {}) };
+  return { method: 'GET', path, headers, status, response, context, responseHeaders, bytes, ...(refusedWatch ? { refusedWatch } : {}) };
 }
 
 // --- progress, kept in this browser ---

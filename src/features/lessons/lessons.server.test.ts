@@ -11,6 +11,8 @@ import { testCluster } from '../../../proxy/cluster/cluster.testkit';
 import { TEST_CONTEXT, useRealProxy } from '../../k8s/proxy.testkit';
 import { statusOf } from '../../k8s/client';
 import { explainStatus } from '../../ui/statusExplain';
+import { auditLogOf } from '../../k8s/audit/auditLog.testkit';
+import { latencyBreakdown, replayAdmission } from '../../k8s/audit';
 import { KIT_LESSONS } from './catalog';
 import { checkStep, type KitExchange, kitSend, kitWatch, type StepContext } from './kit';
 import { lessonApplies } from './releases';
@@ -74,6 +76,7 @@ describe('every lesson, every step, against the real server', () => {
         made.push(ns);
       }
       const c = context(ns);
+      const audit = auditLogOf(cp.dir);
       try {
         for (const step of lesson.steps) {
           expect(step.blocked?.(c), `${lesson.id}/${step.id} is blocked`).toBeUndefined();
@@ -85,6 +88,21 @@ describe('every lesson, every step, against the real server', () => {
             // The dry run refused because the webhook could not be called is explained as that, with this lesson.
             const refused = xs.find((x) => x.status === 500);
             expect(refused && explainedAs(refused)).toBe('webhook-unreachable');
+          }
+          if (lesson.id === 'admission-order' && step.id === 'mutated-then-validated') {
+            // The audit event of the create: the stamp is between the request's object and the stored one, and no annotation names the policy.
+            const event = await audit.complete(xs.at(-1)!.responseHeaders['audit-id']!);
+            expect(replayAdmission(event)?.unattributed).toContainEqual({ op: 'add', path: '/metadata/labels/stamped-by', value: 'policy' });
+            expect(Object.keys(event.annotations ?? {}).filter((k) => k.includes('mutation'))).toEqual([]);
+          }
+          if (lesson.id === 'priority-and-fairness' && step.id === 'queued') {
+            // Each refused list waited in the queue: its audit event says how long, within the total.
+            for (const x of xs.filter((x) => x.status === 429)) {
+              const b = latencyBreakdown(await audit.complete(x.responseHeaders['audit-id']!));
+              const wait = b.parts.find((p) => p.key === 'apf-queue-wait');
+              expect(wait, JSON.stringify(b)).toBeDefined();
+              expect(wait!.ms).toBeLessThanOrEqual(b.total!.ms);
+            }
           }
           if (lesson.id === 'force-deletion' && step.id === 'corrupt') {
             // The GET of the undecodable object (500) and the list of its type (429) are explained as a corrupt object / a cache still loading.

@@ -6,6 +6,7 @@ import { hrefFor, navigate } from '../../routing';
 import { isStatus } from '../../k8s/client';
 import { ErrorBox, StatusView } from '../../ui/ErrorBox';
 import { consoleExtra, LESSON_LABEL, type LessonExchange, scratchName, send } from './exchange';
+import { AuditPanel } from '../audit';
 
 /** The lesson's scratch namespace lives in the URL (`scratch`), so a reload keeps the experiment. */
 export function ScratchBar({ context, topic, scratch }: { context: string; topic: string; scratch: string | undefined }) {
@@ -115,6 +116,7 @@ export function StepCard({ title, x, show, children, label }: { title: string; x
           )}
         </div>
       </div>
+      {x.context && x.responseHeaders && <AuditPanel context={x.context} headers={Object.entries(x.responseHeaders)} />}
       {children}
     </section>
   );

@@ -7,6 +7,7 @@ import { type RecorderSnapshot, recorder, toRecordingHar } from '../../k8s/recor
 import { formatBytes, loadPatterns, savePatterns } from './settings';
 import './record.css';
 import { downloadText } from '../../lib/download';
+import { gatherAuditEvents } from '../../k8s/audit';
 
 function useRecorder(): RecorderSnapshot {
   return useSyncExternalStore(
@@ -16,8 +17,11 @@ function useRecorder(): RecorderSnapshot {
 }
 
 /** Writes the recording to a file the browser downloads. */
-export function saveRecording(opts: { redact: boolean; patterns: string[] }): { name: string; bytes: number } {
-  const har = toRecordingHar(recorder.contents(), { enabled: opts.redact, patterns: opts.patterns });
+export async function saveRecording(opts: { redact: boolean; patterns: string[] }): Promise<{ name: string; bytes: number }> {
+  const contents = recorder.contents();
+  // The server's view of each exchange travels with it (issue 46), redacted like the bodies.
+  const audit = await gatherAuditEvents(contents.exchanges);
+  const har = toRecordingHar({ ...contents, audit }, { enabled: opts.redact, patterns: opts.patterns });
   const text = JSON.stringify(har, null, 1);
   const name = `kube-api-explorer-${new Date(recorder.contents().startedAt).toISOString().replace(/[:.]/g, '-')}.har`;
   downloadText(name, text, 'application/json');
@@ -113,9 +117,10 @@ export function RecordControl({ servers }: { servers: Record<string, string> }) 
             <button
               type="button"
               onClick={() => {
-                const r = saveRecording({ redact, patterns: redact ? patterns.filter((p) => p.trim()) : [] });
-                setSaved(`${r.name} (${formatBytes(r.bytes)})`);
-                setOpen(false);
+                void saveRecording({ redact, patterns: redact ? patterns.filter((p) => p.trim()) : [] }).then((r) => {
+                  setSaved(`${r.name} (${formatBytes(r.bytes)})`);
+                  setOpen(false);
+                });
               }}
             >
               Save file

@@ -18,6 +18,7 @@ import { isBinaryFormat } from '../../codecs/formats';
 import type { Exchange, HeaderList } from '../client/exchange';
 import { joinChunks, type LessonStepRef, type RecordedChunk, type RecordedExchange, type RecordingMark } from './recorder';
 import { type Redaction, type RedactionOptions, Redactor } from './redact';
+import { type AuditEvent, parseAuditLine } from '../../../protocol/audit';
 
 export interface HarHeader {
   name: string;
@@ -96,6 +97,8 @@ export interface RecordingMeta {
   /** The size limit stopped the recording. */
   cut: boolean;
   redaction: RedactionOptions & { redactions: Redaction[] };
+  /** The audit events of the recorded exchanges, by Audit-Id (issue 46), redacted like the entries. */
+  audit?: Record<string, AuditEvent[]>;
 }
 
 export interface Har {
@@ -257,12 +260,15 @@ export interface RecordingContents {
   startedAt: number;
   stoppedAt?: number;
   full: boolean;
+  /** The audit events of the exchanges, by Audit-Id: gathered when the file is saved. */
+  audit?: Record<string, AuditEvent[]>;
 }
 
 /** The file: HAR 1.2 with the recording's extensions, redacted unless the user opted out. */
 export function toRecordingHar(rec: RecordingContents, redaction: RedactionOptions): Har {
   const redactor = new Redactor(redaction);
   const entries = rec.exchanges.map((x, i) => recordedEntry(x, rec.servers, redactor, i));
+  const audit = rec.audit ? redactedAudit(rec.audit, redactor) : undefined;
   return {
     log: {
       version: '1.2',
@@ -277,9 +283,24 @@ export function toRecordingHar(rec: RecordingContents, redaction: RedactionOptio
         marks: rec.marks.map((m) => ({ time: new Date(m.at).toISOString(), label: m.label })),
         cut: rec.full,
         redaction: { ...redaction, redactions: redactor.report },
+        ...(audit ? { audit } : {}),
       },
     },
   };
+}
+
+/**
+ * The audit events as the file keeps them: each walked by the same redaction as a body sent to the
+ * event's request URI (a Secret's path counts as a Secret whatever the event holds). The local
+ * control plane's policy already keeps credentials out of its log (Metadata level for Secrets,
+ * tokens and token reviews); this covers an imported log whose policy did not.
+ */
+function redactedAudit(audit: Record<string, AuditEvent[]>, redactor: Redactor): Record<string, AuditEvent[]> {
+  const out: Record<string, AuditEvent[]> = {};
+  for (const [id, events] of Object.entries(audit)) {
+    out[id] = events.map((e, i) => JSON.parse(redactor.body(JSON.stringify(e), { entry: -1, where: `_recording.audit.${id}[${i}]` }, e.requestURI)) as AuditEvent);
+  }
+  return out;
 }
 
 export class RecordingFileError extends Error {
@@ -321,8 +342,23 @@ function readRecording(input: unknown): RecordingContents & { meta?: RecordingMe
     startedAt: meta ? dateOf(meta.startedDateTime, 'log._recording.startedDateTime') : Date.parse(exchanges[0]!.startedAt),
     stoppedAt: meta?.stoppedDateTime ? dateOf(meta.stoppedDateTime, 'log._recording.stoppedDateTime') : undefined,
     full: meta?.cut ?? false,
+    ...(meta && isObject(meta.audit) ? { audit: auditOf(meta.audit) } : {}),
     meta,
   };
+}
+
+/** The saved audit events: lists of events by ID; anything else in it is left out. */
+function auditOf(audit: object): Record<string, AuditEvent[]> {
+  const out: Record<string, AuditEvent[]> = {};
+  for (const [id, events] of Object.entries(audit)) {
+    if (!Array.isArray(events)) continue;
+    const read = events.flatMap((e) => {
+      const parsed = parseAuditLine(JSON.stringify(e));
+      return 'event' in parsed ? [parsed.event] : [];
+    });
+    if (read.length) out[id] = read;
+  }
+  return out;
 }
 
 /** The instant a HAR date names; a recording whose clock cannot be read cannot be replayed. */

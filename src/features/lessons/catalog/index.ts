@@ -17,6 +17,9 @@ import { celCost, crdApply, pruning } from './crds';
 import { ssaScaleAndMigration } from './apply';
 import { declarativeValidation } from './declarative';
 import { admissionPolicies, mutatingPolicy } from './policies';
+import { admissionOrder } from './admissionOrder';
+import { priorityAndFairness } from './fairness';
+import { impersonation } from './impersonation';
 import { singleResource } from './single';
 import { createOnUpdate, generateName, namespaceDeletion } from './names';
 import { forceDeletion } from './unsafe';
@@ -70,7 +73,10 @@ export const KIT_LESSONS: KitLesson[] = [
   celLibraries,
   admissionPolicies,
   mutatingPolicy,
+  admissionOrder,
   declarativeValidation,
+  impersonation,
+  priorityAndFairness,
 ];
 
 export { RELIC_CRD, removeRelicCrd } from './unsafe';

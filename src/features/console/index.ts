@@ -3,3 +3,4 @@ export { draftFromExtra, draftToExtra, requestToDraft } from './draft';
 export { addToHistory } from './history';
 export { requestAttributes } from './verb';
 export { ExchangeView } from './ExchangeView';
+export { DecodedBody } from './DecodedBody';

@@ -9,6 +9,7 @@ import { proxyFetch } from '../../k8s/client';
 import { Listeners } from '../../lib/listeners';
 import { sleep } from '../../lib/sleep';
 import { XRAY_STREAM_PATH, type XrayBytes, type XrayEndpointInfo, type XrayHeaders, type XrayMessage, type XrayRun } from '../../../protocol/xray';
+import { XrayJournal, type XrayExchange as JournalExchange } from '../../../protocol/xrayJournal';
 import type { XrayExchange } from './model';
 
 export interface JournalSnapshot {
@@ -20,127 +21,96 @@ export interface JournalSnapshot {
   runs: ReadonlyMap<string, XrayRun>;
   /** In the order the requests arrived. The array is new at each change; an exchange object is too when it changed. */
   exchanges: readonly XrayExchange[];
-  /** Exchanges the proxy's journal forgot (its budget) while the page kept them. */
+  /** Exchanges the proxy's journal forgot (its memory budget) since the page connected. */
   forgotten: number;
 }
 
 const headerList = (h: XrayHeaders): HeaderList => h.map(({ name, value }) => [name, value]);
 const bytesOf = (b: XrayBytes): Uint8Array => (b.base64 !== undefined ? fromBase64(b.base64) : new TextEncoder().encode(b.text ?? ''));
 
-/** Folds the proxy's messages into exchanges; pure state, no I/O (journal.test.ts feeds it). */
+/**
+ * The journal's exchange (protocol/xrayJournal.ts, the proxy's and the page's one reducer) in the
+ * recording's shape the console's inspector reads. `before`: this exchange's previous view, whose
+ * decoded chunks are kept (a long watch is decoded once per chunk, not once per redraw).
+ */
+export function viewOf(j: JournalExchange, before?: XrayExchange): XrayExchange {
+  const chunks = before ? before.chunks.slice(0, Math.min(before.chunks.length, j.chunks.length)) : [];
+  for (let i = chunks.length; i < j.chunks.length; i++) chunks.push({ at: j.chunks[i]!.at, bytes: bytesOf(j.chunks[i]!.body) });
+  const body = j.requestBody;
+  const x: XrayExchange = {
+    id: j.id,
+    run: j.run,
+    context: j.context,
+    startedAt: new Date(j.startedAt).toISOString(),
+    request: { method: j.method, path: j.path, headers: headerList(j.headers), ...(body ? (body.base64 !== undefined ? { bodyBytes: bytesOf(body), body: '' } : { body: body.text ?? '' }) : {}) },
+    timings: {},
+    watch: j.watch,
+    source: 'live',
+    // The recording's shape names how the request reached the proxy; the view never reads it.
+    via: 'http',
+    chunks,
+  };
+  if (body?.cut) x.requestCut = { size: body.size };
+  if (j.response) {
+    x.response = { status: j.response.status, statusText: j.response.statusText, headers: headerList(j.response.headers), body: new Uint8Array() };
+    x.timings.upstreamMs = j.response.at - j.startedAt;
+    if (j.response.refused) x.refused = true;
+  }
+  const end = j.end;
+  if (end) {
+    x.endedAt = end.at;
+    x.timings.totalMs = end.at - j.startedAt;
+    x.totals = { bytes: end.bytes, chunks: end.chunks, ...(end.wireBytes !== undefined ? { wireBytes: end.wireBytes } : {}) };
+    x.closedBy = end.closedBy;
+    if (end.cut) x.cut = true;
+    if (end.closedBy === 'client') x.closedByReader = true;
+    if (end.error) x.error = end.error;
+    if (end.upgrade) x.upgrade = end.upgrade;
+  }
+  return x;
+}
+
+/**
+ * The journal as the view reads it: the shared reducer fed the stream's messages, and each
+ * exchange's view (viewOf) rebuilt only when a message named it.
+ */
 export class JournalModel {
-  runs = new Map<string, XrayRun>();
-  private byId = new Map<string, XrayExchange>();
-  private order: XrayExchange[] = [];
+  journal = new XrayJournal();
   info?: XrayEndpointInfo;
-  live = false;
   forgotten = 0;
-  /** Set by each change; the snapshot's array is rebuilt only then. */
-  dirty = true;
-
-  reset(): void {
-    this.runs = new Map();
-    this.byId = new Map();
-    this.order = [];
-    this.live = false;
-    this.forgotten = 0;
-    this.dirty = true;
-  }
-
-  exchanges(): XrayExchange[] {
-    return this.order;
-  }
-
-  /** Replaces an exchange by a changed copy, so that a memo keyed on the object sees the change. */
-  private update(id: string, change: (x: XrayExchange) => XrayExchange): void {
-    const x = this.byId.get(id);
-    if (!x) return;
-    const next = change(x);
-    this.byId.set(id, next);
-    const i = this.order.lastIndexOf(x);
-    if (i >= 0) this.order[i] = next;
-    this.dirty = true;
-  }
+  private views = new Map<string, XrayExchange>();
+  private stale = new Set<string>();
+  private list: XrayExchange[] = [];
+  private dirty = false;
 
   apply(m: XrayMessage): void {
-    switch (m.type) {
-      case 'hello':
-        this.reset();
-        this.info = m.info;
-        return;
-      case 'live':
-        this.live = true;
-        this.dirty = true;
-        return;
-      case 'run':
-        this.runs.set(m.run.id, m.run);
-        this.dirty = true;
-        return;
-      case 'runEnd': {
-        const r = this.runs.get(m.id);
-        if (r) this.runs.set(m.id, { ...r, endedAt: m.endedAt, exitCode: m.exitCode, ...(m.signal ? { signal: m.signal } : {}) });
-        this.dirty = true;
-        return;
-      }
-      case 'request': {
-        const x: XrayExchange = {
-          id: m.id,
-          run: m.run,
-          context: m.context,
-          startedAt: m.at,
-          request: { method: m.method, path: m.path, headers: headerList(m.headers) },
-          timings: {},
-          watch: m.watch,
-          source: 'live',
-          // The recording's shape names how the request reached the proxy; X-ray's come through its endpoint.
-          via: 'http',
-          chunks: [],
-        };
-        this.byId.set(m.id, x);
-        this.order.push(x);
-        this.dirty = true;
-        return;
-      }
-      case 'requestBody':
-        return this.update(m.id, (x) => ({
-          ...x,
-          request: { ...x.request, ...(m.body.base64 !== undefined ? { bodyBytes: bytesOf(m.body), body: '' } : { body: m.body.text ?? '' }) },
-          ...(m.cut ? { requestCut: { size: m.body.size } } : {}),
-        }));
-      case 'response':
-        return this.update(m.id, (x) => ({
-          ...x,
-          response: { status: m.status, statusText: m.statusText, headers: headerList(m.headers), body: new Uint8Array() },
-          timings: { ...x.timings, upstreamMs: Date.parse(m.at) - Date.parse(x.startedAt) },
-          ...(m.refused ? { refused: true } : {}),
-        }));
-      case 'chunk':
-        // Pushed in place (a long watch has thousands of chunks; copying the list each time is quadratic); the exchange object is new.
-        return this.update(m.id, (x) => {
-          x.chunks.push({ at: Date.parse(m.at), bytes: bytesOf(m.body) });
-          return { ...x };
-        });
-      case 'end':
-        return this.update(m.id, (x) => ({
-          ...x,
-          endedAt: Date.parse(m.at),
-          timings: { ...x.timings, totalMs: Date.parse(m.at) - Date.parse(x.startedAt) },
-          totals: { bytes: m.bytes, chunks: m.chunks, ...(m.wireBytes !== undefined ? { wireBytes: m.wireBytes } : {}) },
-          closedBy: m.closedBy,
-          ...(m.cut ? { cut: true } : {}),
-          ...(m.closedBy === 'client' ? { closedByReader: true } : {}),
-          ...(m.error ? { error: m.error } : {}),
-          ...(m.upgrade ? { upgrade: m.upgrade } : {}),
-        }));
-      case 'forget': {
-        // The page keeps what it was shown: the proxy's budget is not the tab's. Counted, so the view can say so.
-        this.forgotten += m.ids.filter((id) => this.byId.has(id)).length;
-        this.dirty = true;
-        return;
-      }
-      case 'overflow':
-        return;
+    if (m.type === 'hello') {
+      // A new stream replays the journal whole: start again from it.
+      this.journal = new XrayJournal();
+      this.views.clear();
+      this.info = m.info;
+      this.forgotten = 0;
     }
+    if (m.type === 'forget') this.forgotten += m.ids.filter((id) => this.journal.exchanges.has(id)).length;
+    this.journal.apply(m);
+    if ('id' in m && typeof m.id === 'string') this.stale.add(m.id);
+    this.dirty = true;
+  }
+
+  /** The exchanges in arrival order; the same array until a message changed something. */
+  exchanges(): XrayExchange[] {
+    if (!this.dirty) return this.list;
+    this.dirty = false;
+    const out: XrayExchange[] = [];
+    for (const j of this.journal.exchanges.values()) {
+      let v = this.views.get(j.id);
+      if (!v || this.stale.has(j.id)) this.views.set(j.id, (v = viewOf(j, v)));
+      out.push(v);
+    }
+    this.stale.clear();
+    for (const id of this.views.keys()) if (!this.journal.exchanges.has(id)) this.views.delete(id);
+    this.list = out;
+    return out;
   }
 }
 
@@ -176,8 +146,7 @@ class JournalStore {
     setTimeout(() => {
       this.pending = false;
       const m = this.model;
-      this.snap = { state: this.state, ...(this.problem ? { problem: this.problem } : {}), ...(m.info ? { info: m.info } : {}), runs: new Map(m.runs), exchanges: m.dirty ? [...m.exchanges()] : this.snap.exchanges, forgotten: m.forgotten };
-      m.dirty = false;
+      this.snap = { state: this.state, ...(this.problem ? { problem: this.problem } : {}), ...(m.info ? { info: m.info } : {}), runs: new Map(m.journal.runs), exchanges: m.exchanges(), forgotten: m.forgotten };
       this.listeners.emit();
     }, 16);
   }

@@ -15,7 +15,7 @@ import './xray.css';
 
 const ROW = 26;
 
-export function runLabel(run: XrayRun | undefined, id: string): string {
+function runLabel(run: XrayRun | undefined, id: string): string {
   if (!run) return id;
   const cmd = run.argv ? run.argv.join(' ') : 'long-lived endpoint';
   const end = run.endedAt === undefined ? ' (running)' : run.exitCode !== undefined && run.exitCode !== null ? ` (exit ${run.exitCode})` : run.signal ? ` (${run.signal})` : '';

@@ -9,7 +9,7 @@ import { XRAY_KUBECONFIG_PATH } from '../../../protocol/xray';
 import { xrayInfoQuery } from './queries';
 
 /** The name the download is saved under, so that the `export` line names the same file. */
-export const KUBECONFIG_FILE = 'kube-api-explorer-xray.kubeconfig';
+const KUBECONFIG_FILE = 'kube-api-explorer-xray.kubeconfig';
 
 export function ConnectPanel() {
   const info = useQuery(xrayInfoQuery());

@@ -33,7 +33,7 @@ const bytesOf = (b: XrayBytes): Uint8Array => (b.base64 !== undefined ? fromBase
  * recording's shape the console's inspector reads. `before`: this exchange's previous view, whose
  * decoded chunks are kept (a long watch is decoded once per chunk, not once per redraw).
  */
-export function viewOf(j: JournalExchange, before?: XrayExchange): XrayExchange {
+function viewOf(j: JournalExchange, before?: XrayExchange): XrayExchange {
   const chunks = before ? before.chunks.slice(0, Math.min(before.chunks.length, j.chunks.length)) : [];
   for (let i = chunks.length; i < j.chunks.length; i++) chunks.push({ at: j.chunks[i]!.at, bytes: bytesOf(j.chunks[i]!.body) });
   const body = j.requestBody;

@@ -3,6 +3,7 @@
 // X-ray endpoint records them from kubectl itself (e2e/xray.spec.ts runs the real kubectl through
 // it and checks the method, Content-Type, fieldManager and body this lesson names), under kubectl's
 // own User-Agent; every sentence is then checked against what the server answered.
+import { clientsLink } from '../../xray';
 import { ownership } from '../exchange';
 import { expectations, field, type KitExchange, type KitLesson, type StepContext } from '../kit';
 
@@ -123,7 +124,7 @@ export const kubectlApply: KitLesson = {
         want(owns(final, 'kubectl', 'Apply').includes('.data.color'), `kubectl owns ${owns(final, 'kubectl', 'Apply').join(', ')}`);
         return result;
       },
-      view: () => ({ label: 'See kubectl itself send these in the Clients view', to: { view: 'clients', extra: {} } }),
+      view: () => ({ label: 'See kubectl itself send these in the Clients view', to: clientsLink() }),
     },
   ],
 };

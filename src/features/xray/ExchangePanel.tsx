@@ -17,7 +17,7 @@ export function ExchangePanel({ x, all }: { x: XrayExchange; all: readonly XrayE
   const meaning = useMemo(() => meaningOf(x.request), [x.request]);
   const target = consoleTarget(x);
   // The inspector reads a whole body; a watch's is its chunks joined, once per change of the exchange.
-  const whole = useMemo(() => (x.response ? { ...x, response: { ...x.response, body: responseBody(x), truncated: x.cut } } : x), [x]);
+  const whole = useMemo(() => (x.response ? { ...x, chunks: x.chunks, response: { ...x.response, body: responseBody(x), truncated: x.cut } } : x), [x]);
   const notes = serverNotes(x);
   return (
     <section className="stack" aria-label="Client exchange">

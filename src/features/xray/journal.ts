@@ -5,6 +5,7 @@
 import { fromBase64 } from '../../codecs/base64';
 import { NdjsonFramer } from '../../codecs/ndjson';
 import type { HeaderList } from '../../k8s/client';
+import type { RecordedChunk } from '../../k8s/record';
 import { proxyFetch } from '../../k8s/client';
 import { Listeners } from '../../lib/listeners';
 import { sleep } from '../../lib/sleep';
@@ -28,14 +29,23 @@ export interface JournalSnapshot {
 const headerList = (h: XrayHeaders): HeaderList => h.map(({ name, value }) => [name, value]);
 const bytesOf = (b: XrayBytes): Uint8Array => (b.base64 !== undefined ? fromBase64(b.base64) : new TextEncoder().encode(b.text ?? ''));
 
+/** Each journal exchange's chunks as bytes, decoded on first read and extended as chunks arrive. */
+const decodedChunks = new WeakMap<JournalExchange, RecordedChunk[]>();
+function chunksOf(j: JournalExchange): RecordedChunk[] {
+  let out = decodedChunks.get(j);
+  if (!out) decodedChunks.set(j, (out = []));
+  for (let i = out.length; i < j.chunks.length; i++) out.push({ at: j.chunks[i]!.at, bytes: bytesOf(j.chunks[i]!.body) });
+  return out;
+}
+
 /**
  * The journal's exchange (protocol/xrayJournal.ts, the proxy's and the page's one reducer) in the
- * recording's shape the console's inspector reads. `before`: this exchange's previous view, whose
- * decoded chunks are kept (a long watch is decoded once per chunk, not once per redraw).
+ * recording's shape the console's inspector reads. The bodies are decoded only when read (the
+ * exchange shown): opening the view on thousands of exchanges decodes none of them.
  */
-function viewOf(j: JournalExchange, before?: XrayExchange): XrayExchange {
-  const chunks = before ? before.chunks.slice(0, Math.min(before.chunks.length, j.chunks.length)) : [];
-  for (let i = chunks.length; i < j.chunks.length; i++) chunks.push({ at: j.chunks[i]!.at, bytes: bytesOf(j.chunks[i]!.body) });
+function viewOf(j: JournalExchange): XrayExchange {
+  const upTo = j.chunks.length;
+  let chunks: RecordedChunk[] | undefined;
   const body = j.requestBody;
   const x: XrayExchange = {
     id: j.id,
@@ -48,7 +58,9 @@ function viewOf(j: JournalExchange, before?: XrayExchange): XrayExchange {
     source: 'live',
     // The recording's shape names how the request reached the proxy; the view never reads it.
     via: 'http',
-    chunks,
+    get chunks() {
+      return (chunks ??= chunksOf(j).slice(0, upTo));
+    },
   };
   if (body?.cut) x.requestCut = { size: body.size };
   if (j.response) {
@@ -104,7 +116,7 @@ export class JournalModel {
     const out: XrayExchange[] = [];
     for (const j of this.journal.exchanges.values()) {
       let v = this.views.get(j.id);
-      if (!v || this.stale.has(j.id)) this.views.set(j.id, (v = viewOf(j, v)));
+      if (!v || this.stale.has(j.id)) this.views.set(j.id, (v = viewOf(j)));
       out.push(v);
     }
     this.stale.clear();
@@ -139,7 +151,11 @@ class JournalStore {
 
   snapshot = (): JournalSnapshot => this.snap;
 
-  /** At most one snapshot per frame: a burst of chunks (a watch, a large list) redraws once. */
+  /**
+   * At most one snapshot per frame: a burst of chunks (a watch, a large list) redraws once. While
+   * the kept journal is replayed, a few per second: each redraw costs O(exchanges), and thousands
+   * arrive in that burst.
+   */
   private changed(): void {
     if (this.pending) return;
     this.pending = true;
@@ -148,7 +164,7 @@ class JournalStore {
       const m = this.model;
       this.snap = { state: this.state, ...(this.problem ? { problem: this.problem } : {}), ...(m.info ? { info: m.info } : {}), runs: new Map(m.journal.runs), exchanges: m.exchanges(), forgotten: m.forgotten };
       this.listeners.emit();
-    }, 16);
+    }, this.state === 'replaying' ? 200 : 16);
   }
 
   private setState(state: JournalSnapshot['state'], problem?: string): void {
@@ -190,15 +206,29 @@ class JournalStore {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      for (const f of framer.push(value)) {
-        if (!f.text.trim()) continue;
-        const m = JSON.parse(f.text) as XrayMessage;
-        this.model.apply(m);
-        if (m.type === 'live') this.state = 'live';
+      let start = performance.now();
+      // The journal kept before the view opened arrives as one burst (megabytes in one read):
+      // framed and folded a piece at a time, yielding between slices, so that no task is long.
+      for (let at = 0; at < value.length; at += PIECE_BYTES) {
+        for (const f of framer.push(value.subarray(at, at + PIECE_BYTES))) {
+          if (!f.text.trim()) continue;
+          const m = JSON.parse(f.text) as XrayMessage;
+          this.model.apply(m);
+          if (m.type === 'live') this.state = 'live';
+        }
+        if (performance.now() - start > SLICE_MS) {
+          await new Promise((ok) => setTimeout(ok, 0));
+          if (signal.aborted) return;
+          start = performance.now();
+        }
       }
       this.changed();
     }
   }
 }
+
+/** Main-thread time one slice of the stream's folding may take, and the bytes framed at once. */
+const SLICE_MS = 8;
+const PIECE_BYTES = 32 * 1024;
 
 export const xrayJournal = new JournalStore();

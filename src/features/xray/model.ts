@@ -46,8 +46,13 @@ export function parseUserAgent(ua: string | undefined, kubectlCommand?: string):
   return id;
 }
 
+/** Read once per exchange object (the journal keeps an exchange's object until a message changes it). */
+const clients = new WeakMap<XrayExchange, ClientId>();
+
 export function clientOf(x: XrayExchange): ClientId {
-  return parseUserAgent(headerValue(x.request.headers, 'User-Agent') ?? x.userAgent, headerValue(x.request.headers, 'Kubectl-Command'));
+  let c = clients.get(x);
+  if (!c) clients.set(x, (c = parseUserAgent(headerValue(x.request.headers, 'User-Agent') ?? x.userAgent, headerValue(x.request.headers, 'Kubectl-Command'))));
+  return c;
 }
 
 export interface ClientGroup {

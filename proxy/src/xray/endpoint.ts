@@ -14,8 +14,8 @@
 // (filter.ts): exec, attach, port-forward, proxy and ephemeral containers are refused with a
 // Status, which kubectl prints, unless --allow-exec (then upgrades are tunnelled, journaled with
 // their size and duration).
-import { createServer, type IncomingMessage, request as httpRequest, type Server, type ServerResponse } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import { createServer, request as httpsRequest, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { XrayHeaders } from '../../../protocol/xray';
@@ -25,6 +25,7 @@ import { checkHost, checkOrigin, tokenMatches } from '../guard';
 import type { Kubeconfig, UpstreamTarget } from '../kubeconfig';
 import { BODYLESS_METHODS, openUpstream, type UpstreamLaunch, type UpstreamReply } from '../openUpstream';
 import type { ExchangeTap, XrayHub } from './hub';
+import { endpointCertificate } from './tls';
 
 /** A token the endpoint accepts, and the run its requests belong to. */
 export interface XrayGrant {
@@ -34,8 +35,10 @@ export interface XrayGrant {
 }
 
 export interface XrayEndpoint {
-  /** `http://127.0.0.1:<port>` */
+  /** `https://127.0.0.1:<port>` */
   url: string;
+  /** The endpoint's own certificate (PEM), the one its kubeconfigs trust (tls.ts). */
+  caPem: string;
   port: number;
   grant(token: string, grant: XrayGrant): void;
   revoke(token: string): void;
@@ -146,7 +149,8 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
     forward(req, res, target, a.pathAndQuery, tap, o, fail);
   };
 
-  const server: Server = createServer({ headersTimeout: 20_000, requestTimeout: 0, keepAliveTimeout: 5_000, noDelay: true }, (req, res) => {
+  const tls = await endpointCertificate();
+  const server: Server = createServer({ cert: tls.certPem, key: tls.keyPem, headersTimeout: 20_000, requestTimeout: 0, keepAliveTimeout: 5_000, noDelay: true }, (req, res) => {
     handle(req, res).catch((e: unknown) => {
       o.log(`xray: internal error: ${(e as Error).stack ?? String(e)}`);
       sendProxyError(res, new ProxyError(500, 'InternalError', 'UpstreamError', `internal error: ${(e as Error).message}`));
@@ -176,6 +180,7 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
       refuse(e instanceof ProxyError ? e : new ProxyError(502, 'ServiceUnavailable', 'UpstreamError', (e as Error).message));
     });
   });
+  server.on('tlsClientError', (_err, socket) => socket.destroy());
   server.on('clientError', (_err, socket: Duplex) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     socket.destroy();
@@ -191,7 +196,8 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
   port = typeof addr === 'object' && addr ? addr.port : 0;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `https://127.0.0.1:${port}`,
+    caPem: tls.certPem,
     port,
     grant: (token, g) => void grants.set(token, g),
     revoke: (token) => void grants.delete(token),

@@ -7,6 +7,7 @@
 // both with the long-lived token (whoever holds it may send requests through the endpoint anyway).
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { request } from 'node:https';
 import { LONG_LIVED_RUN, type XrayEndpointInfo } from '../../../protocol/xray';
 import type { Kubeconfig } from '../kubeconfig';
 import type { UpstreamLaunch } from '../openUpstream';
@@ -23,6 +24,25 @@ export interface XrayService {
   kubeconfig(): string;
   pageRoutes: Record<string, RawEndpoint>;
   close(): Promise<void>;
+}
+
+/** A call of the run control (an attached `xray`, tests): POST to the endpoint, trusting its certificate only. */
+export function runControl(base: string, caPem: string, token: string, query: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  return new Promise((ok, fail) => {
+    const req = request(`${base}/?${query}`, { method: 'POST', ca: caPem, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (b: Buffer) => parts.push(b));
+      res.on('end', () => {
+        try {
+          ok({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString('utf8')) as unknown });
+        } catch (e) {
+          fail(e as Error);
+        }
+      });
+    });
+    req.on('error', fail);
+    req.end(JSON.stringify(body));
+  });
 }
 
 export const newToken = (): string => randomBytes(32).toString('hex');
@@ -82,7 +102,7 @@ export async function startXrayService(o: { kubeconfig: Kubeconfig; launch: Upst
   hub.startRun({ id: LONG_LIVED_RUN });
   endpoint.grant(longLived, { run: LONG_LIVED_RUN, allowExec: o.allowExec });
   const info = (): XrayEndpointInfo => ({ enabled: true, url: endpoint.url, allowExec: o.allowExec, bodyBudget: hub.budgets.body, journalBudget: hub.budgets.journal });
-  const kubeconfig = () => xrayKubeconfig(o.kubeconfig, endpoint.url, longLived);
+  const kubeconfig = () => xrayKubeconfig(o.kubeconfig, endpoint, longLived);
   const servers = () => Object.fromEntries(o.kubeconfig.list().contexts.map((c) => [c.name, c.server]));
   return {
     hub,

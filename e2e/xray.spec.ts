@@ -2,43 +2,41 @@
 // Clients view is open, and the view shows what kubectl sent and what the server answered, live:
 // the server-side apply's PATCH (application/apply-patch+yaml, fieldManager=kubectl, the body as
 // sent, the server's answer), then a client-side apply run, then the diff of the two runs. Each
-// run is attached to the running explorer as `xray` attaches (protocol/xray.ts: a run token got
-// with the long-lived one), so that it shows in this page.
+// run is `xray --attach` with the long-lived endpoint's kubeconfig the page offers, so that it
+// shows in this page.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { XRAY_KUBECONFIG_PATH } from '../protocol/xray';
 
 const q = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
 
-/** The long-lived kubeconfig, as the page's "Connect a client" downloads it (with the page's token). */
-async function longLivedKubeconfig(page: Page, explorerUrl: string): Promise<{ url: string; token: string; file: Record<string, unknown> }> {
+/** The long-lived endpoint's kubeconfig, as the page's "Connect a client" downloads it (with the page's token). */
+async function longLivedKubeconfig(page: Page, explorerUrl: string): Promise<string> {
   const token = await page.locator('meta[name="explorer-token"]').getAttribute('content');
   const res = await fetch(new URL(XRAY_KUBECONFIG_PATH, explorerUrl), { headers: { 'X-Explorer-Token': token ?? '' } });
   expect(res.status).toBe(200);
-  const file = JSON.parse(await res.text()) as { clusters: { cluster: { server: string } }[]; users: { user: { token: string } }[] };
-  return { url: new URL(file.clusters[0]!.cluster.server).origin, token: file.users[0]!.user.token, file };
+  return res.text();
 }
 
-/** Runs kubectl as one X-ray run: a run token from the endpoint's run control, kubectl with a kubeconfig holding it, the run's end with kubectl's exit code. */
-async function xrayRun(page: Page, explorerUrl: string, dir: string, argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { url, token, file } = await longLivedKubeconfig(page, explorerUrl);
-  const control = (what: string, body: unknown) => fetch(`${url}/?xray=${what}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  const started = await control('run', { argv: ['kubectl', ...argv], context: 'local-admin' });
-  const run = (await started.json()) as { id: string; token: string };
-  expect(started.status, JSON.stringify(run)).toBe(200);
-  const kubeconfig = join(dir, `${run.id}.kubeconfig`);
-  writeFileSync(kubeconfig, JSON.stringify({ ...file, 'current-context': 'local-admin', users: [{ name: 'xray', user: { token: run.token } }] }), { mode: 0o600 });
-  const child = spawn(process.env.KUBE_TEST_KUBECTL!, argv, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: dir } });
+/**
+ * `xray --attach FILE -- kubectl ARGS…` (cli/entry.ts, the command users run), with the control
+ * plane's kubectl first on the PATH: the run shows in the running explorer's page, live.
+ */
+async function xrayRun(attach: string, dir: string, argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const kubectl = process.env.KUBE_TEST_KUBECTL!;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/entry.ts', 'xray', '--attach', attach, '--context', 'local-admin', '--', 'kubectl', ...argv], {
+    env: { ...process.env, PATH: `${dirname(kubectl)}:${process.env.PATH ?? ''}`, HOME: dir, KUBECONFIG: process.env.KUBE_TEST_KUBECONFIG },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
   const code = await new Promise<number | null>((ok) => child.on('close', ok));
-  await control(`end&run=${encodeURIComponent(run.id)}`, { exitCode: code });
   return { code, stdout, stderr };
 }
 
@@ -48,11 +46,13 @@ test('kubectl apply through X-ray: the Clients view shows the server-side PATCH,
     await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'clients' })}`);
     await expect(page.getByLabel('Journal state')).toHaveAttribute('data-state', 'live');
     await page.getByText('Connect a client', { exact: true }).click();
-    await expect(page.getByLabel('Endpoint state')).toContainText(/listening at http:\/\/127\.0\.0\.1:\d+/);
+    await expect(page.getByLabel('Endpoint state')).toContainText(/listening at https:\/\/127\.0\.0\.1:\d+/);
 
+    const attach = join(dir, 'attach.kubeconfig');
+    writeFileSync(attach, await longLivedKubeconfig(page, explorerUrl), { mode: 0o600 });
     const manifest = join(dir, 'cm.yaml');
     writeFileSync(manifest, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: xrayed\n  namespace: ${ns}\ndata:\n  color: blue\n`);
-    const ssa = await xrayRun(page, explorerUrl, dir, ['apply', '--server-side', '-f', manifest]);
+    const ssa = await xrayRun(attach, dir, ['apply', '--server-side', '-f', manifest]);
     expect(ssa.stderr).toBe('');
     expect(ssa.code).toBe(0);
     expect(ssa.stdout).toContain('configmap/xrayed serverside-applied');
@@ -81,7 +81,7 @@ test('kubectl apply through X-ray: the Clients view shows the server-side PATCH,
 
     // A client-side apply of a changed manifest, as a second run.
     writeFileSync(manifest, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: xrayed\n  namespace: ${ns}\ndata:\n  color: green\n`);
-    const csa = await xrayRun(page, explorerUrl, dir, ['apply', '-f', manifest]);
+    const csa = await xrayRun(attach, dir, ['apply', '-f', manifest]);
     expect(csa.code).toBe(0);
     expect(csa.stdout).toContain('configmap/xrayed configured');
 

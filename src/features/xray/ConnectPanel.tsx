@@ -37,6 +37,9 @@ export function ConnectPanel() {
             </button>
             <code aria-label="Export line">export KUBECONFIG=$HOME/Downloads/{KUBECONFIG_FILE}</code>
           </div>
+          <p className="small">
+            Or run one command as a run of its own, shown here live: <code>kubectl api-explorer xray --attach $HOME/Downloads/{KUBECONFIG_FILE} -- COMMAND</code>.
+          </p>
           <p className="muted small">The kubeconfig holds the endpoint’s token (valid until the explorer stops), not your credentials; its contexts have the names of yours.</p>
           {download.error && <ErrorBox error={download.error} title="Could not download the kubeconfig" />}
         </div>

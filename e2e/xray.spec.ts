@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { XRAY_KUBECONFIG_PATH } from '../protocol/xray';
@@ -96,6 +97,10 @@ test('kubectl apply through X-ray: the Clients view shows the server-side PATCH,
     await expect(row.getByLabel('differs: ?force')).toContainText('(absent) ≠ false');
     await expect(row.getByLabel('differs: body')).toContainText('"color":"green"');
     await expect(row.getByLabel('differs: body')).toContainText('kubectl.kubernetes.io/last-applied-configuration');
+
+    // The view with all of it open holds no serious or critical accessibility violation (as e2e/a11y.spec.ts asks of every view).
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,9 +3,9 @@
 // of its own (the run control an attached `xray` uses), and what the journal recorded is compared
 // with what each client printed. The `xray` command itself runs as a child process for what only a
 // process shows: exit codes, stdio, signals, the throw-away kubeconfig's removal, --har.
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { get as httpsGet } from 'node:https';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -13,7 +13,7 @@ import { testCluster } from '../../cluster/cluster.testkit';
 import { createRestrictedUser, type RestrictedUser } from '../../cluster/restricted.testkit';
 import { readRecordingLog, type HarEntry } from '../../../protocol/recording';
 import type { XrayMessage } from '../../../protocol/xray';
-import { createNamespace, deleteNamespace, raw, uniqueName } from '../explorer.testkit';
+import { createNamespace, deleteNamespace, raw, uniqueName, waitUntil } from '../explorer.testkit';
 import { type ExplorerServer, startExplorerServer } from '../server';
 import { runControl } from './service';
 
@@ -218,5 +218,69 @@ describe.skipIf(!kubectl)('kubectl through the X-ray endpoint', () => {
     ctl.abort();
     const requests = seen.filter((m): m is Extract<XrayMessage, { type: 'request' }> => m.type === 'request' && m.path.includes('marker='));
     expect(requests.map((m) => m.path.endsWith('&good=1'))).toEqual([true]);
+  });
+});
+
+const hasPythonClient = spawnSync('python3', ['-c', 'import kubernetes'], { encoding: 'utf8' }).status === 0;
+
+describe.skipIf(!hasPythonClient)('the official Python client through the X-ray endpoint', () => {
+  it('lists ConfigMaps: the recorded list is the one it printed', async () => {
+    const name = uniqueName('py');
+    await cluster.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name } });
+    const script = `import json\nfrom kubernetes import client, config\nconfig.load_kube_config(context='local-admin')\nprint(json.dumps(sorted(c.metadata.name for c in client.CoreV1Api().list_namespaced_config_map('${ns}').items)))\n`;
+    const r = await through(['python3', '-c', script]);
+    expect(r.code, r.stderr).toBe(0);
+    const list = r.entries.find((e) => apiPath(e) === `/api/v1/namespaces/${ns}/configmaps`)!;
+    expect(header(list.request.headers, 'User-Agent')).toMatch(/^OpenAPI-Generator\/.*python/);
+    const recorded = (JSON.parse(bodyOf(list)) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name).sort();
+    expect(recorded).toEqual(JSON.parse(r.stdout));
+    expect(recorded).toContain(name);
+  });
+});
+
+/** The `xray` command as a user runs it: its own process (tsx, as `npm run dev` runs the sources). */
+function xrayProcess(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/entry.ts', 'xray', ...args], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((ok) => child.on('close', (code) => ok({ code, stdout, stderr })));
+  return { child, exited };
+}
+
+describe.skipIf(!kubectl)('the xray command', () => {
+  it('exits with the child’s code and message, leaves no kubeconfig behind, and saves the run with --har', { timeout: 60_000 }, async () => {
+    const har = join(dir, 'missing.har');
+    const { exited } = xrayProcess(['--kubeconfig', viewer.kubeconfig, '--context', 'local-admin', '--har', har, '--', 'sh', '-c', `echo "$KUBECONFIG"; exec "${kubectl}" -n ${ns} get configmap missing`]);
+    const r = await exited;
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('configmaps "missing" not found');
+    const file = r.stdout.trim();
+    expect(file).toMatch(/kubeconfig$/);
+    expect(existsSync(file)).toBe(false);
+    const { entries, meta } = readRecordingLog(JSON.parse(readFileSync(har, 'utf8')));
+    const get = entries.find((e) => e._apiPath.endsWith('/configmaps/missing'))!;
+    expect(get.response.status).toBe(404);
+    expect(meta?.runs?.[0]?.exitCode).toBe(1);
+  });
+
+  it('attached to a running explorer: the run shows there live, and Ctrl-C reaches the child', { timeout: 60_000 }, async () => {
+    const { child, exited } = xrayProcess(['--attach', endpointKubeconfig, '--context', 'local-admin', '--', kubectl!, '-n', ns, 'get', 'configmaps', '-w']);
+    const watching = async () => {
+      const h = await raw(srv.port, { path: '/proxy/xray/har', headers: { 'X-Explorer-Token': srv.token } });
+      const log = JSON.parse(h.body.toString()) as { log: { entries: HarEntry[]; _recording: { runs: { id: string; argv?: string[] }[] } } };
+      const run = log.log._recording.runs.find((x) => x.argv?.includes('-w'));
+      return run !== undefined && log.log.entries.some((e) => e._run === run.id && e._watch && e.response.status === 200);
+    };
+    await waitUntil('the attached run’s watch in the explorer’s journal', watching, 30_000);
+    child.kill('SIGINT');
+    const r = await exited;
+    // `kubectl get -w` never ends by itself: that it exited at all is the signal having reached it
+    // (kubectl catches SIGINT and exits 1; a child killed by it would make xray exit 130).
+    expect(r.code, r.stderr).toBe(1);
+    const h = await raw(srv.port, { path: '/proxy/xray/har', headers: { 'X-Explorer-Token': srv.token } });
+    const runs = (JSON.parse(h.body.toString()) as { log: { _recording: { runs: { argv?: string[]; endedAt?: string; exitCode?: number | null }[] } } }).log._recording.runs;
+    expect(runs.find((x) => x.argv?.includes('-w'))).toMatchObject({ exitCode: 1, endedAt: expect.any(String) });
   });
 });

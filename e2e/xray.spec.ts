@@ -72,6 +72,7 @@ test('kubectl apply through X-ray: the Clients view shows the server-side PATCH,
     await expect(detail.getByLabel('Request body text')).toHaveText(`{"apiVersion":"v1","data":{"color":"blue"},"kind":"ConfigMap","metadata":{"name":"xrayed","namespace":"${ns}"}}`);
     // The server's answer: 201 (apply created it), the object with kubectl as its Apply manager.
     await expect(detail.getByLabel('Status line')).toContainText('HTTP 201');
+    await expect(detail.getByLabel('API Priority and Fairness')).toContainText(/FlowSchema UID [0-9a-f-]{36}, PriorityLevel UID [0-9a-f-]{36}/);
     await detail.getByRole('tab', { name: 'Text' }).click();
     await expect(detail.getByRole('tabpanel', { name: 'Response body' })).toContainText('"manager": "kubectl"');
     await expect(detail.getByRole('tabpanel', { name: 'Response body' })).toContainText('"operation": "Apply"');

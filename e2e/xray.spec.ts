@@ -27,7 +27,7 @@ async function longLivedKubeconfig(page: Page, explorerUrl: string): Promise<str
  * `xray --attach FILE -- kubectl ARGS…` (cli/entry.ts, the command users run), with the control
  * plane's kubectl first on the PATH: the run shows in the running explorer's page, live.
  */
-async function xrayRun(attach: string, dir: string, argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function xrayRun(attach: string, dir: string, argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const kubectl = process.env.KUBE_TEST_KUBECTL!;
   const child = spawn(process.execPath, ['--import', 'tsx', 'cli/entry.ts', 'xray', '--attach', attach, '--context', 'local-admin', '--', 'kubectl', ...argv], {
     env: { ...process.env, PATH: `${dirname(kubectl)}:${process.env.PATH ?? ''}`, HOME: dir, KUBECONFIG: process.env.KUBE_TEST_KUBECONFIG },
@@ -37,11 +37,10 @@ async function xrayRun(attach: string, dir: string, argv: string[]): Promise<{ c
   let stderr = '';
   child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-  const code = await new Promise<number | null>((ok) => child.on('close', ok));
-  return { code, stdout, stderr };
+  return new Promise((ok) => child.on('close', (code) => ok({ code, stdout, stderr })));
 }
 
-test('kubectl apply through X-ray: the Clients view shows the server-side PATCH, a client-side run, and their diff', async ({ page, explorerUrl, ns }) => {
+test('kubectl apply through X-ray: the Clients view shows the server-side PATCH, a client-side run, and their diff', async ({ page, explorerUrl, kube, ns }) => {
   const dir = mkdtempSync(join(tmpdir(), 'xray-e2e-'));
   try {
     await page.goto(`${explorerUrl}${q({ context: 'local-admin', view: 'clients' })}`);
@@ -98,6 +97,18 @@ test('kubectl apply through X-ray: the Clients view shows the server-side PATCH,
     await expect(row.getByLabel('differs: ?force')).toContainText('(absent) ≠ false');
     await expect(row.getByLabel('differs: body')).toContainText('"color":"green"');
     await expect(row.getByLabel('differs: body')).toContainText('kubectl.kubernetes.io/last-applied-configuration');
+
+    // A watch: kubectl get -w, an object created while it watches, the watch ended by kubectl's request timeout.
+    const watching = xrayRun(attach, dir, ['get', 'configmaps', '-n', ns, '-w', '--request-timeout=4s']);
+    const watch = page.getByRole('list', { name: 'Client exchanges' }).getByRole('button', { name: new RegExp(`GET /api/v1/namespaces/${ns}/configmaps\\?.*watch=true`) });
+    await expect(watch).toBeVisible();
+    expect((await kube.request('admin', 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'seen-by-watch' } })).status).toBe(201);
+    await watching;
+    await watch.click();
+    const frames = detail.getByRole('group', { name: 'Watch frames' });
+    await expect(frames.getByRole('table', { name: 'Frames' }).getByRole('row').filter({ hasText: 'seen-by-watch' })).toContainText('ADDED');
+    // kubectl's --request-timeout ends it (how, the sentence says: the journal's `closedBy` and error); kubectl does not watch again.
+    await expect(frames.getByLabel('Where the client went on')).toContainText(/^The stream ended \(.+\); the client did not watch this collection again in this run\.$/);
 
     // The view with all of it open holds no serious or critical accessibility violation (as e2e/a11y.spec.ts asks of every view).
     const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();

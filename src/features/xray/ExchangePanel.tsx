@@ -132,7 +132,7 @@ function WatchFrames({ x, all }: { x: XrayExchange; all: readonly XrayExchange[]
               : next.kind === 'streaming-list'
                 ? 'The client started a new streaming list (sendInitialEvents=true): it asked for the whole state again.'
                 : `The client relisted: its next request was a list${next.resourceVersion !== undefined ? ` at resourceVersion "${next.resourceVersion}"` : ''}, not a resume.`
-            : `The stream ended (${x.closedBy === 'client' ? 'the client closed it' : x.closedBy === 'error' ? 'an error' : 'the server ended it'}); the client did not watch this collection again in this run.`}
+            : `The stream ended (${x.closedBy === 'client' ? 'the client closed it' : x.closedBy === 'error' ? `an error: ${x.error ?? 'unknown'}` : 'the server ended it'}); the client did not watch this collection again in this run.`}
       </p>
     </details>
   );

@@ -102,11 +102,13 @@ export function watchFrames(x: RecordedExchange): FrameFact[] {
     const text = f.text ?? '';
     const fact: FrameFact = { at: f.at, size: new TextEncoder().encode(text).length, text };
     try {
-      const e = JSON.parse(text) as { type?: string; object?: { code?: number; reason?: string; metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> } } };
+      const e = JSON.parse(text) as { type?: string; object?: { code?: number; reason?: string; metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> }; rows?: { object?: { metadata?: { name?: string } } }[] } };
       fact.type = e.type;
       const md = e.object?.metadata;
       if (md?.resourceVersion) fact.resourceVersion = md.resourceVersion;
-      if (md?.name) fact.name = md.name;
+      // A watch asked as a Table (kubectl get -w) carries each object as a row of a Table.
+      const name = md?.name ?? e.object?.rows?.[0]?.object?.metadata?.name;
+      if (name) fact.name = name;
       // KEP-3157: the BOOKMARK that ends a streaming list's initial events is annotated so.
       if (e.type === 'BOOKMARK' && md?.annotations?.['k8s.io/initial-events-end'] === 'true') fact.initialEventsEnd = true;
       if (e.type === 'ERROR') {

@@ -95,6 +95,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.KUBE_TEST_ETCD = cp.etcdUrl;
   process.env.KUBE_TEST_KUBECONFIG = cp.kubeconfig;
   process.env.KUBE_TEST_VERSION = cp.kubernetesVersion;
+  process.env.KUBE_TEST_KUBECTL = cp.binaries.kubectl;
   process.env.KUBE_TEST_CONTROL = `http://127.0.0.1:${controlPort}`;
 
   return async () => {

@@ -1,5 +1,8 @@
 // `npm start` / `npm run dev`: reads flags and environment, starts the explorer server, and stops it
 // (and a local control plane it started) on Ctrl-C.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openBrowser } from './browser';
 import { parseCli, programName, usage } from './cli';
 import { startExplorerServer } from './server';
@@ -33,6 +36,16 @@ async function main(): Promise<void> {
   process.stdout.write(`Kube API Explorer${values.dev ? ' (dev)' : ''}: ${server.url}\n`);
   if (values.replay !== undefined) process.stdout.write(`  replaying ${values.replay}: read-only, nothing is sent to any cluster\n`);
   else process.stdout.write(`  contexts from ${server.kubeconfigFiles.join(', ')}${server.controlPlane ? ' (local control plane)' : ''}\n`);
+  // The long-lived X-ray endpoint's kubeconfig, for clients that are not one command (a controller
+  // in an IDE, a notebook): a private file, removed when the explorer stops (its token dies then too).
+  let xrayDir: string | undefined;
+  if (server.xray) {
+    xrayDir = mkdtempSync(join(tmpdir(), 'kube-api-explorer-'));
+    const file = join(xrayDir, 'xray-kubeconfig.yaml');
+    writeFileSync(file, server.xray.kubeconfig(), { mode: 0o600 });
+    process.stdout.write(`  X-ray (docs/xray.md): export KUBECONFIG=${file}   or   ${PROGRAM} xray --attach ${file} -- COMMAND\n`);
+    process.once('exit', () => rmSync(xrayDir!, { recursive: true, force: true }));
+  }
   if (values.allowExec) process.stdout.write('  --allow-exec: exec/attach/portforward/proxy/ephemeralcontainers subresources are NOT refused\n');
   if (values.openBrowser && !openBrowser(server.url, (l) => process.stderr.write(`${l}\n`))) {
     process.stdout.write('  (no browser found to open: open the URL above yourself)\n');

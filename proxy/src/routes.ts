@@ -25,6 +25,8 @@ export interface Door {
  * (a long poll: /proxy/audit); `signal` aborts when the page goes away first.
  */
 export type JsonEndpoint = (query: URLSearchParams, signal: AbortSignal) => unknown;
+/** A /proxy/ route that answers itself (a stream, a download), GET only, after the door. */
+export type RawEndpoint = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => void;
 /** A /proxy/ action: POST only (its body, if any, is not read), answered as JSON that no one caches. */
 export type JsonAction = (query: URLSearchParams) => unknown;
 
@@ -36,6 +38,8 @@ export interface RouterOptions {
   endpoints: Readonly<Record<string, JsonEndpoint>>;
   /** By path, e.g. `/proxy/credentials/cancel`. */
   actions?: Readonly<Record<string, JsonAction>>;
+  /** By path, e.g. `/proxy/xray/stream`. */
+  raw?: Readonly<Record<string, RawEndpoint>>;
   kubeconfig: Kubeconfig;
   allowExec: boolean;
   forwarding: ForwardContext;
@@ -83,6 +87,11 @@ export function createRouter(o: RouterOptions): Router {
       const body = Buffer.from(JSON.stringify(action(query)));
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': body.length });
       return void res.end(body);
+    }
+    const raw = o.raw && Object.hasOwn(o.raw, path) ? o.raw[path] : undefined;
+    if (raw) {
+      if (req.method !== 'GET') return fail(res, new ProxyError(405, 'MethodNotAllowed', 'MethodNotAllowed', 'GET only'));
+      return raw(req, res, query);
     }
     const answer = Object.hasOwn(o.endpoints, path) ? o.endpoints[path] : undefined;
     if (!answer) return fail(res, new ProxyError(404, 'NotFound', 'NotFound', `no proxy endpoint ${path}`));

@@ -20,6 +20,9 @@ import { createEmbeddedPages } from './embeddedPages';
 import { loadRecording, replayRefusal } from './replay';
 import { type AuditSource, auditRoutes } from './auditRoute';
 import { AUDIT_ROUTE } from '../../protocol/audit';
+import { startXrayService, type XrayService } from './xray/service';
+import { xrayPageRoutes } from './xray/pageRoutes';
+import { XrayHub } from './xray/hub';
 
 export const DEFAULT_PORT = 7780;
 
@@ -71,6 +74,11 @@ export interface ExplorerServerOptions {
   replay?: string;
   /** Exec credential plugins: run timeout (default 180 s), how long a request waits for a run (default 5 s), and whether they may ask on the server's terminal (default: stdin is one). */
   exec?: Pick<ExecOptions, 'timeoutMs' | 'waitMs' | 'interactive'>;
+  /**
+   * X-ray (protocol/xray.ts): the long-lived endpoint other clients use, on a loopback port of its
+   * own (default: a free one); false: off. Always off in replay mode.
+   */
+  xray?: { port?: number } | false;
   /** Time a legacy gcp/azure auth-provider command may take (default 60 s). */
   legacyAuthTimeoutMs?: number;
   /** Timeouts; defaults suit people, tests shorten them. */
@@ -94,6 +102,8 @@ export interface ExplorerServer {
   kubeconfigFiles: string[];
   /** Set when no kubeconfig existed and a local control plane was started (stopped by close()). */
   controlPlane?: ControlPlane;
+  /** The X-ray endpoint, when on: its URL, and the kubeconfig that reaches it with the long-lived token. */
+  xray?: { url: string; caPem: string; kubeconfig(): string };
   stats(): ProxyStats;
   close(): Promise<void>;
 }
@@ -115,6 +125,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   const forwarding: ForwardContext = { launch, log, observe: status.observe, security: door.security };
   const localPlane = controlPlane ?? opts.controlPlane;
   const audit = auditRoutes([...(opts.auditLogs ?? []), ...(localPlane ? [{ server: localPlane.server, path: localPlane.auditLog }] : [])], kubeconfig);
+  const xray: XrayService | undefined = recording || opts.xray === false ? undefined : await startXrayService({ kubeconfig, launch, log, allowExec, port: opts.xray?.port });
   const mux = createMux({ token, kubeconfig, launch, allowExec, log, authTimeoutMs: opts.timeouts?.muxAuthMs ?? 5_000 });
   const router = createRouter({
     door,
@@ -134,6 +145,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
       },
     },
     actions: credentialActions(kubeconfig.exec),
+    raw: xray?.pageRoutes ?? xrayPageRoutes({ hub: new XrayHub(), info: () => ({ enabled: false, allowExec, bodyBudget: 0, journalBudget: 0 }), kubeconfig: () => undefined, servers: () => ({}) }),
   });
 
   const server = createServer(
@@ -173,6 +185,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
   } catch (e) {
     mux.close();
     audit.close();
+    await xray?.close();
     kubeconfig.destroy();
     await pages.close();
     await controlPlane?.stop();
@@ -192,12 +205,14 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     token,
     kubeconfigFiles: files,
     controlPlane,
+    ...(xray ? { xray: { url: xray.endpoint.url, caPem: xray.endpoint.caPem, kubeconfig: xray.kubeconfig } } : {}),
     stats: () => ({ ...launch.stats }),
     close() {
       closing ??= (async () => {
         status.close();
         audit.close();
         mux.close();
+        await xray?.close();
         await new Promise<void>((ok) => {
           server.close(() => ok());
           server.closeAllConnections();

@@ -19,6 +19,7 @@ const loaders = {
   encodings: () => import('../features/encodings/EncodingsView').then((m) => ({ default: m.EncodingsView })),
   welcome: () => import('../features/welcome/WelcomeView').then((m) => ({ default: m.WelcomeView })),
   serving: () => import('../features/serving/ServingView').then((m) => ({ default: m.ServingView })),
+  clients: () => import('../features/xray/ClientsView').then((m) => ({ default: m.ClientsView })),
 } satisfies Record<View, () => Promise<{ default: (p: { route: Route; context: string }) => ReactNode }>>;
 
 const CommandPalette = lazy(() => import('./palette/CommandPalette').then((m) => ({ default: m.CommandPalette })));
@@ -45,6 +46,7 @@ const LABELS: Record<View, string> = {
   lessons: 'Lessons',
   encodings: 'Encodings',
   serving: 'Serving',
+  clients: 'Clients',
 };
 const PALETTE_VIEWS = VIEWS.map((v) => ({ view: v, label: LABELS[v] }));
 

@@ -4,7 +4,7 @@ import { useSyncExternalStore } from 'react';
 import { Listeners } from '../lib/listeners';
 
 // In the navigation's order: Welcome, the default view, first.
-export const VIEWS = ['welcome', 'discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons', 'encodings', 'serving'] as const;
+export const VIEWS = ['welcome', 'discovery', 'console', 'lists', 'watch', 'edit', 'ownership', 'lessons', 'encodings', 'serving', 'clients'] as const;
 export type View = (typeof VIEWS)[number];
 
 /**

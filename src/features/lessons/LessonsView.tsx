@@ -77,6 +77,7 @@ export const START_HERE = [
   'generate-name',
   'server-side-apply',
   'managed-fields',
+  'kubectl-apply',
   'user-agent',
   'merge-strategy',
   'ssa-controller',

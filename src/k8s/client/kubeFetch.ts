@@ -234,10 +234,19 @@ export async function proxyJson<T>(path: string, init: { signal?: AbortSignal; m
     if (path.replace(/^\//, '') === 'contexts') return replay.contexts() as T;
     throw new KubeApiError(statusOf(503, '', `replaying a recording: no /proxy/${path}`), 503, true);
   }
+  const res = await proxyFetch(path, { ...init, accept: 'application/json' });
+  return (await res.json()) as T;
+}
+
+/**
+ * A proxy endpoint's response as it arrives (a stream such as X-ray's journal, a file): the
+ * token, its refresh and the connection's health as for proxyJson; a refusal thrown as KubeApiError.
+ */
+export async function proxyFetch(path: string, init: { signal?: AbortSignal; method?: 'GET' | 'POST'; accept?: string } = {}): Promise<Response> {
   const send = () =>
-    fetch(`${proxyOrigin()}/proxy/${path.replace(/^\//, '')}`, {
+    fetch(`${proxyOrigin()}/proxy/${path.replace(/^\/(proxy\/)?/, '')}`, {
       method: init.method ?? 'GET',
-      headers: { 'X-Explorer-Token': explorerToken(), Accept: 'application/json' },
+      headers: { 'X-Explorer-Token': explorerToken(), Accept: init.accept ?? '*/*' },
       signal: init.signal,
       cache: 'no-store',
     });
@@ -258,5 +267,5 @@ export async function proxyJson<T>(path: string, init: { signal?: AbortSignal; m
   }
   connectionHealth.serverAnswered();
   if (!res.ok) throw await errorFromResponse(res);
-  return (await res.json()) as T;
+  return res;
 }

@@ -1,109 +1,31 @@
-// A recording as one file: HAR 1.2, so that existing HAR tools (browser developer tools, HAR
-// viewers, validators) read every request and response, with our additions in `_`-prefixed
-// fields, which HAR 1.2 reserves for custom data:
-// - log._recording: what the file is (format, version), when it started and stopped, the
-//   contexts and their servers, the marks (lesson steps), whether the size limit cut it, and
-//   `redaction`: whether it was on, the user's patterns, and every replacement made;
-// - entry._context, entry._apiPath, entry._via: the kubeconfig context, the API path as sent,
-//   and how the page reached the proxy (HTTP or the mux WebSocket);
-// - entry._frames (watches): the body as it arrived, one frame per event line (NDJSON) or per
-//   chunk (binary encodings), each with its arrival time, and the event's type and the object's
-//   resourceVersion. HAR has no place for a body's timing (a watch stays open for minutes and its
-//   events are the point), and a single content.text would lose when each event came; the frames
-//   are the body, so content.text stays empty (its comment says where the body is).
-// The console's HAR export builds its entries here too (exchangeEntry): one writer of HAR.
+// A recording as one file: the format (HAR 1.2 with our `_` fields), its types and its checked
+// reader live in protocol/recording.ts, shared with the proxy's X-ray journal. Here the page
+// writes its recorder's exchanges into it (with redaction) and reads a file back into exchanges
+// it can replay. The console's HAR export builds its entries here too (exchangeEntry): one writer
+// of the page's HAR.
 import { bodyKind } from '../../codecs/mediaTypes';
 import { fromBase64, toBase64 } from '../../codecs/base64';
 import { isBinaryFormat } from '../../codecs/formats';
 import type { Exchange, HeaderList } from '../client/exchange';
-import { joinChunks, type LessonStepRef, type RecordedChunk, type RecordedExchange, type RecordingMark } from './recorder';
-import { type Redaction, type RedactionOptions, Redactor } from './redact';
+import { joinChunks, type RecordedChunk, type RecordedExchange, type RecordingMark } from './recorder';
+import { type RedactionOptions, Redactor } from './redact';
 import { type AuditEvent, parseAuditLine } from '../../../protocol/audit';
+import {
+  dateOf,
+  eventFacts,
+  framesOf as framePieces,
+  HAR_CREATOR,
+  type Har,
+  type HarEntry,
+  type HarHeader,
+  type RecordingMeta,
+  readRecordingLog,
+  RECORDING_FORMAT,
+  RECORDING_VERSION,
+  RecordingFileError,
+} from '../../../protocol/recording';
 
-export interface HarHeader {
-  name: string;
-  value: string;
-}
-
-export interface HarFrame {
-  /** ISO 8601 arrival time in the page. */
-  time: string;
-  /** The watch event's type, for JSON watches. */
-  type?: string;
-  /** The event object's metadata.resourceVersion, for JSON watches. */
-  resourceVersion?: string;
-  /** The event line (without its newline), for JSON watches. */
-  text?: string;
-  /** The chunk's bytes, for binary watches (protobuf, CBOR). */
-  base64?: string;
-}
-
-export interface HarEntry {
-  startedDateTime: string;
-  time: number;
-  request: {
-    method: string;
-    url: string;
-    httpVersion: string;
-    cookies: [];
-    headers: HarHeader[];
-    queryString: HarHeader[];
-    postData?: { mimeType: string; text: string };
-    headersSize: -1;
-    bodySize: number;
-  };
-  response: {
-    status: number;
-    statusText: string;
-    httpVersion: string;
-    cookies: [];
-    headers: HarHeader[];
-    content: { size: number; compression?: number; mimeType: string; text?: string; encoding?: 'base64'; comment?: string };
-    redirectURL: '';
-    headersSize: -1;
-    bodySize: number;
-    _error?: string;
-  };
-  cache: Record<string, never>;
-  timings: { send: number; wait: number; receive: number };
-  _context: string;
-  _apiPath: string;
-  _upstreamMs?: number;
-  _watch?: boolean;
-  _stopped?: boolean;
-  _via?: 'http' | 'mux';
-  _frames?: HarFrame[];
-  /** Date the body ended (watches: the stream closed). */
-  _endedDateTime?: string;
-  _cut?: boolean;
-  /** The page closed the stream (the server did not end it). */
-  _closedByPage?: boolean;
-  /** The lesson step that sent it (also said in `comment`, which HAR tools show). */
-  _lesson?: LessonStepRef;
-  comment?: string;
-}
-
-export const RECORDING_FORMAT = 'kube-api-explorer-recording';
-export const RECORDING_VERSION = 1;
-
-export interface RecordingMeta {
-  format: typeof RECORDING_FORMAT;
-  version: number;
-  startedDateTime: string;
-  stoppedDateTime?: string;
-  /** Context name → API server URL. */
-  servers: Record<string, string>;
-  marks: { time: string; label: string }[];
-  /** The size limit stopped the recording. */
-  cut: boolean;
-  redaction: RedactionOptions & { redactions: Redaction[] };
-  /** The audit events of the recorded exchanges, by Audit-Id (issue 46), redacted like the entries. */
-  audit?: Record<string, AuditEvent[]>;
-}
-
-export interface Har {
-  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[]; _recording?: RecordingMeta };
-}
+export { RECORDING_FORMAT, RECORDING_VERSION, RecordingFileError, type Har, type HarEntry, type HarFrame, type HarHeader, type RecordingMeta } from '../../../protocol/recording';
 
 const toHarHeaders = (h: HeaderList): HarHeader[] => h.map(([name, value]) => ({ name, value }));
 
@@ -195,32 +117,9 @@ export function exchangeEntry(x: Exchange, servers: Record<string, string>, reda
   return entry;
 }
 
-/** A JSON watch's chunks as one frame per event line, each with the arrival of the chunk that completed it. */
+/** A watch's chunks as frames (protocol/recording.ts), binary or not as the codecs read the Content-Type. */
 export function framesOf(chunks: RecordedChunk[], mimeType: string): { at: number; text?: string; bytes?: Uint8Array }[] {
-  if (isBinary(mimeType, 1)) return chunks.map((c) => ({ at: c.at, bytes: c.bytes }));
-  const out: { at: number; text: string }[] = [];
-  const decoder = new TextDecoder();
-  let pending = '';
-  for (const c of chunks) {
-    pending += decoder.decode(c.bytes, { stream: true });
-    let nl: number;
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, nl).replace(/\r$/, '');
-      pending = pending.slice(nl + 1);
-      if (line.trim() !== '') out.push({ at: c.at, text: line });
-    }
-  }
-  if (pending.trim() !== '') out.push({ at: chunks[chunks.length - 1]?.at ?? 0, text: pending });
-  return out;
-}
-
-function eventFacts(text: string): { type?: string; resourceVersion?: string } {
-  try {
-    const e = JSON.parse(text) as { type?: string; object?: { metadata?: { resourceVersion?: string } } };
-    return { type: e.type, resourceVersion: e.object?.metadata?.resourceVersion };
-  } catch {
-    return {};
-  }
+  return framePieces(chunks, isBinary(mimeType, 1));
 }
 
 /** One recorded exchange as a HAR entry with the recording's extensions. */
@@ -272,7 +171,7 @@ export function toRecordingHar(rec: RecordingContents, redaction: RedactionOptio
   return {
     log: {
       version: '1.2',
-      creator: { name: 'Kube API Explorer', version: '0.1.0' },
+      creator: { ...HAR_CREATOR },
       entries,
       _recording: {
         format: RECORDING_FORMAT,
@@ -303,10 +202,6 @@ function redactedAudit(audit: Record<string, AuditEvent[]>, redactor: Redactor):
   return out;
 }
 
-export class RecordingFileError extends Error {
-  override name = 'RecordingFileError';
-}
-
 /** Reads a recording file (ours; a plain HAR of ours or a browser's works too, without frames). */
 export function fromRecordingHar(input: unknown): RecordingContents & { meta?: RecordingMeta } {
   try {
@@ -319,13 +214,7 @@ export function fromRecordingHar(input: unknown): RecordingContents & { meta?: R
 }
 
 function readRecording(input: unknown): RecordingContents & { meta?: RecordingMeta } {
-  const log = (input as { log?: { entries?: unknown; _recording?: RecordingMeta } } | null)?.log;
-  if (!log || !Array.isArray(log.entries)) throw new RecordingFileError('not a HAR file: no log.entries');
-  const meta = isObject(log._recording) ? log._recording : undefined;
-  if (meta && meta.marks !== undefined && !(Array.isArray(meta.marks) && meta.marks.every(isObject))) throw new RecordingFileError('log._recording.marks is not a list of marks');
-  if (meta && meta.servers !== undefined && !(isObject(meta.servers) && Object.values(meta.servers).every((v) => typeof v === 'string'))) throw new RecordingFileError('log._recording.servers is not a map of URLs');
-  const entries = log.entries as unknown[];
-  if (entries.length === 0) throw new RecordingFileError('the recording holds no exchanges');
+  const { entries, meta } = readRecordingLog(input);
   const exchanges = entries.map((e, i): RecordedExchange => {
     try {
       return exchangeOf(e, i, meta);
@@ -347,6 +236,8 @@ function readRecording(input: unknown): RecordingContents & { meta?: RecordingMe
   };
 }
 
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** The saved audit events: lists of events by ID; anything else in it is left out. */
 function auditOf(audit: object): Record<string, AuditEvent[]> {
   const out: Record<string, AuditEvent[]> = {};
@@ -361,54 +252,14 @@ function auditOf(audit: object): Record<string, AuditEvent[]> {
   return out;
 }
 
-/** The instant a HAR date names; a recording whose clock cannot be read cannot be replayed. */
-function dateOf(text: unknown, what: string): number {
-  const t = typeof text === 'string' ? Date.parse(text) : NaN;
-  if (!Number.isFinite(t)) throw new RecordingFileError(`${what} is not a date (${String(text)})`);
-  return t;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * The fields of an entry this reader uses, checked for their type: one edited by hand is named in
- * the error instead of surfacing later as a replay that answers wrong or a clock that stands still.
- */
-function checkEntry(e: unknown, i: number): asserts e is HarEntry {
-  const bad = (what: string, v: unknown) => new RecordingFileError(`entry ${i}: ${what} (${JSON.stringify(v) ?? String(v)})`);
-  if (!isObject(e)) throw bad('not an object', e);
-  const req = e.request;
-  if (!isObject(req) || typeof req.method !== 'string' || !req.method || typeof req.url !== 'string' || !req.url) throw new RecordingFileError(`entry ${i}: request.method and request.url are required`);
-  if (!URL.canParse(req.url)) throw bad('request.url is not a URL', req.url);
-  const headers = (v: unknown, what: string) => {
-    if (v !== undefined && !(Array.isArray(v) && v.every((h) => isObject(h) && typeof h.name === 'string' && typeof h.value === 'string'))) throw bad(`${what} is not a list of {name, value} strings`, v);
-  };
-  headers(req.headers, 'request.headers');
-  if (req.postData !== undefined && !(isObject(req.postData) && (req.postData.text === undefined || typeof req.postData.text === 'string'))) throw bad('request.postData.text is not a string', req.postData);
-  for (const k of ['_apiPath', '_context', '_endedDateTime'] as const) if (e[k] !== undefined && typeof e[k] !== 'string') throw bad(`${k} is not a string`, e[k]);
-  if (e.time !== undefined && !(typeof e.time === 'number' && Number.isFinite(e.time))) throw bad('time is not a number', e.time);
-  if (e._via !== undefined && e._via !== 'http' && e._via !== 'mux') throw bad('_via is neither http nor mux', e._via);
-  const res = e.response;
-  if (res !== undefined) {
-    if (!isObject(res) || (res.status !== undefined && typeof res.status !== 'number')) throw bad('response.status is not a number', isObject(res) ? res.status : res);
-    headers(res.headers, 'response.headers');
-    if (res.statusText !== undefined && typeof res.statusText !== 'string') throw bad('response.statusText is not a string', res.statusText);
-    if (res._error !== undefined && typeof res._error !== 'string') throw bad('response._error is not a string', res._error);
-    const c = res.content;
-    if (c !== undefined && !(isObject(c) && (c.text === undefined || typeof c.text === 'string'))) throw bad('response.content.text is not a string', isObject(c) ? c.text : c);
-  }
-  const frames = e._frames;
-  if (frames !== undefined) {
-    if (!Array.isArray(frames)) throw bad('_frames is not a list', frames);
-    frames.forEach((f: unknown, j) => {
-      if (!isObject(f) || (f.text !== undefined && typeof f.text !== 'string') || (f.base64 !== undefined && typeof f.base64 !== 'string')) throw bad(`_frames[${j}] has no text or base64 string`, f);
-    });
-  }
+/** A request body as HAR keeps it: text, or base64 (X-ray journals Protobuf and CBOR bodies as sent). */
+function requestBodyOf(post: HarEntry['request']['postData']): { body?: string; bodyBytes?: Uint8Array } {
+  if (!post?.text) return {};
+  return post.encoding === 'base64' ? { body: '', bodyBytes: fromBase64(post.text) } : { body: post.text };
 }
 
 /** One HAR entry as a recorded exchange; throws RecordingFileError on what cannot be read. */
-function exchangeOf(e: unknown, i: number, meta: RecordingMeta | undefined): RecordedExchange {
-  checkEntry(e, i);
+function exchangeOf(e: HarEntry, i: number, meta: RecordingMeta | undefined): RecordedExchange {
   const url = new URL(e.request.url);
   const proxied = /^\/k8s\/([^/]+)(\/.*)$/.exec(url.pathname);
   const path = e._apiPath ?? (proxied ? `${proxied[2]}${url.search}` : `${url.pathname}${url.search}`);
@@ -425,7 +276,7 @@ function exchangeOf(e: unknown, i: number, meta: RecordingMeta | undefined): Rec
     id: `replay-${i}`,
     context,
     startedAt: e.startedDateTime,
-    request: { method: e.request.method, path, headers: hdrs(e.request.headers), ...(e.request.postData?.text ? { body: e.request.postData.text } : {}) },
+    request: { method: e.request.method, path, headers: hdrs(e.request.headers), ...requestBodyOf(e.request.postData) },
     timings: { totalMs: e.time },
     watch: e._watch ?? false,
     source: 'har',

@@ -10,6 +10,7 @@ import type { Exchange, HeaderList } from '../client/exchange';
 import { isWatchRequest } from '../../../protocol/watch';
 import { observeResponse, type Tap, type TapRequest } from '../client/transportHooks';
 import { Listeners } from '../../lib/listeners';
+import type { LessonStepRef, RecordingVia } from '../../../protocol/recording';
 
 /** One chunk of a streamed (watch) body, with the time the page received it. */
 export interface RecordedChunk {
@@ -19,8 +20,8 @@ export interface RecordedChunk {
 }
 
 export interface RecordedExchange extends Exchange {
-  /** How the page reached the proxy: plain HTTP (kubeFetch) or the mux WebSocket. */
-  via: 'http' | 'mux';
+  /** How the request reached the proxy: plain HTTP (kubeFetch) or the mux WebSocket; `xray`: another client, read from an X-ray recording. */
+  via: RecordingVia;
   /**
    * The body, chunk by chunk with arrival times (`response.body` stays empty while recording:
    * a reader that stops early must not leave a body half assembled).
@@ -36,10 +37,7 @@ export interface RecordedExchange extends Exchange {
   lesson?: LessonStepRef;
 }
 
-export interface LessonStepRef {
-  id: string;
-  step: string;
-}
+export type { LessonStepRef } from '../../../protocol/recording';
 
 /** A labelled moment (a lesson step, a note). */
 export interface RecordingMark {

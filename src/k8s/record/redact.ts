@@ -20,27 +20,12 @@
 // (the path names secrets, or the bytes spell "Secret") or matches a pattern.
 import { fromYaml } from '../../codecs/yaml';
 import type { HeaderList } from '../client/exchange';
+import type { Redaction, RedactionOptions } from '../../../protocol/recording';
 import { BEARER, CREDENTIAL_KEY, JWT, maskCredentialText, REDACTED } from '../../../protocol/credentialText';
 
 export { REDACTED };
 
-export interface RedactionOptions {
-  /** false: the user opted out for this recording (the file says so). */
-  enabled: boolean;
-  /** Regular expressions (JavaScript syntax, matched case-sensitively) whose matches are replaced. */
-  patterns: string[];
-}
-
-export interface Redaction {
-  /** Index of the entry in log.entries. */
-  entry: number;
-  /** Where in the entry: `request.headers`, `response.content`, `_frames[3]`, ... */
-  where: string;
-  /** Which rule: secret-data, credential-field, header, bearer, jwt, binary-body, pattern:<source>. */
-  rule: string;
-  /** The field's path in the body, when it is JSON (`.items[0].data.password`). */
-  field?: string;
-}
+export type { Redaction, RedactionOptions } from '../../../protocol/recording';
 
 export interface RedactionSite {
   entry: number;

@@ -24,6 +24,7 @@ import { singleResource } from './single';
 import { createOnUpdate, generateName, namespaceDeletion } from './names';
 import { forceDeletion } from './unsafe';
 import { userAgent } from './userAgent';
+import { kubectlApply } from './kubectlApply';
 import { deletion, dryRun, fieldValidation, updates } from './writes';
 
 export const KIT_LESSONS: KitLesson[] = [
@@ -56,6 +57,7 @@ export const KIT_LESSONS: KitLesson[] = [
   updates,
   serverSideApply,
   managedFields,
+  kubectlApply,
   userAgent,
   createOnUpdate,
   generateName,

@@ -72,6 +72,12 @@ test('kubectl apply through X-ray: the Clients view shows the server-side PATCH,
     // The server's answer: 201 (apply created it), the object with kubectl as its Apply manager.
     await expect(detail.getByLabel('Status line')).toContainText('HTTP 201');
     await expect(detail.getByLabel('API Priority and Fairness')).toContainText(/FlowSchema UID [0-9a-f-]{36}, PriorityLevel UID [0-9a-f-]{36}/);
+    // The server's own record of kubectl's request (issue 46): the audit event its Audit-Id names,
+    // with the user the endpoint's credentials are (the admin's client certificate) and kubectl's agent.
+    const audit = detail.locator('details[aria-label="Audit"]');
+    await audit.locator('summary').click();
+    await expect(audit.locator('[data-audit="username"]').first()).toHaveText('explorer-admin');
+    await expect(audit.locator('[data-audit="decision"]')).toHaveText('allow');
     await detail.getByRole('tab', { name: 'Text' }).click();
     await expect(detail.getByRole('tabpanel', { name: 'Response body' })).toContainText('"manager": "kubectl"');
     await expect(detail.getByRole('tabpanel', { name: 'Response body' })).toContainText('"operation": "Apply"');

@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { hrefFor } from '../../routing';
 import { formatBytes } from '../../ui/format';
 import { headerValue } from '../../k8s/client';
+import { AuditPanel } from '../audit';
 import { DecodedBody, ExchangeView } from '../console';
 import { consoleTarget } from './consoleLink';
 import { meaningOf } from './meaning';
@@ -41,6 +42,8 @@ export function ExchangePanel({ x, all }: { x: XrayExchange; all: readonly XrayE
           API Priority and Fairness classified it: FlowSchema UID <code>{notes.flowSchema ?? '?'}</code>, PriorityLevel UID <code>{notes.priorityLevel ?? '?'}</code>.
         </p>
       )}
+      {/* The server's own record of this client's request, matched by the Audit-Id it answered with (issue 46). */}
+      {x.response && !x.refused && <AuditPanel key={x.id} context={x.context} headers={x.response.headers} />}
       <RequestBody x={x} />
       <Cut x={x} />
       {x.upgrade && (

@@ -42,6 +42,13 @@ export interface XrayEndpoint {
   port: number;
   grant(token: string, grant: XrayGrant): void;
   revoke(token: string): void;
+  /**
+   * Ends every open answer as the API server ends a watch at its timeout (the body closed
+   * cleanly, the upstream request dropped) and holds new requests until the returned function
+   * is called: what a client does when its watch ends and the cluster moves on meanwhile (a
+   * resume refused with 410 once etcd compacted, then a relist) can be watched happening.
+   */
+  cut(): () => void;
   close(): Promise<void>;
 }
 
@@ -93,6 +100,9 @@ function execRefused(path: string): ProxyError {
 export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEndpoint> {
   const grants = new Map<string, XrayGrant>();
   let port = 0;
+  let held: Promise<void> | undefined;
+  /** Answers being streamed: `cut` ends them. */
+  const open = new Set<() => void>();
   /** Every token is compared, each in constant time, so the answer's time says nothing of which matched. */
   const grantOf = (authorization: string | undefined): XrayGrant | undefined => {
     const m = /^Bearer (.+)$/i.exec(authorization ?? '');
@@ -123,6 +133,7 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
       return;
     }
     if (a.control) return o.control ? o.control(req, res, a.grant) : sendProxyError(res, new ProxyError(404, 'NotFound', 'NotFound', 'no run control here'));
+    if (held) await held;
     const method = req.method ?? 'GET';
     const tap = o.hub.tap(a.grant.run, a.context, method, a.pathAndQuery, journaled(req.rawHeaders));
     const fail = (err: ProxyError) => {
@@ -146,7 +157,7 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
       req.resume();
       return fail(e instanceof ProxyError ? e : new ProxyError(502, 'ServiceUnavailable', 'CredentialsFailed', String(e)));
     }
-    forward(req, res, target, a.pathAndQuery, tap, o, fail);
+    forward(req, res, target, a.pathAndQuery, tap, o, fail, open);
   };
 
   const tls = await endpointCertificate();
@@ -201,6 +212,16 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
     port,
     grant: (token, g) => void grants.set(token, g),
     revoke: (token) => void grants.delete(token),
+    cut() {
+      let release = () => undefined as void;
+      const gate = new Promise<void>((ok) => (release = ok));
+      held = gate;
+      for (const end of [...open]) end();
+      return () => {
+        if (held === gate) held = undefined;
+        release();
+      };
+    },
     close() {
       closing ??= new Promise<void>((ok) => {
         server.close(() => ok());
@@ -212,7 +233,7 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
 }
 
 /** One request, forwarded and journaled: the body streamed up, the answer streamed back. */
-function forward(req: IncomingMessage, res: ServerResponse, target: UpstreamTarget, pathAndQuery: string, tap: ExchangeTap, o: XrayEndpointOptions, fail: (err: ProxyError) => void): void {
+function forward(req: IncomingMessage, res: ServerResponse, target: UpstreamTarget, pathAndQuery: string, tap: ExchangeTap, o: XrayEndpointOptions, fail: (err: ProxyError) => void, open: Set<() => void>): void {
   const method = req.method ?? 'GET';
   const headers = forwarded(req.rawHeaders);
   const hasBody = !BODYLESS_METHODS.has(method) && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
@@ -225,10 +246,21 @@ function forward(req: IncomingMessage, res: ServerResponse, target: UpstreamTarg
         upstream.abort();
         return tap.end('client');
       }
-      relay(res, up, tap);
+      const cut = () => {
+        open.delete(cut);
+        if (res.writableEnded) return;
+        ended.cut = true;
+        res.end();
+        upstream.abort();
+        tap.end('server', 'cut by the explorer (the endpoint ended the answer)');
+      };
+      open.add(cut);
+      res.on('close', () => open.delete(cut));
+      relay(res, up, tap, ended);
     },
     onError: fail,
   });
+  const ended = { cut: false };
   res.on('close', () => {
     if (!res.writableFinished) {
       upstream.abort();
@@ -245,7 +277,7 @@ function forward(req: IncomingMessage, res: ServerResponse, target: UpstreamTarg
 }
 
 /** The API server's answer, as it came: status, headers (minus one hop's), body chunks with backpressure. */
-function relay(res: ServerResponse, up: UpstreamReply, tap: ExchangeTap): void {
+function relay(res: ServerResponse, up: UpstreamReply, tap: ExchangeTap, ended: { cut: boolean }): void {
   const out: string[] = [];
   for (let i = 0; i < up.rawHeaders.length; i += 2) if (!HOP_RESPONSE.has(up.rawHeaders[i]!.toLowerCase())) out.push(up.rawHeaders[i]!, up.rawHeaders[i + 1]!);
   const status = up.statusCode ?? 502;
@@ -265,11 +297,12 @@ function relay(res: ServerResponse, up: UpstreamReply, tap: ExchangeTap): void {
   });
   res.on('drain', () => up.resume());
   up.on('end', () => {
+    if (ended.cut) return;
     res.end();
     tap.end('server');
   });
   up.on('close', () => {
-    if (up.complete) return;
+    if (up.complete || ended.cut) return;
     // Cut mid-body: cut the client too, so that it does not take a truncated body for whole.
     tap.end('error', 'the API server closed the connection before the body ended');
     res.destroy();

@@ -344,11 +344,12 @@ describe.skipIf(!kubectl)('the xray command', () => {
   });
 
   it('attached to a running explorer: the run shows there live, and Ctrl-C reaches the child', { timeout: 60_000 }, async () => {
-    const { child, exited } = xrayProcess(['--attach', endpointKubeconfig, '--context', 'local-admin', '--', kubectl!, '-n', ns, 'get', 'configmaps', '-w']);
+    const label = `attach=${uniqueName('x')}`;
+    const { child, exited } = xrayProcess(['--attach', endpointKubeconfig, '--context', 'local-admin', '--', kubectl!, '-n', ns, 'get', 'configmaps', '-w', '-l', label]);
     const watching = async () => {
       const h = await raw(srv.port, { path: '/proxy/xray/har', headers: { 'X-Explorer-Token': srv.token } });
       const log = JSON.parse(h.body.toString()) as { log: { entries: HarEntry[]; _recording: { runs: { id: string; argv?: string[] }[] } } };
-      const run = log.log._recording.runs.find((x) => x.argv?.includes('-w'));
+      const run = log.log._recording.runs.find((x) => x.argv?.includes(label));
       return run !== undefined && log.log.entries.some((e) => e._run === run.id && e._watch && e.response.status === 200);
     };
     await waitUntil('the attached run’s watch in the explorer’s journal', watching, 30_000);
@@ -359,6 +360,6 @@ describe.skipIf(!kubectl)('the xray command', () => {
     expect(r.code, r.stderr).toBe(1);
     const h = await raw(srv.port, { path: '/proxy/xray/har', headers: { 'X-Explorer-Token': srv.token } });
     const runs = (JSON.parse(h.body.toString()) as { log: { _recording: { runs: { argv?: string[]; endedAt?: string; exitCode?: number | null }[] } } }).log._recording.runs;
-    expect(runs.find((x) => x.argv?.includes('-w'))).toMatchObject({ exitCode: 1, endedAt: expect.any(String) });
+    expect(runs.find((x) => x.argv?.includes(label))).toMatchObject({ exitCode: 1, endedAt: expect.any(String) });
   });
 });

@@ -201,6 +201,17 @@ describe.skipIf(!kubectl)('kubectl through the X-ray endpoint', () => {
     expect(no.stderr).toContain(as);
   });
 
+  it('exec is refused with a Status kubectl prints, and shown as refused', async () => {
+    const pod = uniqueName('pod');
+    await cluster.request('admin', 'POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name: pod }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    const r = await through([kubectl!, '--context', 'local-admin', '-n', ns, 'exec', pod, '--', 'true']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('--allow-exec');
+    const exec = r.entries.filter((e) => apiPath(e).endsWith(`/pods/${pod}/exec`));
+    expect(exec.length).toBeGreaterThan(0);
+    expect(exec.every((e) => e.response.status === 403)).toBe(true);
+  });
+
   it('refuses a request without the token, and journals nothing of it', async () => {
     const seen: XrayMessage[] = [];
     const ctl = new AbortController();

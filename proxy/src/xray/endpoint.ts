@@ -97,6 +97,34 @@ function execRefused(path: string): ProxyError {
   return new ProxyError(403, 'Forbidden', 'RefusedSubresource', `the X-ray endpoint refuses ${path.split('?')[0]}: exec, attach, port-forward and proxy are not tunnelled unless xray (or the explorer) runs with --allow-exec`);
 }
 
+/** A request past the door: a forwarded one (its context and path), or the run control's. */
+type Admitted = { grant: XrayGrant; control?: false; context: string; pathAndQuery: string; segments: string[] } | { grant: XrayGrant; control: true };
+type Door = (req: IncomingMessage, refuse: (err: ProxyError) => void) => Admitted | null;
+
+/** An upgrade (exec, attach, port-forward): refused with a Status unless its grant allows exec, then tunnelled. */
+function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, admit: Door, o: XrayEndpointOptions): void {
+  socket.on('error', () => socket.destroy());
+  const refuse = (err: ProxyError) => {
+    const body = JSON.stringify(err.toStatus());
+    socket.end(`HTTP/1.1 ${err.code} ${err.code === 401 ? 'Unauthorized' : 'Forbidden'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  };
+  const a = admit(req, refuse);
+  if (!a) return;
+  if (a.control) return refuse(new ProxyError(400, 'BadRequest', 'InvalidPath', 'no upgrade here'));
+  const tap = o.hub.tap(a.grant.run, a.context, req.method ?? 'GET', a.pathAndQuery, journaled(req.rawHeaders), true);
+  if (!a.grant.allowExec) {
+    const err = execRefused(a.pathAndQuery);
+    tap.responseHead(err.code, 'Forbidden', [{ name: 'Content-Type', value: 'application/json' }], true);
+    tap.chunk(Buffer.from(JSON.stringify(err.toStatus())));
+    tap.end('server');
+    return refuse(err);
+  }
+  void tunnel(req, socket, head, a.context, a.pathAndQuery, tap, o).catch((e: unknown) => {
+    tap.end('error', (e as Error).message);
+    refuse(e instanceof ProxyError ? e : new ProxyError(502, 'ServiceUnavailable', 'UpstreamError', (e as Error).message));
+  });
+}
+
 export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEndpoint> {
   const grants = new Map<string, XrayGrant>();
   let port = 0;
@@ -111,7 +139,6 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
     return found;
   };
   /** The door; null: refused and already answered (nothing journaled). */
-  type Admitted = { grant: XrayGrant; control?: false; context: string; pathAndQuery: string; segments: string[] } | { grant: XrayGrant; control: true };
   const admit = (req: IncomingMessage, refuse: (err: ProxyError) => void): Admitted | null => {
     const refused = (req.headersDistinct.host?.length ?? 0) > 1 ? new ProxyError(400, 'BadRequest', 'DuplicateHost', 'more than one Host header') : (checkHost(req.headers.host, port) ?? checkOrigin(req.headers, port));
     if (refused) return void refuse(refused), null;
@@ -169,28 +196,7 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
   });
   // Watches are quiet for minutes: no socket inactivity timeout.
   server.timeout = 0;
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy());
-    const refuse = (err: ProxyError) => {
-      const body = JSON.stringify(err.toStatus());
-      socket.end(`HTTP/1.1 ${err.code} ${err.code === 401 ? 'Unauthorized' : 'Forbidden'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-    };
-    const a = admit(req, refuse);
-    if (!a) return;
-    if (a.control) return refuse(new ProxyError(400, 'BadRequest', 'InvalidPath', 'no upgrade here'));
-    const tap = o.hub.tap(a.grant.run, a.context, req.method ?? 'GET', a.pathAndQuery, journaled(req.rawHeaders), true);
-    if (!a.grant.allowExec) {
-      const err = execRefused(a.pathAndQuery);
-      tap.responseHead(err.code, 'Forbidden', [{ name: 'Content-Type', value: 'application/json' }], true);
-      tap.chunk(Buffer.from(JSON.stringify(err.toStatus())));
-      tap.end('server');
-      return refuse(err);
-    }
-    void tunnel(req, socket, head, a.context, a.pathAndQuery, tap, o).catch((e: unknown) => {
-      tap.end('error', (e as Error).message);
-      refuse(e instanceof ProxyError ? e : new ProxyError(502, 'ServiceUnavailable', 'UpstreamError', (e as Error).message));
-    });
-  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => onUpgrade(req, socket, head, admit, o));
   server.on('tlsClientError', (_err, socket) => socket.destroy());
   server.on('clientError', (_err, socket: Duplex) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');

@@ -33,9 +33,9 @@ const LIST_REPEATS = QUICK ? 3 : Math.max(10, Math.round((100 * 10_000) / CONFIG
 /** The lean method's rounds (see lean.ts): warm-up, timed small GETs, large lists per path. */
 const LEAN = QUICK ? { warmUp: 10, rounds: 20, lists: 3 } : { warmUp: 1000, rounds: 1500, lists: Math.max(10, Math.round((60 * 10_000) / CONFIGMAPS)) };
 
-type Send = (method: string, path: string, body?: string) => Promise<{ status: number; bytes: number }>;
+export type Send = (method: string, path: string, body?: string) => Promise<{ status: number; bytes: number }>;
 
-function client(request: typeof httpRequest, base: URL, agent: HttpAgent, headers: Record<string, string>): Send {
+export function client(request: typeof httpRequest | typeof httpsRequest, base: URL, agent: HttpAgent | HttpsAgent, headers: Record<string, string>): Send {
   return (method, path, body) =>
     new Promise((ok, fail) => {
       const req = request(
@@ -52,7 +52,7 @@ function client(request: typeof httpRequest, base: URL, agent: HttpAgent, header
     });
 }
 
-function percentile(xs: number[], p: number): number {
+export function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
@@ -64,7 +64,7 @@ const ms = (x: number) => `${x.toFixed(3)} ms`;
  * node: proxy/start.mjs) and as kubectl proxy runs: in this process it would share one thread with
  * the bench's own client.
  */
-export async function startExplorer(kubeconfig: string, staticDir: string): Promise<{ url: string; token: string; child: ChildProcess }> {
+export async function startExplorer(kubeconfig: string, staticDir: string): Promise<{ url: string; token: string; child: ChildProcess; xrayKubeconfig?: string }> {
   const script = await freshBundle('proxy/src/explorer-child.ts', 'explorer-child.mjs');
   return new Promise((ok, fail) => {
     const child = spawn(process.execPath, [script, kubeconfig, staticDir], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -72,8 +72,8 @@ export async function startExplorer(kubeconfig: string, staticDir: string): Prom
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       if (!out.includes('\n')) return;
-      const { port, token } = JSON.parse(out.slice(0, out.indexOf('\n'))) as { port: number; token: string };
-      ok({ url: `http://127.0.0.1:${port}/`, token, child });
+      const { port, token, xray } = JSON.parse(out.slice(0, out.indexOf('\n'))) as { port: number; token: string; xray?: string };
+      ok({ url: `http://127.0.0.1:${port}/`, token, child, ...(xray ? { xrayKubeconfig: xray } : {}) });
     });
     child.once('error', fail);
     child.once('exit', (code) => fail(new Error(`the explorer exited (${code})`)));

@@ -5,6 +5,7 @@ import * as proxy from './proxy';
 import * as scale from './scale';
 import * as slowlink from './slowlink';
 import * as watch from './watch';
+import * as xray from './xray';
 
 export interface BenchResult {
   name: string;
@@ -16,7 +17,7 @@ export interface BenchModule {
   run(log: (line: string) => void): Promise<BenchResult>;
 }
 
-const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists], ['watch', watch], ['codecs', codecs], ['scale', scale], ['slowlink', slowlink]];
+const modules: [string, BenchModule][] = [['proxy', proxy], ['lists', lists], ['watch', watch], ['codecs', codecs], ['scale', scale], ['slowlink', slowlink], ['xray', xray]];
 
 // `npm run bench -- proxy lists` runs only the named modules. The scale module's size:
 // `--objects N` (Pods; default 3,000), `--crds N`, `--cluster-dir DIR` (a control plane kept and

@@ -5,17 +5,20 @@
 // the file format protocol/recording.ts.
 //
 // Two doors:
-// - The X-ray endpoint, its own loopback listener (127.0.0.1, a port of its own), for the
+// - The X-ray endpoint, its own loopback HTTPS listener (127.0.0.1, a port of its own, a
+//   certificate of its own that its kubeconfigs trust: client-go sends a token only over TLS), for the
 //   clients: `Authorization: Bearer <token>` with a per-run token (the `xray` command) or the
 //   explorer's long-lived token (the kubeconfig of XRAY_KUBECONFIG_PATH). Paths are the API
 //   server's own, under `/<context>/` so that one endpoint serves every context of the user's
-//   kubeconfig: a kubeconfig cluster's `server` is `http://127.0.0.1:<port>/<context>` (the
+//   kubeconfig: a kubeconfig cluster's `server` is `https://127.0.0.1:<port>/<context>` (the
 //   context name percent-encoded as one path segment; client-go keeps a server URL's path as a
 //   prefix). A request without a good token is answered 401 with a Status and is neither
 //   journaled nor streamed to the page. Only Authorization is replaced; every other header the
 //   client sends reaches the server (User-Agent, Accept with Protobuf, Audit-ID, Impersonate-*),
 //   minus hop-by-hop ones. Upgrades (exec, attach, port-forward) are answered 403 with a Status
 //   unless the explorer (or the run) was started with --allow-exec.
+//   Run control (an attached `xray`, proxy/src/xray/service.ts), with the long-lived token:
+//   `POST /?xray=run {argv, context}` → `{id, token}`; `POST /?xray=end&run=ID {exitCode, signal}`.
 // - The page's routes, on the explorer's own server, behind the browser's door (Host, Origin,
 //   `X-Explorer-Token`; proxy/src/guard.ts), like every /proxy/ endpoint:
 //     GET XRAY_STREAM_PATH      NDJSON, one XrayMessage per line (`application/x-ndjson`), open
@@ -59,7 +62,7 @@ export type XrayHeaders = { name: string; value: string }[];
 export interface XrayEndpointInfo {
   /** false: the explorer runs without the long-lived endpoint (e.g. --replay). */
   enabled: boolean;
-  /** `http://127.0.0.1:<port>`, when enabled. */
+  /** `https://127.0.0.1:<port>`, when enabled. */
   url?: string;
   /** Upgrades (exec, attach, port-forward) are tunnelled, not refused. */
   allowExec: boolean;

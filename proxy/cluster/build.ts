@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embeddedGoDir } from '../package/embedded';
 import { type BinaryName, type Release, releaseFor } from './versions';
@@ -139,7 +139,43 @@ export async function ensureSampleApiserver(opts: EnsureOptions = {}): Promise<s
   const h = createHash('sha256');
   for (const f of ['go.mod', 'go.sum']) h.update(f).update(readFileSync(join(goDir, agg.module, f)));
   const dir = join(dirname(cacheDir(release)), `sample-apiserver-${agg.version}-${h.digest('hex').slice(0, 16)}`);
-  const bin = join(dir, 'sample-apiserver');
+  return cachedBuild(dir, 'sample-apiserver', release.kubernetes, log, async (tmp) => {
+    log(`Building the aggregated API server k8s.io/sample-apiserver ${agg.version} (its own packages; the rest come from Go's build cache) into ${dir}`);
+    await goBuild(join(goDir, agg.module), ['-ldflags', '-s -w', '-o', join(tmp, 'sample-apiserver'), 'k8s.io/sample-apiserver'], 'sample-apiserver', log);
+  });
+}
+
+/**
+ * The X-ray tests' client-go informer (go/xray-informer/main.go), built on first use like the
+ * sample-apiserver: in a module with the kube module's go.mod and go.sum, so that client-go comes
+ * from Go's build cache (the packages kubectl was built from), into a cache folder keyed by their
+ * digest and the program's.
+ */
+export async function ensureXrayInformer(opts: EnsureOptions = {}): Promise<string> {
+  const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const release = releaseFor(opts.kubernetesVersion);
+  const sources = [join(goDir, release.kubeModule, 'go.mod'), join(goDir, release.kubeModule, 'go.sum'), join(goDir, 'xray-informer', 'main.go')];
+  const h = createHash('sha256');
+  for (const f of sources) h.update(basename(f)).update(readFileSync(f));
+  const dir = join(dirname(cacheDir(release)), `xray-informer-${release.kubernetes}-${h.digest('hex').slice(0, 16)}`);
+  return cachedBuild(dir, 'xray-informer', release.kubernetes, log, async (tmp) => {
+    log(`Building the X-ray tests' client-go informer into ${dir}`);
+    const mod = join(tmp, 'module');
+    mkdirSync(mod);
+    for (const f of sources) copyFileSync(f, join(mod, basename(f)));
+    await goBuild(mod, ['-ldflags', '-s -w', '-o', join(tmp, 'xray-informer'), '.'], 'xray-informer', log);
+    rmSync(mod, { recursive: true, force: true });
+  });
+}
+
+/**
+ * A binary built once into `dir` (named `name` there) by `build`, which writes it into a scratch
+ * folder renamed into place when done. Several processes may ask at once (parallel sessions, test
+ * runs): one builds, the others wait for its binary (a lock folder holding the builder's pid; a
+ * dead builder's lock is taken over).
+ */
+async function cachedBuild(dir: string, name: string, kubernetesVersion: string, log: (l: string) => void, build: (tmp: string) => Promise<void>): Promise<string> {
+  const bin = join(dir, name);
   const lock = `${dir}.lock`;
   for (const deadline = Date.now() + 30 * 60_000; Date.now() < deadline; ) {
     if (existsSync(bin)) return bin;
@@ -167,16 +203,15 @@ export async function ensureSampleApiserver(opts: EnsureOptions = {}): Promise<s
     try {
       writeFileSync(join(lock, 'pid'), String(process.pid));
       if (existsSync(bin)) return bin;
-      await checkGo(release.kubernetes);
+      await checkGo(kubernetesVersion);
       const started = Date.now();
-      log(`Building the aggregated API server k8s.io/sample-apiserver ${agg.version} (its own packages; the rest come from Go's build cache) into ${dir}`);
       const tmp = `${dir}.partial-${process.pid}`;
       rmSync(tmp, { recursive: true, force: true });
       mkdirSync(tmp, { recursive: true });
-      await goBuild(join(goDir, agg.module), ['-ldflags', '-s -w', '-o', join(tmp, 'sample-apiserver'), 'k8s.io/sample-apiserver'], 'sample-apiserver', log);
+      await build(tmp);
       rmSync(dir, { recursive: true, force: true });
       renameSync(tmp, dir);
-      log(`Built sample-apiserver in ${Math.round((Date.now() - started) / 1000)} s.`);
+      log(`Built ${name} in ${Math.round((Date.now() - started) / 1000)} s.`);
       return bin;
     } finally {
       rmSync(lock, { recursive: true, force: true });

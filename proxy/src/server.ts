@@ -103,7 +103,7 @@ export interface ExplorerServer {
   /** Set when no kubeconfig existed and a local control plane was started (stopped by close()). */
   controlPlane?: ControlPlane;
   /** The X-ray endpoint, when on: its URL, and the kubeconfig that reaches it with the long-lived token. */
-  xray?: { url: string; caPem: string; kubeconfig(): string };
+  xray?: { url: string; caPem: string; kubeconfig(): string; cut(): () => void };
   stats(): ProxyStats;
   close(): Promise<void>;
 }
@@ -205,7 +205,7 @@ export async function startExplorerServer(opts: ExplorerServerOptions = {}): Pro
     token,
     kubeconfigFiles: files,
     controlPlane,
-    ...(xray ? { xray: { url: xray.endpoint.url, caPem: xray.endpoint.caPem, kubeconfig: xray.kubeconfig } } : {}),
+    ...(xray ? { xray: { url: xray.endpoint.url, caPem: xray.endpoint.caPem, kubeconfig: xray.kubeconfig, cut: () => xray.endpoint.cut() } } : {}),
     stats: () => ({ ...launch.stats }),
     close() {
       closing ??= (async () => {

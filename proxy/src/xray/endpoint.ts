@@ -42,6 +42,13 @@ export interface XrayEndpoint {
   port: number;
   grant(token: string, grant: XrayGrant): void;
   revoke(token: string): void;
+  /**
+   * Ends every open answer as the API server ends a watch at its timeout (the body closed
+   * cleanly, the upstream request dropped) and holds new requests until the returned function
+   * is called: what a client does when its watch ends and the cluster moves on meanwhile (a
+   * resume refused with 410 once etcd compacted, then a relist) can be watched happening.
+   */
+  cut(): () => void;
   close(): Promise<void>;
 }
 
@@ -90,9 +97,40 @@ function execRefused(path: string): ProxyError {
   return new ProxyError(403, 'Forbidden', 'RefusedSubresource', `the X-ray endpoint refuses ${path.split('?')[0]}: exec, attach, port-forward and proxy are not tunnelled unless xray (or the explorer) runs with --allow-exec`);
 }
 
+/** A request past the door: a forwarded one (its context and path), or the run control's. */
+type Admitted = { grant: XrayGrant; control?: false; context: string; pathAndQuery: string; segments: string[] } | { grant: XrayGrant; control: true };
+type Door = (req: IncomingMessage, refuse: (err: ProxyError) => void) => Admitted | null;
+
+/** An upgrade (exec, attach, port-forward): refused with a Status unless its grant allows exec, then tunnelled. */
+function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, admit: Door, o: XrayEndpointOptions): void {
+  socket.on('error', () => socket.destroy());
+  const refuse = (err: ProxyError) => {
+    const body = JSON.stringify(err.toStatus());
+    socket.end(`HTTP/1.1 ${err.code} ${err.code === 401 ? 'Unauthorized' : 'Forbidden'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  };
+  const a = admit(req, refuse);
+  if (!a) return;
+  if (a.control) return refuse(new ProxyError(400, 'BadRequest', 'InvalidPath', 'no upgrade here'));
+  const tap = o.hub.tap(a.grant.run, a.context, req.method ?? 'GET', a.pathAndQuery, journaled(req.rawHeaders), true);
+  if (!a.grant.allowExec) {
+    const err = execRefused(a.pathAndQuery);
+    tap.responseHead(err.code, 'Forbidden', [{ name: 'Content-Type', value: 'application/json' }], true);
+    tap.chunk(Buffer.from(JSON.stringify(err.toStatus())));
+    tap.end('server');
+    return refuse(err);
+  }
+  void tunnel(req, socket, head, a.context, a.pathAndQuery, tap, o).catch((e: unknown) => {
+    tap.end('error', (e as Error).message);
+    refuse(e instanceof ProxyError ? e : new ProxyError(502, 'ServiceUnavailable', 'UpstreamError', (e as Error).message));
+  });
+}
+
 export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEndpoint> {
   const grants = new Map<string, XrayGrant>();
   let port = 0;
+  let held: Promise<void> | undefined;
+  /** Answers being streamed: `cut` ends them. */
+  const open = new Set<() => void>();
   /** Every token is compared, each in constant time, so the answer's time says nothing of which matched. */
   const grantOf = (authorization: string | undefined): XrayGrant | undefined => {
     const m = /^Bearer (.+)$/i.exec(authorization ?? '');
@@ -101,7 +139,6 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
     return found;
   };
   /** The door; null: refused and already answered (nothing journaled). */
-  type Admitted = { grant: XrayGrant; control?: false; context: string; pathAndQuery: string; segments: string[] } | { grant: XrayGrant; control: true };
   const admit = (req: IncomingMessage, refuse: (err: ProxyError) => void): Admitted | null => {
     const refused = (req.headersDistinct.host?.length ?? 0) > 1 ? new ProxyError(400, 'BadRequest', 'DuplicateHost', 'more than one Host header') : (checkHost(req.headers.host, port) ?? checkOrigin(req.headers, port));
     if (refused) return void refuse(refused), null;
@@ -123,6 +160,7 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
       return;
     }
     if (a.control) return o.control ? o.control(req, res, a.grant) : sendProxyError(res, new ProxyError(404, 'NotFound', 'NotFound', 'no run control here'));
+    if (held) await held;
     const method = req.method ?? 'GET';
     const tap = o.hub.tap(a.grant.run, a.context, method, a.pathAndQuery, journaled(req.rawHeaders));
     const fail = (err: ProxyError) => {
@@ -146,7 +184,7 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
       req.resume();
       return fail(e instanceof ProxyError ? e : new ProxyError(502, 'ServiceUnavailable', 'CredentialsFailed', String(e)));
     }
-    forward(req, res, target, a.pathAndQuery, tap, o, fail);
+    forward(req, res, target, a.pathAndQuery, tap, o, fail, open);
   };
 
   const tls = await endpointCertificate();
@@ -158,28 +196,7 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
   });
   // Watches are quiet for minutes: no socket inactivity timeout.
   server.timeout = 0;
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy());
-    const refuse = (err: ProxyError) => {
-      const body = JSON.stringify(err.toStatus());
-      socket.end(`HTTP/1.1 ${err.code} ${err.code === 401 ? 'Unauthorized' : 'Forbidden'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-    };
-    const a = admit(req, refuse);
-    if (!a) return;
-    if (a.control) return refuse(new ProxyError(400, 'BadRequest', 'InvalidPath', 'no upgrade here'));
-    const tap = o.hub.tap(a.grant.run, a.context, req.method ?? 'GET', a.pathAndQuery, journaled(req.rawHeaders), true);
-    if (!a.grant.allowExec) {
-      const err = execRefused(a.pathAndQuery);
-      tap.responseHead(err.code, 'Forbidden', [{ name: 'Content-Type', value: 'application/json' }], true);
-      tap.chunk(Buffer.from(JSON.stringify(err.toStatus())));
-      tap.end('server');
-      return refuse(err);
-    }
-    void tunnel(req, socket, head, a.context, a.pathAndQuery, tap, o).catch((e: unknown) => {
-      tap.end('error', (e as Error).message);
-      refuse(e instanceof ProxyError ? e : new ProxyError(502, 'ServiceUnavailable', 'UpstreamError', (e as Error).message));
-    });
-  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => onUpgrade(req, socket, head, admit, o));
   server.on('tlsClientError', (_err, socket) => socket.destroy());
   server.on('clientError', (_err, socket: Duplex) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -201,6 +218,16 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
     port,
     grant: (token, g) => void grants.set(token, g),
     revoke: (token) => void grants.delete(token),
+    cut() {
+      let release = () => undefined as void;
+      const gate = new Promise<void>((ok) => (release = ok));
+      held = gate;
+      for (const end of [...open]) end();
+      return () => {
+        if (held === gate) held = undefined;
+        release();
+      };
+    },
     close() {
       closing ??= new Promise<void>((ok) => {
         server.close(() => ok());
@@ -212,7 +239,7 @@ export async function startXrayEndpoint(o: XrayEndpointOptions): Promise<XrayEnd
 }
 
 /** One request, forwarded and journaled: the body streamed up, the answer streamed back. */
-function forward(req: IncomingMessage, res: ServerResponse, target: UpstreamTarget, pathAndQuery: string, tap: ExchangeTap, o: XrayEndpointOptions, fail: (err: ProxyError) => void): void {
+function forward(req: IncomingMessage, res: ServerResponse, target: UpstreamTarget, pathAndQuery: string, tap: ExchangeTap, o: XrayEndpointOptions, fail: (err: ProxyError) => void, open: Set<() => void>): void {
   const method = req.method ?? 'GET';
   const headers = forwarded(req.rawHeaders);
   const hasBody = !BODYLESS_METHODS.has(method) && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
@@ -225,10 +252,21 @@ function forward(req: IncomingMessage, res: ServerResponse, target: UpstreamTarg
         upstream.abort();
         return tap.end('client');
       }
-      relay(res, up, tap);
+      const cut = () => {
+        open.delete(cut);
+        if (res.writableEnded) return;
+        ended.cut = true;
+        res.end();
+        upstream.abort();
+        tap.end('server', 'cut by the explorer (the endpoint ended the answer)');
+      };
+      open.add(cut);
+      res.on('close', () => open.delete(cut));
+      relay(res, up, tap, ended);
     },
     onError: fail,
   });
+  const ended = { cut: false };
   res.on('close', () => {
     if (!res.writableFinished) {
       upstream.abort();
@@ -245,7 +283,7 @@ function forward(req: IncomingMessage, res: ServerResponse, target: UpstreamTarg
 }
 
 /** The API server's answer, as it came: status, headers (minus one hop's), body chunks with backpressure. */
-function relay(res: ServerResponse, up: UpstreamReply, tap: ExchangeTap): void {
+function relay(res: ServerResponse, up: UpstreamReply, tap: ExchangeTap, ended: { cut: boolean }): void {
   const out: string[] = [];
   for (let i = 0; i < up.rawHeaders.length; i += 2) if (!HOP_RESPONSE.has(up.rawHeaders[i]!.toLowerCase())) out.push(up.rawHeaders[i]!, up.rawHeaders[i + 1]!);
   const status = up.statusCode ?? 502;
@@ -265,11 +303,12 @@ function relay(res: ServerResponse, up: UpstreamReply, tap: ExchangeTap): void {
   });
   res.on('drain', () => up.resume());
   up.on('end', () => {
+    if (ended.cut) return;
     res.end();
     tap.end('server');
   });
   up.on('close', () => {
-    if (up.complete) return;
+    if (up.complete || ended.cut) return;
     // Cut mid-body: cut the client too, so that it does not take a truncated body for whole.
     tap.end('error', 'the API server closed the connection before the body ended');
     res.destroy();

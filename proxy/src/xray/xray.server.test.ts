@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testCluster } from '../../cluster/cluster.testkit';
 import { createRestrictedUser, type RestrictedUser } from '../../cluster/restricted.testkit';
+import { ensureXrayInformer } from '../../cluster/build';
 import { readRecordingLog, type HarEntry } from '../../../protocol/recording';
 import type { XrayMessage } from '../../../protocol/xray';
 import { createNamespace, deleteNamespace, raw, uniqueName, waitUntil } from '../explorer.testkit';
@@ -47,21 +48,34 @@ function endpointGet(path: string, authorization?: string): Promise<{ status: nu
   });
 }
 
-/** Runs a program as one X-ray run of the explorer and returns what it printed and what the journal recorded of it. */
-async function through(argv: string[], env: Record<string, string> = {}): Promise<Run> {
+/** A run of the explorer's endpoint (the run control an attached `xray` uses): its kubeconfig, its end, its recording. */
+async function newRun(argv: string[]) {
   const file = JSON.parse(srv.xray!.kubeconfig()) as { users: { user: { token: string } }[] };
   const longLived = file.users[0]!.user.token;
   const run = await control('xray=run', { argv }, longLived);
-  const kc = join(dir, `${run.id}.kubeconfig`);
-  writeFileSync(kc, JSON.stringify({ ...file, users: [{ name: 'xray', user: { token: run.token } }] }), { mode: 0o600 });
+  const kubeconfig = join(dir, `${run.id}.kubeconfig`);
+  writeFileSync(kubeconfig, JSON.stringify({ ...file, users: [{ name: 'xray', user: { token: run.token } }] }), { mode: 0o600 });
+  return {
+    kubeconfig,
+    end: (exitCode: number | null) => control(`xray=end&run=${run.id}`, { exitCode }, longLived),
+    entries: async (): Promise<HarEntry[]> => {
+      const har = await raw(srv.port, { path: `/proxy/xray/har?run=${run.id}`, headers: { 'X-Explorer-Token': srv.token } });
+      const log = JSON.parse(har.body.toString()) as { log: { entries: unknown[] } };
+      return log.log.entries.length ? readRecordingLog(log).entries : [];
+    },
+  };
+}
+
+/** Runs a program as one X-ray run of the explorer and returns what it printed and what the journal recorded of it. */
+async function through(argv: string[], env: Record<string, string> = {}): Promise<Run> {
+  const run = await newRun(argv);
   const out = await new Promise<Omit<Run, 'entries'>>((ok) => {
-    execFile(argv[0]!, argv.slice(1), { env: { ...process.env, KUBECONFIG: kc, ...env }, timeout: 60_000, maxBuffer: 64 << 20 }, (err, stdout, stderr) => ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(argv[0]!, argv.slice(1), { env: { ...process.env, KUBECONFIG: run.kubeconfig, ...env }, timeout: 60_000, maxBuffer: 64 << 20 }, (err, stdout, stderr) => ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
   });
-  await control(`xray=end&run=${run.id}`, { exitCode: out.code }, longLived);
-  const har = await raw(srv.port, { path: `/proxy/xray/har?run=${run.id}`, headers: { 'X-Explorer-Token': srv.token } });
-  const log = JSON.parse(har.body.toString()) as { log: { entries: unknown[] } };
-  if (log.log.entries.length === 0) throw new Error(`nothing recorded of ${argv.join(' ')}: exit ${out.code}, ${out.stderr}`);
-  return { ...out, entries: readRecordingLog(log).entries };
+  await run.end(out.code);
+  const entries = await run.entries();
+  if (entries.length === 0) throw new Error(`nothing recorded of ${argv.join(' ')}: exit ${out.code}, ${out.stderr}`);
+  return { ...out, entries };
 }
 
 const bodyOf = (e: HarEntry): string => (e.response.content.encoding === 'base64' ? Buffer.from(e.response.content.text ?? '', 'base64').toString() : (e.response.content.text ?? ''));
@@ -187,6 +201,17 @@ describe.skipIf(!kubectl)('kubectl through the X-ray endpoint', () => {
     expect(no.stderr).toContain(as);
   });
 
+  it('exec is refused with a Status kubectl prints, and shown as refused', async () => {
+    const pod = uniqueName('pod');
+    await cluster.request('admin', 'POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name: pod }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    const r = await through([kubectl!, '--context', 'local-admin', '-n', ns, 'exec', pod, '--', 'true']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('--allow-exec');
+    const exec = r.entries.filter((e) => apiPath(e).endsWith(`/pods/${pod}/exec`));
+    expect(exec.length).toBeGreaterThan(0);
+    expect(exec.every((e) => e.response.status === 403)).toBe(true);
+  });
+
   it('refuses a request without the token, and journals nothing of it', async () => {
     const seen: XrayMessage[] = [];
     const ctl = new AbortController();
@@ -218,6 +243,70 @@ describe.skipIf(!kubectl)('kubectl through the X-ray endpoint', () => {
     ctl.abort();
     const requests = seen.filter((m): m is Extract<XrayMessage, { type: 'request' }> => m.type === 'request' && m.path.includes('marker='));
     expect(requests.map((m) => m.path.endsWith('&good=1'))).toEqual([true]);
+  });
+});
+
+type WatchEventJson = { type: string; object: { metadata: { name?: string; annotations?: Record<string, string> }; code?: number } };
+const eventsOf = (e: HarEntry): WatchEventJson[] => (e._frames ?? []).map((f) => JSON.parse(f.text!) as WatchEventJson);
+const isStreamingList = (e: HarEntry) => e._watch && e.request.queryString.some((q) => q.name === 'sendInitialEvents' && q.value === 'true');
+const isInitialEventsEnd = (x: WatchEventJson) => x.type === 'BOOKMARK' && x.object.metadata.annotations?.['k8s.io/initial-events-end'] === 'true';
+
+/**
+ * Runs the informer through the endpoint until it has synced; then cuts its stream, creates a
+ * ConfigMap and compacts etcd while it is cut off, and lets it reconnect until it has seen that
+ * ConfigMap. Returns the run's recording and the name created while cut.
+ */
+async function informerRun(watchList: boolean): Promise<{ entries: HarEntry[]; later: string; first: string; beforeRv: string }> {
+  const bin = await ensureXrayInformer({ kubernetesVersion: cp.kubernetesVersion });
+  const space = await createNamespace(cluster, 'xray-informer');
+  const first = uniqueName('seen');
+  await cluster.request('admin', 'POST', `/api/v1/namespaces/${space}/configmaps`, { metadata: { name: first } });
+  const run = await newRun([bin]);
+  const child = spawn(bin, ['local-admin', space], { env: { ...process.env, KUBECONFIG: run.kubeconfig, KUBE_FEATURE_WatchListClient: String(watchList) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+  try {
+    await waitUntil('the informer synced', () => out.includes('SYNCED'), 60_000);
+    // The watch that follows the list is open once the journal holds it (its response head came).
+    // An event on the watch first: client-go takes a watch that ends with no event within a
+    // second for a failure ("very short watch") and relists instead of resuming.
+    const before = uniqueName('before-cut');
+    const made = await cluster.request('admin', 'POST', `/api/v1/namespaces/${space}/configmaps`, { metadata: { name: before } });
+    const beforeRv = (JSON.parse(made.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    await waitUntil('the informer saw an event on its watch', () => out.includes(`ADDED ${before}`));
+    const resume = srv.xray!.cut();
+    const later = uniqueName('while-cut');
+    await cluster.request('admin', 'POST', `/api/v1/namespaces/${space}/configmaps`, { metadata: { name: later } });
+    try {
+      // Compacted, kube-apiserver's watch cache still serves a watch from beforeRv (it keeps its
+      // own window of events; only reads that reach etcd meet 410), so the resume succeeds.
+      await cluster.compact();
+    } finally {
+      resume();
+    }
+    await waitUntil('the informer saw what changed while it was cut off', () => out.includes(`ADDED ${later}`), 120_000);
+    return { entries: await run.entries(), later, first, beforeRv };
+  } finally {
+    child.kill('SIGTERM');
+    await run.end(null);
+    await deleteNamespace(cluster, space);
+  }
+}
+
+describe('a client-go informer through the X-ray endpoint', () => {
+  it('with streaming lists: its streaming list up to the initial-events-end bookmark, and its resume after the explorer cut its watch', { timeout: 300_000 }, async () => {
+    const { entries, first, later, beforeRv } = await informerRun(true);
+    const streams = entries.filter(isStreamingList);
+    const initial = eventsOf(streams[0]!);
+    const end = initial.findIndex(isInitialEventsEnd);
+    expect(end, JSON.stringify(initial)).toBeGreaterThan(0);
+    expect(initial.slice(0, end).map((e) => [e.type, e.object.metadata.name])).toContainEqual(['ADDED', first]);
+    // After the cut: the informer resumed its watch from the last resourceVersion it had (the
+    // event before the cut), and got what was created while it was cut off.
+    const resumed = entries.filter((e) => e._watch && !isStreamingList(e));
+    expect(resumed.map((e) => e.request.queryString.find((q) => q.name === 'resourceVersion')?.value), JSON.stringify(entries.map((e) => e._apiPath))).toContain(beforeRv);
+    expect(resumed.flatMap(eventsOf).map((e) => [e.type, e.object.metadata.name])).toContainEqual(['ADDED', later]);
   });
 });
 
@@ -266,11 +355,12 @@ describe.skipIf(!kubectl)('the xray command', () => {
   });
 
   it('attached to a running explorer: the run shows there live, and Ctrl-C reaches the child', { timeout: 60_000 }, async () => {
-    const { child, exited } = xrayProcess(['--attach', endpointKubeconfig, '--context', 'local-admin', '--', kubectl!, '-n', ns, 'get', 'configmaps', '-w']);
+    const label = `attach=${uniqueName('x')}`;
+    const { child, exited } = xrayProcess(['--attach', endpointKubeconfig, '--context', 'local-admin', '--', kubectl!, '-n', ns, 'get', 'configmaps', '-w', '-l', label]);
     const watching = async () => {
       const h = await raw(srv.port, { path: '/proxy/xray/har', headers: { 'X-Explorer-Token': srv.token } });
       const log = JSON.parse(h.body.toString()) as { log: { entries: HarEntry[]; _recording: { runs: { id: string; argv?: string[] }[] } } };
-      const run = log.log._recording.runs.find((x) => x.argv?.includes('-w'));
+      const run = log.log._recording.runs.find((x) => x.argv?.includes(label));
       return run !== undefined && log.log.entries.some((e) => e._run === run.id && e._watch && e.response.status === 200);
     };
     await waitUntil('the attached run’s watch in the explorer’s journal', watching, 30_000);
@@ -281,6 +371,6 @@ describe.skipIf(!kubectl)('the xray command', () => {
     expect(r.code, r.stderr).toBe(1);
     const h = await raw(srv.port, { path: '/proxy/xray/har', headers: { 'X-Explorer-Token': srv.token } });
     const runs = (JSON.parse(h.body.toString()) as { log: { _recording: { runs: { argv?: string[]; endedAt?: string; exitCode?: number | null }[] } } }).log._recording.runs;
-    expect(runs.find((x) => x.argv?.includes('-w'))).toMatchObject({ exitCode: 1, endedAt: expect.any(String) });
+    expect(runs.find((x) => x.argv?.includes(label))).toMatchObject({ exitCode: 1, endedAt: expect.any(String) });
   });
 });

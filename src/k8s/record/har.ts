@@ -25,7 +25,7 @@ import {
   RecordingFileError,
 } from '../../../protocol/recording';
 
-export { RECORDING_FORMAT, RECORDING_VERSION, RecordingFileError, type Har, type HarEntry, type HarFrame, type HarHeader, type RecordingMeta } from '../../../protocol/recording';
+export { RecordingFileError, type Har, type HarEntry, type HarHeader, type RecordingMeta } from '../../../protocol/recording';
 
 const toHarHeaders = (h: HeaderList): HarHeader[] => h.map(([name, value]) => ({ name, value }));
 

@@ -128,18 +128,50 @@ async function buildAll(release: Release, dir: string, stamp: string, log: (l: s
  * folder of its own: kept apart from the control plane's binaries, so that adding it rebuilt none
  * of those. Its wrapper module pins the same dependency versions as the kube module, so Go's
  * build cache already holds all but its own packages. Undefined when the release has none.
- * Several processes may ask at once (parallel sessions, test runs): one builds, the others wait
- * for its binary (a lock folder holding the builder's pid; a dead builder's lock is taken over).
  */
 export async function ensureSampleApiserver(opts: EnsureOptions = {}): Promise<string | undefined> {
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const release = releaseFor(opts.kubernetesVersion);
   const agg = release.aggregated;
   if (!agg) return undefined;
+  const dir = join(dirname(cacheDir(release)), `sample-apiserver-${agg.version}-${moduleDigest(agg.module)}`);
+  return cachedGoBuild(dir, 'sample-apiserver', async (tmp) => {
+    await checkGo(release.kubernetes);
+    log(`Building the aggregated API server k8s.io/sample-apiserver ${agg.version} (its own packages; the rest come from Go's build cache) into ${dir}`);
+    await goBuild(join(goDir, agg.module), ['-ldflags', '-s -w', '-o', join(tmp, 'sample-apiserver'), 'k8s.io/sample-apiserver'], 'sample-apiserver', log);
+  }, log);
+}
+
+/** helm's version, as its wrapper module (go/helm/go.mod) pins it. */
+const HELM_VERSION = 'v3.22.0';
+
+/**
+ * helm, built from its Go module (go/helm) on first use into a cache folder of its own, like the
+ * aggregated API server: the Helm chart's test renders the chart with helm itself (issue 48).
+ */
+export async function ensureHelm(opts: EnsureOptions = {}): Promise<string> {
+  const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const dir = join(dirname(cacheDir(releaseFor(undefined))), `helm-${HELM_VERSION}-${moduleDigest('helm')}`);
+  return cachedGoBuild(dir, 'helm', async (tmp) => {
+    log(`Building helm ${HELM_VERSION} from its Go module into ${dir}`);
+    await goBuild(join(goDir, 'helm'), ['-ldflags', '-s -w', '-o', join(tmp, 'helm'), 'helm.sh/helm/v3/cmd/helm'], 'helm', log);
+  }, log);
+}
+
+/** The first 16 hex digits of a wrapper module's go.mod and go.sum: a new pin is a new cache folder. */
+function moduleDigest(module: string): string {
   const h = createHash('sha256');
-  for (const f of ['go.mod', 'go.sum']) h.update(f).update(readFileSync(join(goDir, agg.module, f)));
-  const dir = join(dirname(cacheDir(release)), `sample-apiserver-${agg.version}-${h.digest('hex').slice(0, 16)}`);
-  const bin = join(dir, 'sample-apiserver');
+  for (const f of ['go.mod', 'go.sum']) h.update(f).update(readFileSync(join(goDir, module, f)));
+  return h.digest('hex').slice(0, 16);
+}
+
+/**
+ * `dir/bin`, built by `build(tmp)` into a temporary folder renamed into place when complete.
+ * Several processes may ask at once (parallel sessions, test runs): one builds, the others wait
+ * for its binary (a lock folder holding the builder's pid; a dead builder's lock is taken over).
+ */
+async function cachedGoBuild(dir: string, binName: string, build: (tmp: string) => Promise<void>, log: (l: string) => void): Promise<string> {
+  const bin = join(dir, binName);
   const lock = `${dir}.lock`;
   for (const deadline = Date.now() + 30 * 60_000; Date.now() < deadline; ) {
     if (existsSync(bin)) return bin;
@@ -147,42 +179,45 @@ export async function ensureSampleApiserver(opts: EnsureOptions = {}): Promise<s
     try {
       mkdirSync(lock);
     } catch {
-      let owner = 0;
-      let age: number;
-      try {
-        owner = Number(readFileSync(join(lock, 'pid'), 'utf8')) || 0;
-      } catch {
-        // Its builder has not written its pid yet, or the lock is gone already.
-      }
-      try {
-        age = Date.now() - statSync(lock).mtimeMs;
-      } catch {
-        continue;
-      }
-      const stale = owner ? !alive(owner) : age > 60_000;
-      if (stale) rmSync(lock, { recursive: true, force: true });
-      else await new Promise((r) => setTimeout(r, 2_000));
+      await waitOrTakeOver(lock);
       continue;
     }
     try {
       writeFileSync(join(lock, 'pid'), String(process.pid));
       if (existsSync(bin)) return bin;
-      await checkGo(release.kubernetes);
       const started = Date.now();
-      log(`Building the aggregated API server k8s.io/sample-apiserver ${agg.version} (its own packages; the rest come from Go's build cache) into ${dir}`);
       const tmp = `${dir}.partial-${process.pid}`;
       rmSync(tmp, { recursive: true, force: true });
       mkdirSync(tmp, { recursive: true });
-      await goBuild(join(goDir, agg.module), ['-ldflags', '-s -w', '-o', join(tmp, 'sample-apiserver'), 'k8s.io/sample-apiserver'], 'sample-apiserver', log);
+      await build(tmp);
       rmSync(dir, { recursive: true, force: true });
       renameSync(tmp, dir);
-      log(`Built sample-apiserver in ${Math.round((Date.now() - started) / 1000)} s.`);
+      log(`Built ${binName} in ${Math.round((Date.now() - started) / 1000)} s.`);
       return bin;
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
   }
   throw new BuildError(`waited 30 minutes for another process building ${bin}`, `remove ${lock} if no build is running`);
+}
+
+/** Another process holds the build lock: wait for it, or remove the lock of a builder that died. */
+async function waitOrTakeOver(lock: string): Promise<void> {
+  let owner = 0;
+  let age: number;
+  try {
+    owner = Number(readFileSync(join(lock, 'pid'), 'utf8')) || 0;
+  } catch {
+    // Its builder has not written its pid yet, or the lock is gone already.
+  }
+  try {
+    age = Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return;
+  }
+  const stale = owner ? !alive(owner) : age > 60_000;
+  if (stale) rmSync(lock, { recursive: true, force: true });
+  else await new Promise((r) => setTimeout(r, 2_000));
 }
 
 function alive(pid: number): boolean {

@@ -71,7 +71,7 @@ test('kubectl apply through X-ray: the Clients view shows the server-side PATCH,
     await expect(detail.getByLabel('Request body text')).toHaveText(`{"apiVersion":"v1","data":{"color":"blue"},"kind":"ConfigMap","metadata":{"name":"xrayed","namespace":"${ns}"}}`);
     // The server's answer: 201 (apply created it), the object with kubectl as its Apply manager.
     await expect(detail.getByLabel('Status line')).toContainText('HTTP 201');
-    await expect(detail.getByLabel('API Priority and Fairness')).toContainText(/FlowSchema UID [0-9a-f-]{36}, PriorityLevel UID [0-9a-f-]{36}/);
+    await expect(detail.locator(':scope > p[aria-label="API Priority and Fairness"]')).toContainText(/FlowSchema UID [0-9a-f-]{36}, PriorityLevel UID [0-9a-f-]{36}/);
     // The server's own record of kubectl's request (issue 46): the audit event its Audit-Id names,
     // with the user the endpoint's credentials are (the admin's client certificate) and kubectl's agent.
     const audit = detail.locator('details[aria-label="Audit"]');

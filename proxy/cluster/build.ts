@@ -168,6 +168,26 @@ export async function ensureXrayInformer(opts: EnsureOptions = {}): Promise<stri
   });
 }
 
+/** helm's version, as its wrapper module (go/helm/go.mod) pins it. */
+const HELM_VERSION = 'v3.22.0';
+
+/**
+ * helm, built from its Go module (go/helm) on first use into a cache folder of its own, like the
+ * aggregated API server: the Helm chart's test renders the chart with helm itself (issue 48). Its
+ * wrapper pins the kube module's k8s.io versions, so Go's build cache serves the packages both use.
+ */
+export async function ensureHelm(opts: EnsureOptions = {}): Promise<string> {
+  const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const release = releaseFor(undefined);
+  const h = createHash('sha256');
+  for (const f of ['go.mod', 'go.sum']) h.update(f).update(readFileSync(join(goDir, 'helm', f)));
+  const dir = join(dirname(cacheDir(release)), `helm-${HELM_VERSION}-${h.digest('hex').slice(0, 16)}`);
+  return cachedBuild(dir, 'helm', release.kubernetes, log, async (tmp) => {
+    log(`Building helm ${HELM_VERSION} from its Go module into ${dir}`);
+    await goBuild(join(goDir, 'helm'), ['-ldflags', '-s -w', '-o', join(tmp, 'helm'), 'helm.sh/helm/v3/cmd/helm'], 'helm', log);
+  });
+}
+
 /**
  * A binary built once into `dir` (named `name` there) by `build`, which writes it into a scratch
  * folder renamed into place when done. Several processes may ask at once (parallel sessions, test

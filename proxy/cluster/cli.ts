@@ -1,7 +1,7 @@
 // `npm run cluster`: builds (when needed) and starts the local control plane in .cluster/,
 // prints how to use it, and stops every child on Ctrl-C or SIGTERM.
 import { resolve } from 'node:path';
-import { ensureBinaries, ensureSampleApiserver, ensureXrayInformer } from './build';
+import { ensureBinaries, ensureHelm, ensureSampleApiserver, ensureXrayInformer } from './build';
 import { startControlPlane } from './controlplane';
 import { type SeedOptions, seedCluster } from './seed';
 import { parseSeedFlags } from './seedFlags';
@@ -52,6 +52,8 @@ async function main(): Promise<void> {
     console.log(sample ? `aggregated API server: ${sample}` : `no aggregated API server for Kubernetes ${release.kubernetes}`);
     // The X-ray tests' client-go informer runs against the default release only.
     if (release === releaseFor()) console.log(`X-ray informer: ${await ensureXrayInformer({ kubernetesVersion: release.kubernetes })}`);
+    // The Helm chart's test renders with helm itself: built once, with the default release's tools.
+    if (release === releaseFor()) console.log(`helm: ${await ensureHelm()}`);
     return;
   }
   const cp = await startControlPlane({ dir, kubernetesVersion: release.kubernetes, fresh: args.includes('--fresh'), controllerManager: !args.includes('--no-controller-manager'), aggregatedApi: !args.includes('--no-aggregated'), ...(runtimeConfig ? { runtimeConfig } : {}) });

@@ -69,17 +69,20 @@ export interface KubectlOptions {
   kubeconfig?: string;
 }
 
+const IMPERSONATION_FLAGS = new Map([['impersonate-user', '--as'], ['impersonate-group', '--as-group'], ['impersonate-uid', '--as-uid']]);
+
 /**
  * kubectl's flags for the request's Impersonate-* headers: `--as`, `--as-group` (one per group
  * line) and `--as-uid`, which make kubectl send the same headers (client-go's impersonating round
  * tripper). kubectl has no flag for Impersonate-Extra-*: a note says so.
  */
 function impersonationFlags(req: ExchangeRequest, notes: string[]): string {
-  const flags: Record<string, string> = { 'impersonate-user': '--as', 'impersonate-group': '--as-group', 'impersonate-uid': '--as-uid' };
   let out = '';
   for (const [k, v] of req.headers) {
     const lower = k.toLowerCase();
-    if (flags[lower]) out += ` ${flags[lower]} ${shellQuote(v)}`;
+    // A Map: a header named `constructor` must not find Object.prototype's.
+    const flag = IMPERSONATION_FLAGS.get(lower);
+    if (flag) out += ` ${flag} ${shellQuote(v)}`;
     else if (lower.startsWith('impersonate-extra-')) notes.push(`kubectl has no flag for ${k}: set it as as-user-extra in a kubeconfig user.`);
   }
   return out;

@@ -166,18 +166,37 @@ describe('attacks on the wire', () => {
 });
 
 describe('attacks that get through as something harmless', () => {
-  it('drops impersonation headers: the request acts as the kubeconfig user', async () => {
-    const review = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
-    const res = await raw(srv.port, {
+  // Impersonate-* pass, as `kubectl --as` sends them: the server checks the kubeconfig user's own
+  // `impersonate` verb, so they give the page nothing kubectl does not give the same user.
+  const review = (context: string, headers: Record<string, string>) =>
+    raw(srv.port, {
       method: 'POST',
-      path: '/k8s/local-viewer/apis/authentication.k8s.io/v1/selfsubjectreviews',
-      headers: { 'X-Explorer-Token': srv.token, 'Content-Type': 'application/json', 'Impersonate-User': 'explorer-admin', 'Impersonate-Group': 'system:masters', 'Impersonate-Uid': '0', 'X-Remote-User': 'explorer-admin', 'X-Remote-Group': 'system:masters' },
-      body: review,
+      path: `/k8s/${context}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
+      headers: { 'X-Explorer-Token': srv.token, 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
     });
+
+  it('passes Impersonate-User: the server answers as the impersonated user when the kubeconfig user may impersonate', async () => {
+    const res = await review('local-admin', { 'Impersonate-User': 'explorer-viewer' });
     expect(res.status).toBe(201);
-    const user = json(res).status.userInfo as { username: string; groups: string[] };
-    expect(user.username).toBe('explorer-viewer');
-    expect(user.groups).not.toContain('system:masters');
+    expect(json(res).status.userInfo).toEqual({ username: 'explorer-viewer', groups: ['system:authenticated'] });
+    // A GET takes the lean client (http1/): the same rule there.
+    const list = await raw(srv.port, { path: `/k8s/local-admin/api/v1/namespaces/${ns}/secrets`, headers: { 'X-Explorer-Token': srv.token, 'Impersonate-User': 'explorer-viewer' } });
+    expect(list.status).toBe(403);
+    expect(json(list).message).toContain('User "explorer-viewer" cannot list resource "secrets"');
+  });
+
+  it('leaves the refusal to the server: a viewer impersonating the admin gets its 403, and X-Remote-* stay dropped', async () => {
+    const res = await review('local-viewer', { 'Impersonate-User': 'explorer-admin', 'Impersonate-Group': 'system:masters', 'X-Remote-User': 'explorer-admin', 'X-Remote-Group': 'system:masters' });
+    expect(res.status).toBe(403);
+    // The server's own words: `cannot impersonate resource "users"` (v1.33); releases that check
+    // constrained impersonation first name its verb (`cannot impersonate-on:user-info:create resource
+    // "selfsubjectreviews"`) when neither form is granted.
+    expect(json(res).message).toMatch(/^(users "explorer-admin"|selfsubjectreviews\.authentication\.k8s\.io) is forbidden: User "explorer-viewer" cannot impersonate(-on:user-info:create)? resource "(users|selfsubjectreviews)"/);
+    // Front-proxy headers alone still act as the kubeconfig user.
+    const plain = await review('local-viewer', { 'X-Remote-User': 'explorer-admin', 'X-Remote-Group': 'system:masters' });
+    expect(json(plain).status.userInfo.username).toBe('explorer-viewer');
+    expect(json(plain).status.userInfo.groups).not.toContain('system:masters');
   });
 
   it('opens a watch sent with Content-Length and no body at once (no body framing on a GET)', async () => {

@@ -30,7 +30,7 @@ describe('upstreamRequestHeaders', () => {
 
   it.each([
     ['X-Remote-User', 'admin'], ['X-Remote-Group', 'system:masters'], ['X-Remote-Extra-Scopes', 'x'], ['X-Forwarded-For', '10.0.0.1'],
-    ['X-Forwarded-Host', 'evil'], ['Forwarded', 'for=1.2.3.4'], ['X-Real-IP', '1.2.3.4'], ['Impersonate-Uid', '1'], ['X-Anything', 'y'],
+    ['X-Forwarded-Host', 'evil'], ['Forwarded', 'for=1.2.3.4'], ['X-Real-IP', '1.2.3.4'], ['Impersonate', 'x'], ['Impersonate-Extra', 'x'], ['X-Anything', 'y'],
   ])('drops %s, which is not on the allow-list', (name, value) => {
     expect(upstreamRequestHeaders([name, value, 'Accept', 'a'])).toEqual([['Accept', 'a'], UA]);
   });
@@ -41,12 +41,21 @@ describe('upstreamRequestHeaders', () => {
     expect(names(upstreamRequestHeaders(raw, false))).toEqual(['content-length', 'content-type', 'content-encoding', 'accept']);
   });
 
-  it('never forwards browser credentials, the token, Host, Origin, Referer, Proxy-* or Impersonate-*', () => {
+  it('never forwards browser credentials, the token, Host, Origin, Referer or Proxy-*', () => {
     const out = upstreamRequestHeaders([
       'Authorization', 'Bearer browser', 'Cookie', 'a=b', 'X-Explorer-Token', 't', 'Origin', 'http://localhost:1', 'Referer', 'http://x/', 'Host', 'evil',
-      'Proxy-Authorization', 'Basic x', 'Impersonate-User', 'admin', 'Impersonate-Group', 'system:masters', 'Impersonate-Extra-Scopes', 'x', 'Expect', '100-continue', 'Accept', 'a',
+      'Proxy-Authorization', 'Basic x', 'Expect', '100-continue', 'Accept', 'a',
     ]);
     expect(names(out)).toEqual(['accept']);
+  });
+
+  it('forwards Impersonate-User, -Group (each line), -Uid and -Extra-*, as kubectl --as sends them: the server checks the user\'s impersonate verb', () => {
+    const out = upstreamRequestHeaders([
+      'Impersonate-User', 'explorer-viewer', 'Impersonate-Group', 'a', 'impersonate-group', 'b', 'Impersonate-Uid', '1', 'Impersonate-Extra-Scopes', 'x', 'Accept', 'a',
+    ], true);
+    expect(out.slice(0, -1)).toEqual([
+      ['Impersonate-User', 'explorer-viewer'], ['Impersonate-Group', 'a'], ['impersonate-group', 'b'], ['Impersonate-Uid', '1'], ['Impersonate-Extra-Scopes', 'x'], ['Accept', 'a'],
+    ]);
   });
 });
 

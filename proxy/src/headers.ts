@@ -11,12 +11,11 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te'
  * Request headers that may reach the cluster: an allow-list, not a deny-list. Everything else the
  * page (or anything holding the token) sends is dropped, silently: the browser's own credentials
  * and identity (the kubeconfig provides the real ones), our token, Host (set for the upstream),
- * Impersonate-* (a page that holds the token must not act as someone else than the kubeconfig's
- * user), and headers a front proxy would vouch for (X-Remote-User, X-Remote-Group,
- * X-Forwarded-For): an API server with request-header authentication trusting the kubeconfig's CA
- * would believe them. What remains is what kube-apiserver reads from a client: content
- * negotiation, the body's framing and type, caching validators (OpenAPI answers 304 to
- * If-None-Match), and the tracing ids it logs.
+ * and headers a front proxy would vouch for (X-Remote-User, X-Remote-Group, X-Forwarded-For): an
+ * API server with request-header authentication trusting the kubeconfig's CA would believe them.
+ * What remains is what kube-apiserver reads from a client: content negotiation, the body's framing
+ * and type, caching validators (OpenAPI answers 304 to If-None-Match), and the tracing ids it logs;
+ * and impersonation ({@link isImpersonationHeader}).
  */
 export const ALLOWED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
   'accept', 'accept-encoding', 'accept-language',
@@ -24,6 +23,19 @@ export const ALLOWED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
   'if-none-match', 'if-match', 'if-modified-since', 'cache-control', 'pragma',
   'audit-id', 'x-request-id', 'traceparent', 'tracestate',
 ]);
+
+/**
+ * Impersonate-User, -Group (one line per group), -Uid and -Extra-<key>: passed from the page, as
+ * `kubectl --as/--as-group/--as-uid` and `kubectl proxy` pass them. They carry no authority of
+ * their own: the API server authenticates the kubeconfig's user and then checks that user's
+ * `impersonate` verb on users, groups, uids and userextras (apiserver's impersonation filter),
+ * answering 403 "cannot impersonate" otherwise. So the page gains nothing kubectl does not give
+ * the same user. When the context impersonates too, the page's set replaces the context's as a
+ * whole (openUpstream.ts). `lower` is a lower-case header name.
+ */
+export function isImpersonationHeader(lower: string): boolean {
+  return lower === 'impersonate-user' || lower === 'impersonate-group' || lower === 'impersonate-uid' || lower.startsWith('impersonate-extra-');
+}
 
 const OVERRIDE = USER_AGENT_OVERRIDE_HEADER.toLowerCase();
 
@@ -90,7 +102,7 @@ function filterRaw(raw: readonly string[], drop: Set<string>, prefixes: string[]
 
 /**
  * Request headers to forward upstream, from Node's `rawHeaders` (flat name/value list): only
- * {@link ALLOWED_REQUEST_HEADERS}, and without body framing when `bodyless` (a GET or HEAD: a
+ * {@link ALLOWED_REQUEST_HEADERS} and impersonation, and without body framing when `bodyless` (a GET or HEAD: a
  * watch opened with Content-Length would make the server wait for a body that never comes). Then
  * the User-Agent, last: the one the page asked for in {@link USER_AGENT_OVERRIDE_HEADER}, else
  * `userAgent` (the explorer's own); the browser's User-Agent is never forwarded.
@@ -106,7 +118,7 @@ export function upstreamRequestHeaders(raw: readonly string[], bodyless = false,
     const lower = name.toLowerCase();
     if (lower === 'connection') connection = true;
     if (lower === OVERRIDE && asked === undefined && acceptableUserAgent(raw[i + 1]!)) asked = raw[i + 1]!;
-    if (!ALLOWED_REQUEST_HEADERS.has(lower) || (bodyless && BODY_FRAMING.has(lower))) continue;
+    if (!(ALLOWED_REQUEST_HEADERS.has(lower) || isImpersonationHeader(lower)) || (bodyless && BODY_FRAMING.has(lower))) continue;
     out.push([name, raw[i + 1]!]);
   }
   const listed = connection ? connectionListed(raw) : undefined;

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { PassThrough, type Writable } from 'node:stream';
 import { isWatchRequest, queryFlag } from '../../protocol/watch';
 import { ProxyError, upstreamFailure } from './errors';
+import { isImpersonationHeader } from './headers';
 import { checkPath, type CredentialLines, credentialLines, headerLines, type LeanExchange } from './http1';
 import type { UpstreamTarget } from './kubeconfig';
 import { CONNECT_TIMEOUT_MS } from './timeouts';
@@ -198,7 +199,8 @@ const nodeTransport: Transport = (call) => {
   // A GET or HEAD carries no body whoever asks (the mux's headers included): with Content-Length
   // the server would wait for one, holding the connection.
   const headers = upstreamHeaderObject(request.headers, BODYLESS_METHODS.has(request.method));
-  for (const k in target.headers) headers[k.toLowerCase()] = target.headers[k]!;
+  const own = pageImpersonates(request) ? withoutImpersonation(target.headers) : target.headers;
+  for (const k in own) headers[k.toLowerCase()] = own[k]!;
   const req = (target.secure ? httpsRequest : httpRequest)({
     hostname: target.hostname,
     port: target.port,
@@ -249,7 +251,7 @@ const leanTransport: Transport = (call) => {
   const path = target.basePath + request.pathAndQuery;
   // Checked before anything is sent, as node:http's request() checks (and throws) too.
   checkPath(path);
-  const lines = headerLines(request.headers, credentialsOf(target), BODY_FRAMING);
+  const lines = headerLines(request.headers, credentialsOf(target, pageImpersonates(request)), BODY_FRAMING);
   let exchange: LeanExchange | undefined;
   let aborted = false;
   return {
@@ -277,13 +279,35 @@ const leanTransport: Transport = (call) => {
   };
 };
 
-// Per resolved target (cached per context while its credentials are): checked once, not per request.
+// Per resolved target (cached per context while its credentials are): checked once, not per
+// request; the second form is the target's credentials without its impersonation.
 const credentialCache = new WeakMap<UpstreamTarget, CredentialLines>();
+const unimpersonatedCache = new WeakMap<UpstreamTarget, CredentialLines>();
 
-function credentialsOf(target: UpstreamTarget): CredentialLines {
-  let c = credentialCache.get(target);
-  if (!c) credentialCache.set(target, (c = credentialLines(target.headers)));
+function credentialsOf(target: UpstreamTarget, unimpersonated: boolean): CredentialLines {
+  const cache = unimpersonated ? unimpersonatedCache : credentialCache;
+  let c = cache.get(target);
+  if (!c) cache.set(target, (c = credentialLines(unimpersonated ? withoutImpersonation(target.headers) : target.headers)));
   return c;
+}
+
+/** Whether the page sent an Impersonate-* header (headers.ts lets them through). */
+function pageImpersonates(request: UpstreamRequest): boolean {
+  return request.headers.some(([k]) => isImpersonationHeader(k.toLowerCase()));
+}
+
+/**
+ * The kubeconfig's headers without its Impersonate-*: the page's impersonation replaces the
+ * context's (`as`, `as-groups`, `as-uid`, `as-user-extra`) as a whole. kubectl's `--as`,
+ * `--as-group` and `--as-uid` override the kubeconfig user's impersonation (they are bound to
+ * clientcmd's ConfigOverrides.AuthInfo, which wins over the file); the explorer goes one step
+ * further and never mixes the two sets, so a request acts as exactly the identity the page's
+ * headers name, or exactly the context's, never a blend neither side wrote.
+ */
+function withoutImpersonation(headers: Record<string, string | string[]>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const k in headers) if (!isImpersonationHeader(k.toLowerCase())) out[k] = headers[k]!;
+  return out;
 }
 
 interface AwaitingHead {

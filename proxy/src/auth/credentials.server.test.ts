@@ -1,6 +1,7 @@
 // Credentials read from the kubeconfig as kubectl reads them, against the real control plane and
 // the real kubectl built with it: an exec credential minted for one cluster stays with it, plugin
-// output is never echoed, `tokenFile` (not `token-file`) is read, and impersonation is whole.
+// output is never echoed, `tokenFile` (not `token-file`) is read, and impersonation is whole (the kubeconfig's, or the page's
+// instead of it).
 //
 // The second cluster is the same kube-apiserver reached under another server URL (localhost
 // instead of 127.0.0.1; its certificate names both): a second kube-apiserver costs too much on a
@@ -96,11 +97,11 @@ describe('kubeconfig credentials as kubectl uses them (real plugins, real kubect
 
   const headers = () => ({ 'X-Explorer-Token': srv.token, Accept: 'application/json' });
   /** SelfSubjectReview through the explorer. */
-  const explorer = async (context: string): Promise<Who> => {
+  const explorer = async (context: string, more: Record<string, string> = {}): Promise<Who> => {
     const res = await raw(srv.port, {
       method: 'POST',
       path: `/k8s/${context}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
-      headers: { ...headers(), 'Content-Type': 'application/json' },
+      headers: { ...headers(), 'Content-Type': 'application/json', ...more },
       body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
     });
     seen.push(JSON.stringify(res.headers) + res.body.toString());
@@ -177,5 +178,14 @@ describe('kubeconfig credentials as kubectl uses them (real plugins, real kubect
     expect(kubectlRefused.message).toContain('without impersonating a user');
     expect(refused.status).toBe(502);
     expect(refused.message).toContain('requesting uid, groups or user-extra for as-groups-only without impersonating a user');
+  });
+
+  it('lets the page\'s Impersonate-* replace the context\'s impersonation as a whole, never mixed with it', async () => {
+    // as-full impersonates jane with a uid, groups and extra; the page names only a user: the
+    // server must see that user alone (the kubeconfig's uid, groups and extra dropped with its `as`).
+    const ours = await explorer('as-full', { 'Impersonate-User': 'explorer-viewer' });
+    expect(ours.userInfo).toEqual({ username: 'explorer-viewer', groups: ['system:authenticated'] });
+    // Without the page's headers the context's impersonation still applies, whole.
+    expect((await explorer('as-full')).userInfo?.username).toBe('jane');
   });
 });

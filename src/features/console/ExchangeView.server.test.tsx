@@ -56,6 +56,21 @@ describe('markup in object content', () => {
     expect(html).toContain(`<td>${name}</td>`);
   });
 
+  it('sends an Impersonate-User header the console adds, and shows the server\'s answer as that user', async () => {
+    // The proxy passes it as kubectl --as does (proxy/src/headers.ts); the admin may impersonate.
+    const x = await runExchange(TEST_CONTEXT, {
+      method: 'POST',
+      path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      headers: [['Content-Type', 'application/json'], ['Impersonate-User', 'explorer-viewer']],
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
+    });
+    expect(x.response?.status).toBe(201);
+    expect(JSON.parse(new TextDecoder().decode(x.response!.body)).status.userInfo.username).toBe('explorer-viewer');
+    const html = renderToStaticMarkup(<ExchangeView exchange={x} />);
+    expect(html).toContain('Impersonate-User');
+    expect(html).toContain('explorer-viewer');
+  });
+
   it('no source file of the SPA sets inner HTML', () => {
     const banned = ['dangerously', 'SetInnerHTML'].join('');
     const offenders: string[] = [];

@@ -32,6 +32,13 @@ describe('toCurl', () => {
 });
 
 describe('toKubectl', () => {
+  it('turns Impersonate-User, -Group (each) and -Uid into --as, --as-group and --as-uid, and notes -Extra-*', () => {
+    const req = { method: 'POST', path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', headers: [['Impersonate-User', 'explorer-viewer'], ['Impersonate-Group', 'a b'], ['impersonate-group', 'c'], ['Impersonate-Uid', '42'], ['Impersonate-Extra-Scopes', 'x']] as [string, string][], body: '{}' };
+    const out = toKubectl(req, { context: 'local-admin' });
+    expect(out.command.split('\n')[0]).toBe(`kubectl create --raw /apis/authentication.k8s.io/v1/selfsubjectreviews --context local-admin --as explorer-viewer --as-group 'a b' --as-group c --as-uid 42 -f - <<'EOF'`);
+    expect(out.notes).toEqual(['kubectl has no flag for Impersonate-Extra-Scopes: set it as as-user-extra in a kubeconfig user.']);
+  });
+
   it('uses the --raw verbs for GET, POST, PUT and DELETE', () => {
     expect(toKubectl({ method: 'GET', path: '/api/v1/namespaces', headers: [] }, { context: 'local-admin' }).command).toBe('kubectl get --raw /api/v1/namespaces --context local-admin');
     expect(toKubectl({ method: 'GET', path: '/api/v1/pods?limit=5&watch=1', headers: [] }).command).toBe(`kubectl get --raw '/api/v1/pods?limit=5&watch=1'`);

@@ -69,10 +69,29 @@ export interface KubectlOptions {
   kubeconfig?: string;
 }
 
+const IMPERSONATION_FLAGS = new Map([['impersonate-user', '--as'], ['impersonate-group', '--as-group'], ['impersonate-uid', '--as-uid']]);
+
+/**
+ * kubectl's flags for the request's Impersonate-* headers: `--as`, `--as-group` (one per group
+ * line) and `--as-uid`, which make kubectl send the same headers (client-go's impersonating round
+ * tripper). kubectl has no flag for Impersonate-Extra-*: a note says so.
+ */
+function impersonationFlags(req: ExchangeRequest, notes: string[]): string {
+  let out = '';
+  for (const [k, v] of req.headers) {
+    const lower = k.toLowerCase();
+    // A Map: a header named `constructor` must not find Object.prototype's.
+    const flag = IMPERSONATION_FLAGS.get(lower);
+    if (flag) out += ` ${flag} ${shellQuote(v)}`;
+    else if (lower.startsWith('impersonate-extra-')) notes.push(`kubectl has no flag for ${k}: set it as as-user-extra in a kubeconfig user.`);
+  }
+  return out;
+}
+
 /** The kubectl command for a request, and notes on what kubectl cannot reproduce exactly. */
 export function toKubectl(req: ExchangeRequest, opts: KubectlOptions = {}): { command: string; notes: string[] } {
   const notes: string[] = [];
-  const ctx = (opts.kubeconfig ? ` --kubeconfig ${shellQuote(opts.kubeconfig)}` : '') + (opts.context ? ` --context ${shellQuote(opts.context)}` : '');
+  const ctx = (opts.kubeconfig ? ` --kubeconfig ${shellQuote(opts.kubeconfig)}` : '') + (opts.context ? ` --context ${shellQuote(opts.context)}` : '') + impersonationFlags(req, notes);
   const path = shellQuote(req.path);
   const body = req.body ?? '';
   const withBody = (cmd: string) => {

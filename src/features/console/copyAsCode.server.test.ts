@@ -9,6 +9,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ExchangeRequest } from '../../k8s/client';
+import { toKubectl } from './copyAs';
 import { type CodeOptions, toClientGo, toClientNode, toPython } from './copyAsCode';
 
 const cp = inject('controlPlane');
@@ -34,6 +35,12 @@ const requests: { name: string; req: ExchangeRequest; status: number; body: RegE
     req: { method: 'POST', path: `/api/v1/namespaces/${ns}/configmaps?dryRun=All`, headers: [['Content-Type', 'application/yaml'], ['Accept', 'application/yaml']], body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: code-yaml\ndata:\n  a: "1"\n' },
     status: 201,
     body: /^kind: ConfigMap$/m,
+  },
+  {
+    name: 'a SelfSubjectReview with Impersonate-User',
+    req: { method: 'POST', path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', headers: [['Content-Type', 'application/json'], ['Impersonate-User', 'explorer-viewer']], body: '{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}' },
+    status: 201,
+    body: /"username":\s*"explorer-viewer"/,
   },
 ];
 
@@ -74,6 +81,16 @@ describe('copy as code, run against the real server', () => {
       expect(out.code, r.name).toBe(r.status);
       expect(out.body, r.name).toMatch(r.body);
     }
+  });
+
+  it('kubectl, impersonating with --as as the request did with Impersonate-User', () => {
+    const r = requests.find((x) => x.name.includes('Impersonate-User'))!;
+    const { command, notes } = toKubectl(r.req, opts);
+    expect(notes).toEqual([]);
+    // The command as copied, run by sh with the kubectl built with the control plane.
+    const run = spawnSync('sh', ['-c', command.replace(/^kubectl /, `'${cp.kubectl!}' `)], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(r.body);
   });
 
   it('client-go', { timeout: 600_000 }, () => {

@@ -29,7 +29,8 @@ describe('the docs', () => {
   });
 
   it('give the view shortcuts the shell has', () => {
-    expect(VIEWS.length).toBe(10);
+    // Alt+1…9 and Alt+0 reach the first ten views; a view added after them has no digit (the docs say so).
+    expect(VIEWS.length).toBe(11);
     const ranges = all.flatMap(({ file, text }) => [...text.matchAll(/Alt\+1…(\d)/g)].map((m) => ({ file, last: m[1] })));
     expect(ranges.filter((r) => r.last !== '9')).toEqual([]);
   });

@@ -136,7 +136,8 @@ function ViewTabs({ route }: { route: Route }) {
       {VIEWS.map((v, i) => (
         <a
           key={v}
-          title={`Alt+${(i + 1) % 10}`}
+          // Ten digits for the first ten views; the eleventh (Clients) is a click or the palette away.
+          title={i < 10 ? `Alt+${(i + 1) % 10}` : undefined}
           href={hrefFor({ view: v, context: route.context, namespace: route.namespace, allNamespaces: !!route.allNamespaces, group: route.group, version: route.version, resource: route.resource, name: route.name })}
           aria-current={route.view === v ? 'page' : undefined}
           onClick={(e) => {

@@ -104,7 +104,16 @@ export interface AuditLookup {
   error?: string;
 }
 
-const WAIT_MS = 20_000;
+/**
+ * How often a panel asks while its request's stages are still coming: often at first (the e2e
+ * wants an event beside its exchange within a second), then rarely (a watch's last stage comes when
+ * it ends). Short requests, not a long poll: a browser keeps six connections per host, and a long
+ * poll per open panel (a lesson shows one per step) held all six, so the page's own requests
+ * (a DELETE, /proxy/status) queued behind them and the explorer looked down (seen in CI).
+ */
+const pollDelay = (elapsedMs: number) => (elapsedMs < 5_000 ? 250 : 2_000);
+/** No event for an ID after this long: it is not coming. */
+const GIVE_UP_MS = 60_000;
 
 /**
  * Follows one request's events: calls `onUpdate` with what is known each time it grows, until
@@ -114,7 +123,7 @@ const WAIT_MS = 20_000;
 export async function followAuditEvents(context: string, id: string, onUpdate: (l: AuditLookup) => void, signal: AbortSignal): Promise<void> {
   let held = -1;
   let failures = 0;
-  let emptyPolls = 0;
+  const started = Date.now();
   // Replaying a recording: its saved events, and nothing asked of the server.
   const replay = activeReplay();
   if (replay) return onUpdate(replay.recording.audit?.[id] ? { source: 'recording', events: byStage(replay.recording.audit[id]) } : { source: 'none', events: [], reason: 'this recording holds no audit event for this request (saved before audit events were kept, or none was found when it was saved)' });
@@ -123,7 +132,7 @@ export async function followAuditEvents(context: string, id: string, onUpdate: (
     if (fromImport) return onUpdate({ source: 'import', events: fromImport });
     let answer: AuditAnswer;
     try {
-      const q = new URLSearchParams({ context, id, after: String(held), wait: String(held < 0 ? 0 : WAIT_MS) });
+      const q = new URLSearchParams({ context, id, after: String(held), wait: '0' });
       answer = await proxyJson<AuditAnswer>(`${AUDIT_ROUTE.replace('/proxy/', '')}?${q}`, { signal });
       failures = 0;
     } catch (e) {
@@ -136,14 +145,15 @@ export async function followAuditEvents(context: string, id: string, onUpdate: (
     }
     if (answer.source === 'none') return onUpdate({ source: 'none', events: [], reason: answer.reason });
     const events = answer.events[id] ?? [];
-    // Nothing after a minute of waiting: the event is not coming (rotated out of the bounded
-    // index, or the request went to another server); stop holding one of the browser's connections.
-    if (events.length === 0 && ++emptyPolls > 3) return onUpdate({ source: 'log', events: [], reason: 'no event with this ID in the audit log the explorer follows (it may have been rotated out)' });
+    // Nothing after a minute: the event is not coming (rotated out of the bounded index, or the
+    // request went to another server).
+    if (events.length === 0 && Date.now() - started > GIVE_UP_MS) return onUpdate({ source: 'log', events: [], reason: 'no event with this ID in the audit log the explorer follows (it may have been rotated out)' });
     if (events.length !== held) {
       held = events.length;
       onUpdate({ source: 'log', events });
     }
     if (isFinal(events)) return;
+    await sleep(pollDelay(Date.now() - started), signal).catch(() => {});
   }
 }
 
